@@ -1,0 +1,51 @@
+package io.bladegc.api;
+
+import java.time.Duration;
+
+/**
+ * Blade's presence in this JVM: the heap watcher, the pause model, the gate and the collector behind one face.
+ * Obtain it with {@link Blade#node()} (the node the agent or another webapp started) or {@link Blade#startNode}.
+ *
+ * <p>Thread-safe.
+ */
+public interface BladeNode {
+
+    /** @return the gate request-handling code must pass through; the same gate for every caller in this JVM */
+    Gate gate();
+
+    /**
+     * Replaces the upcall handler. The default handler drains the gate and collects (single-node, GCI behaviour).
+     *
+     * @param handler the new handler, or {@code null} to restore the default
+     */
+    void register(GcHandler handler);
+
+    /**
+     * Collects for the given request. Idempotent: when any collection has happened since {@code id} was issued (the
+     * JVM's own, or an earlier call for the same id), nothing is done. Blocks the caller until the collection is
+     * confirmed by the JVM's GC notification. Never call it on a request thread.
+     *
+     * @param id the {@link GcRequest#id()} of an issued request
+     * @return what happened
+     * @throws IllegalArgumentException when no request with this id was issued
+     */
+    GcOutcome startGc(long id);
+
+    /** @return how long a shed client should wait: the expected pause plus the drain, from the pause model */
+    Duration retryAfter();
+
+    /** @return cumulative stop-the-world pause time seen in GC notifications since the node started, in nanoseconds */
+    long pauseNanos();
+
+    /**
+     * Tells the node that request-handling code now passes through its gate (a servlet filter started). While no
+     * gate user is attached and the default handler is in place, the node only observes: it forces nothing.
+     */
+    void attachGate();
+
+    /** Undoes one {@link #attachGate()}. */
+    void detachGate();
+
+    /** @return the start-up summary: collector, heap, mode, lead time */
+    String summary();
+}

@@ -1,0 +1,80 @@
+package io.bladegc.api;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.LongFunction;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/** A {@link BladeNode} run by another copy of Blade in this JVM, reached through {@link NodeChannel}. */
+final class ChannelNode implements BladeNode {
+    private final Gate gate;
+    private final LongSupplier retryAfter;
+    private final LongSupplier pauseNanos;
+    private final Runnable attach;
+    private final Runnable detach;
+    private final Consumer<Function<long[], Boolean>> register;
+    private final LongFunction<String> startGc;
+    private final Supplier<String> summary;
+
+    @SuppressWarnings("unchecked")
+    ChannelNode(Map<String, Object> ch) {
+        Object version = ch.get("version");
+        if (!Integer.valueOf(NodeChannel.VERSION).equals(version)) {
+            throw new IllegalStateException("the Blade node in this JVM speaks channel version " + version
+                + ", this copy of blade-api speaks " + NodeChannel.VERSION + ": use one Blade version in a JVM");
+        }
+        this.gate = new Gate((AtomicLong) ch.get("gateState"), (Runnable) ch.get("gateDrained"));
+        this.retryAfter = (LongSupplier) ch.get("retryAfter");
+        this.pauseNanos = (LongSupplier) ch.get("pauseNanos");
+        this.attach = (Runnable) ch.get("attachGate");
+        this.detach = (Runnable) ch.get("detachGate");
+        this.register = (Consumer<Function<long[], Boolean>>) ch.get("register");
+        this.startGc = (LongFunction<String>) ch.get("startGc");
+        this.summary = (Supplier<String>) ch.get("summary");
+    }
+
+    @Override
+    public Gate gate() {
+        return gate;
+    }
+
+    @Override
+    public void register(GcHandler handler) {
+        register.accept(handler == null ? null : r -> handler.onGcRequest(new GcRequest(r[0], r[1], r[2],
+            Duration.ofNanos(r[3]), Generation.values()[(int) r[4]])) == GcDecision.COLLECT_NOW);
+    }
+
+    @Override
+    public GcOutcome startGc(long id) {
+        return GcOutcome.valueOf(startGc.apply(id));
+    }
+
+    @Override
+    public Duration retryAfter() {
+        return Duration.ofNanos(retryAfter.getAsLong());
+    }
+
+    @Override
+    public long pauseNanos() {
+        return pauseNanos.getAsLong();
+    }
+
+    @Override
+    public void attachGate() {
+        attach.run();
+    }
+
+    @Override
+    public void detachGate() {
+        detach.run();
+    }
+
+    @Override
+    public String summary() {
+        return summary.get();
+    }
+}

@@ -1,0 +1,11 @@
+package io.bladegc.api;
+
+/** What {@link BladeNode#startGc(long)} did. */
+public enum GcOutcome {
+    /** Blade collected for this request, confirmed by the JVM's GC notification. */
+    COLLECTED,
+    /** The JVM had already collected after the request was issued (on its own, or an earlier call): nothing done. */
+    ALREADY_COLLECTED,
+    /** Blade could not force a collection on this JVM (explicit collections disabled and no fallback); logged. */
+    REFUSED
+}

@@ -1,0 +1,76 @@
+package io.bladegc.api.internal;
+
+import io.bladegc.api.BladeNode;
+import io.bladegc.api.Gate;
+import io.bladegc.api.GcOutcome;
+import io.bladegc.api.GcRequest;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+
+/**
+ * The default upcall handling on one node (GCI, BLADE's single-node case): close the gate, wait for the trailers,
+ * collect, open the gate; one log line with the timeline. Runs on the {@code blade-gc} thread, never on a request
+ * thread. If the trailers outlast the drain timeout it collects anyway, and counts and logs that.
+ *
+ * <p>Thread-safe (one sequence at a time on the node's single gc thread; the estimate is volatile).
+ */
+final class DrainSequence {
+    /** Drain estimate before any drain was measured. */
+    private static final long INITIAL_DRAIN_NANOS = 5_000_000;
+
+    private final Gate gate;
+    private final Duration drainTimeout;
+    private final BladeNode node;
+    private final NodeCounters counters;
+    private final QuietWindows quiet = new QuietWindows();
+    private volatile long drainEstimateNanos = INITIAL_DRAIN_NANOS;
+
+    DrainSequence(Gate gate, Duration drainTimeout, BladeNode node, NodeCounters counters) {
+        this.gate = gate;
+        this.drainTimeout = drainTimeout;
+        this.node = node;
+        this.counters = counters;
+    }
+
+    /** @return the drain time to plan for: the recent worst case, decaying slowly, never above the timeout */
+    long drainEstimateNanos() {
+        return drainEstimateNanos;
+    }
+
+    /** @return the recent windows with the gate closed and nothing in flight; see {@link QuietWindows#snapshot()} */
+    long[] quietWindows() {
+        return quiet.snapshot();
+    }
+
+    void run(GcRequest request) {
+        long t0 = System.nanoTime();
+        gate.close();
+        try {
+            boolean drained = gate.awaitDrained(drainTimeout);
+            long t1 = System.nanoTime();
+            long quietFrom = LocalNode.uptimeMs();
+            if (!drained) {
+                counters.drainTimeouts.increment();
+                LocalNode.LOG.log(Level.WARNING, "Blade GC #" + request.id() + ": " + gate.inFlight()
+                    + " requests still in flight after the drain timeout of " + drainTimeout.toMillis()
+                    + " ms; collecting anyway");
+            }
+            GcOutcome outcome = node.startGc(request.id());
+            long t2 = System.nanoTime();
+            if (drained) {
+                quiet.add(quietFrom, LocalNode.uptimeMs());
+            }
+            long drainNanos = t1 - t0;
+            drainEstimateNanos = Math.min(drainTimeout.toNanos(),
+                Math.max(drainNanos, drainEstimateNanos - (drainEstimateNanos >> 4)));
+            LocalNode.LOG.log(Level.INFO, () -> String.format(
+                "Blade GC #%d %s %s: trailers %.1f ms, gc %.1f ms (estimated %.1f ms), headroom was %d KiB",
+                request.id(), request.generation(), outcome, drainNanos / 1e6, (t2 - t1) / 1e6,
+                request.estimatedPause().toNanos() / 1e6, request.remainingBytes() >> 10));
+        } catch (RuntimeException e) {
+            LocalNode.LOG.log(Level.ERROR, "Blade GC #" + request.id() + " failed", e);
+        } finally {
+            gate.open();
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package io.bladegc.api.internal;
+
+import com.sun.management.HotSpotDiagnosticMXBean;
+import io.bladegc.api.Generation;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.HashMap;
+import java.util.Map;
+import javax.management.JMException;
+import javax.management.ObjectName;
+
+/**
+ * Makes the JVM collect now, on the calling (Blade) thread.
+ *
+ * <ul>
+ *   <li>Young: allocates the rest of eden in small arrays, so the JVM runs the very young collection it was about to
+ *       run, only at a moment Blade chose. A {@code System.gc()} instead would be a full collection each time,
+ *       many times the pause and the CPU of a young one.</li>
+ *   <li>Old: {@code System.gc()}; under {@code -XX:+DisableExplicitGC} the DiagnosticCommand MBean's
+ *       {@code gcRun} (what {@code jcmd GC.run} does, which that flag does not disable); if neither works, refuses.</li>
+ * </ul>
+ * While forcing, it remembers each collector bean's count from before, so a notification can tell a forced
+ * collection from one the JVM ran on its own ({@link #isForced}).
+ *
+ * <p>Thread-safe; one forcing at a time (synchronized).
+ */
+public final class GcTrigger {
+    private static final System.Logger LOG = System.getLogger("io.bladegc");
+    private static final int CHUNK = 32 * 1024;
+
+    /** Where fill allocations go so that the JIT cannot prove them dead. */
+    @SuppressWarnings("unused")
+    private static volatile Object sink;
+
+    private final HeapLayout layout;
+    private final boolean explicitGcDisabled;
+    private volatile Map<String, Long> forcingFrom;
+
+    public GcTrigger(HeapLayout layout) {
+        this.layout = layout;
+        this.explicitGcDisabled = vmFlag("DisableExplicitGC");
+    }
+
+    /** @return whether {@code -XX:+DisableExplicitGC} is set */
+    public boolean explicitGcDisabled() {
+        return explicitGcDisabled;
+    }
+
+    /** @return the boolean value of a HotSpot flag, {@code false} when it cannot be read */
+    public static boolean vmFlag(String name) {
+        try {
+            HotSpotDiagnosticMXBean hs = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            return Boolean.parseBoolean(hs.getVMOption(name).getValue());
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Collects and returns once the JVM reports a collection ran.
+     *
+     * @return {@code true} when a collection ran, {@code false} when this JVM refuses explicit collections
+     */
+    public synchronized boolean force(Generation generation) {
+        Map<String, Long> from = new HashMap<>();
+        for (GarbageCollectorMXBean b : layout.gcBeans()) {
+            from.put(b.getName(), b.getCollectionCount());
+        }
+        long before = layout.collectionCount();
+        forcingFrom = from;
+        if (generation == Generation.YOUNG && fillEden(before)) {
+            return true;
+        }
+        return explicit(before);
+    }
+
+    /** Ends the forcing window opened by {@link #force}; call once its notifications have arrived. */
+    public void done() {
+        forcingFrom = null;
+    }
+
+    /** @return whether collection {@code id} of {@code bean} was caused by the forcing under way */
+    public boolean isForced(String bean, long id) {
+        Map<String, Long> from = forcingFrom;
+        return from != null && id > from.getOrDefault(bean, Long.MAX_VALUE);
+    }
+
+    private boolean fillEden(long before) {
+        long budget = 2 * layout.edenCapacity() + (64L << 20);
+        for (long allocated = 0; allocated < budget; allocated += CHUNK) {
+            sink = new byte[CHUNK];
+            if (layout.collectionCount() != before) {
+                sink = null;
+                return true;
+            }
+        }
+        sink = null;
+        LOG.log(System.Logger.Level.WARNING, "Blade: filling eden did not start a young collection; "
+            + "collecting explicitly instead");
+        return false;
+    }
+
+    private boolean explicit(long before) {
+        if (!explicitGcDisabled) {
+            System.gc();
+            if (layout.collectionCount() != before) {
+                return true;
+            }
+        }
+        try {
+            ManagementFactory.getPlatformMBeanServer().invoke(
+                new ObjectName("com.sun.management:type=DiagnosticCommand"), "gcRun",
+                new Object[] {new String[0]}, new String[] {String[].class.getName()});
+            return layout.collectionCount() != before;
+        } catch (JMException | RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "Blade cannot force a collection: System.gc() is "
+                + (explicitGcDisabled ? "disabled by -XX:+DisableExplicitGC" : "ignored")
+                + " and the DiagnosticCommand MBean's gcRun failed (" + e + ")");
+            return false;
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package io.bladegc.api.internal;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryUsage;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * This JVM's collector and the memory pools and collector beans Blade reads. Thread-safe (immutable; the MXBeans
+ * it holds are thread-safe).
+ */
+public final class HeapLayout {
+    private final CollectorKind kind;
+    private final List<GarbageCollectorMXBean> gcBeans;
+    private final List<GarbageCollectorMXBean> collectionBeans;
+    private final MemoryPoolMXBean eden;
+    private final MemoryPoolMXBean survivor;
+    private final MemoryPoolMXBean old;
+    private final long maxHeap;
+
+    private HeapLayout(CollectorKind kind, List<GarbageCollectorMXBean> gcBeans, List<MemoryPoolMXBean> pools) {
+        this.kind = kind;
+        this.gcBeans = List.copyOf(gcBeans);
+        this.collectionBeans = gcBeans.stream().filter(b -> kind.isCollectionBean(b.getName())).toList();
+        this.eden = pool(pools, kind.edenPool());
+        this.survivor = pool(pools, kind.survivorPool());
+        this.old = pool(pools, kind.oldPool());
+        this.maxHeap = Runtime.getRuntime().maxMemory();
+    }
+
+    /** @return the layout of the running JVM */
+    public static HeapLayout current() {
+        List<GarbageCollectorMXBean> beans = ManagementFactory.getGarbageCollectorMXBeans();
+        CollectorKind kind = CollectorKind.of(beans.stream().map(GarbageCollectorMXBean::getName).toList());
+        return new HeapLayout(kind, beans, ManagementFactory.getMemoryPoolMXBeans());
+    }
+
+    private static MemoryPoolMXBean pool(List<MemoryPoolMXBean> pools, String name) {
+        return name == null ? null : pools.stream().filter(p -> p.getName().equals(name)).findFirst().orElse(null);
+    }
+
+    public CollectorKind kind() {
+        return kind;
+    }
+
+    /** @return whether Blade can plan collections here: a known stop-the-world generational collector */
+    public boolean schedulable() {
+        return kind.schedulable() && eden != null && old != null;
+    }
+
+    public List<GarbageCollectorMXBean> gcBeans() {
+        return gcBeans;
+    }
+
+    /** @return how many memory-reclaiming collections the JVM has run; read straight from the MXBeans */
+    public long collectionCount() {
+        long n = 0;
+        for (GarbageCollectorMXBean b : collectionBeans) {
+            n += Math.max(0, b.getCollectionCount());
+        }
+        return n;
+    }
+
+    public MemoryUsage edenUsage() {
+        return eden.getUsage();
+    }
+
+    /** @return survivor capacity in bytes, 0 when unknown */
+    public long survivorCommitted() {
+        return survivor == null ? 0 : survivor.getUsage().getCommitted();
+    }
+
+    public MemoryUsage oldUsage() {
+        return old.getUsage();
+    }
+
+    /** @return the most the heap may grow to */
+    public long maxHeap() {
+        return maxHeap;
+    }
+
+    /** @return the bean names, as the start-up line shows them */
+    public String beanNames() {
+        return gcBeans.stream().map(GarbageCollectorMXBean::getName).collect(Collectors.joining(", "));
+    }
+
+    /** @return eden's current capacity in bytes, 0 when unknown */
+    public long edenCapacity() {
+        if (eden == null) {
+            return 0;
+        }
+        MemoryUsage u = eden.getUsage();
+        return u.getCommitted();
+    }
+
+    /** @return room left in the old generation in bytes: the most it may grow to, minus what it holds */
+    public long oldFree() {
+        MemoryUsage u = old.getUsage();
+        long max = u.getMax() > 0 ? u.getMax() : maxHeap;
+        if (kind == CollectorKind.G1) {
+            // G1's regions are shared by every generation: what eden and survivors hold is not free for old.
+            return max - u.getUsed() - eden.getUsage().getUsed() - survivor.getUsage().getUsed();
+        }
+        return max - u.getUsed();
+    }
+}

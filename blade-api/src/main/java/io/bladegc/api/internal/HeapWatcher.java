@@ -1,0 +1,117 @@
+package io.bladegc.api.internal;
+
+import io.bladegc.api.Generation;
+import java.lang.management.MemoryUsage;
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/**
+ * Reads the heap pools every sample interval on its own daemon thread ({@code blade-heap-watcher}), tracks the
+ * allocation rate, and predicts the time to the JVM's own next collection: eden's headroom divided by the rate.
+ * When that lead time falls below what Blade needs ({@code neededLead}), it hands a {@link Prediction} to its
+ * consumer. The prediction says {@link Generation#OLD} when the old generation has less room than two young
+ * collections' worth of promotion plus a survivor space: the JVM's next young collection would then turn into a full
+ * one (Serial and Parallel check exactly this) or fail to evacuate (G1).
+ *
+ * <p>Thread-safe: {@link #onCollection} is called from the notification thread, the rest from the watcher thread.
+ */
+final class HeapWatcher {
+    /** Time constant of the allocation-rate average. */
+    private static final double TAU_NANOS = 50e6;
+
+    /** What the watcher saw when it decided a collection is coming. */
+    record Prediction(Generation generation, long allocatedBytes, long headroomBytes, long leadNanos) {
+    }
+
+    private final HeapLayout layout;
+    private final long intervalNanos;
+    private final LongSupplier neededLeadNanos;
+    private final Consumer<Prediction> onLowLead;
+    private final Thread thread;
+    private volatile boolean running = true;
+    private volatile long promotedPerYoung;
+    private volatile double bytesPerNano;
+    private volatile long lastLeadNanos = Long.MAX_VALUE;
+    private long lastCount = -1;
+    private long lastUsed;
+    private long lastNanos;
+
+    HeapWatcher(HeapLayout layout, Duration interval, LongSupplier neededLeadNanos, Consumer<Prediction> onLowLead) {
+        this.layout = layout;
+        this.intervalNanos = interval.toNanos();
+        this.neededLeadNanos = neededLeadNanos;
+        this.onLowLead = onLowLead;
+        this.thread = new Thread(this::run, "blade-heap-watcher");
+        thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    void stop() {
+        running = false;
+        LockSupport.unpark(thread);
+    }
+
+    /** @return the allocation rate in bytes per second */
+    long allocationRate() {
+        return Math.round(bytesPerNano * 1e9);
+    }
+
+    /** @return the latest predicted time to the JVM's own next collection, in nanoseconds */
+    long lastLeadNanos() {
+        return lastLeadNanos;
+    }
+
+    void onCollection(GcEvents.Collection c) {
+        if (c.reclaims() && c.generation() == Generation.YOUNG) {
+            long p = promotedPerYoung;
+            // a decaying average that jumps up at once: promotion spikes are what turn a young collection into a full one
+            promotedPerYoung = Math.max(c.promoted(), (p * 3 + c.promoted()) / 4);
+        }
+    }
+
+    private void run() {
+        while (running) {
+            try {
+                sample();
+            } catch (RuntimeException e) {
+                System.getLogger("io.bladegc").log(System.Logger.Level.WARNING, "Blade heap watcher failed", e);
+            }
+            LockSupport.parkNanos(this, intervalNanos);
+        }
+    }
+
+    private void sample() {
+        long now = System.nanoTime();
+        long count = layout.collectionCount();
+        MemoryUsage eden = layout.edenUsage();
+        long used = eden.getUsed();
+        if (count == lastCount && used >= lastUsed) {
+            long dt = now - lastNanos;
+            double rate = (double) (used - lastUsed) / Math.max(1, dt);
+            double alpha = 1 - Math.exp(-dt / TAU_NANOS);
+            bytesPerNano += alpha * (rate - bytesPerNano);
+        }
+        lastCount = count;
+        lastUsed = used;
+        lastNanos = now;
+
+        long capacity = layout.edenCapacity();
+        double r = bytesPerNano;
+        if (capacity <= 0 || r <= 0) {
+            lastLeadNanos = Long.MAX_VALUE;
+            return;
+        }
+        long headroom = Math.max(0, capacity - used);
+        long lead = (long) (headroom / r);
+        lastLeadNanos = lead;
+        if (lead <= neededLeadNanos.getAsLong()) {
+            boolean oldFull = layout.oldFree() < 2 * promotedPerYoung + layout.survivorCommitted();
+            onLowLead.accept(new Prediction(oldFull ? Generation.OLD : Generation.YOUNG, used, headroom, lead));
+        }
+    }
+}

@@ -1,0 +1,245 @@
+package io.bladegc.api.internal;
+
+import io.bladegc.api.BladeNode;
+import io.bladegc.api.BladeOptions;
+import io.bladegc.api.Gate;
+import io.bladegc.api.GcDecision;
+import io.bladegc.api.GcHandler;
+import io.bladegc.api.GcOutcome;
+import io.bladegc.api.GcRequest;
+import io.bladegc.api.Generation;
+import java.lang.System.Logger.Level;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The node that runs in this JVM: wires the {@link HeapWatcher}, the {@link PauseModel}, {@link GcEvents}, the
+ * {@link GcTrigger} and the {@link Gate}, issues upcalls and, with the default handler, runs the single-node
+ * {@link DrainSequence} on its {@code blade-gc} thread.
+ *
+ * <p>Thread-safe.
+ */
+public final class LocalNode implements BladeNode {
+    static final System.Logger LOG = System.getLogger("io.bladegc");
+    private static final Duration CONFIRM_TIMEOUT = Duration.ofSeconds(2);
+
+    private final BladeOptions options;
+    private final HeapLayout layout;
+    private final PauseModel pauseModel = new PauseModel();
+    private final Gate gate = new Gate();
+    private final GcTrigger trigger;
+    private final HeapWatcher watcher;
+    private final GcEvents events;
+    private final ExecutorService gcThread;
+    private final DrainSequence drainSequence;
+    private final AtomicInteger gateUsers = new AtomicInteger();
+    private final AtomicLong nextId = new AtomicLong();
+    private final AtomicLong pauseNanos = new AtomicLong();
+    private final NodeCounters counters = new NodeCounters();
+    private volatile GcHandler handler;
+    private volatile Issued outstanding;
+    private Issued lastIssued;
+
+    /** A request and the JVM's collection count when it was issued. */
+    private record Issued(GcRequest request, long collectionsAtIssue) {
+    }
+
+    private LocalNode(BladeOptions options) {
+        this.options = options;
+        this.layout = HeapLayout.current();
+        this.trigger = new GcTrigger(layout);
+        this.drainSequence = new DrainSequence(gate, options.drainTimeout(), this, counters);
+        this.watcher = new HeapWatcher(layout, options.sampleInterval(), this::neededLeadNanos, this::onLowLead);
+        this.gcThread = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "blade-gc");
+            t.setDaemon(true);
+            return t;
+        });
+        this.events = GcEvents.listen(layout, this::onCollection);
+    }
+
+    /** Starts a node: listeners, watcher thread, start-up warnings. */
+    public static LocalNode start(BladeOptions options) {
+        LocalNode node = new LocalNode(options);
+        StartupReport.warn(node.layout, node.trigger).forEach(w -> LOG.log(Level.WARNING, w));
+        if (node.layout.schedulable()) {
+            node.watcher.start();
+        }
+        return node;
+    }
+
+    /** Stops the threads and listeners. */
+    public void stop() {
+        watcher.stop();
+        events.close();
+        gcThread.shutdownNow();
+        gate.open();
+    }
+
+    long neededLeadNanos() {
+        return drainSequence.drainEstimateNanos() + options.margin().toNanos() + 2 * options.sampleInterval().toNanos();
+    }
+
+    private boolean armed() {
+        return layout.schedulable() && (handler != null || gateUsers.get() > 0);
+    }
+
+    private void onLowLead(HeapWatcher.Prediction p) {
+        if (!armed() || outstanding != null) {
+            return;
+        }
+        Generation g = p.generation();
+        long work = g == Generation.YOUNG ? pauseModel.lastBytes(g) : layout.oldUsage().getUsed();
+        GcRequest request = new GcRequest(nextId.incrementAndGet(), p.allocatedBytes(), p.headroomBytes(),
+            pauseModel.estimate(g, work), g);
+        Issued issued = new Issued(request, layout.collectionCount());
+        synchronized (this) {
+            lastIssued = issued;
+        }
+        outstanding = issued;
+        counters.requests.increment();
+        GcHandler h = handler;
+        if (h == null) {
+            gcThread.execute(() -> drainSequence.run(request));
+            return;
+        }
+        GcDecision decision;
+        try {
+            decision = h.onGcRequest(request);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Blade upcall handler failed; collecting now", e);
+            decision = GcDecision.COLLECT_NOW;
+        }
+        if (decision != GcDecision.DEFER) {
+            gcThread.execute(() -> startGc(request.id()));
+        }
+    }
+
+    private void onCollection(GcEvents.Collection c) {
+        if (c.pause()) {
+            pauseNanos.addAndGet(c.durationNanos());
+            pauseModel.record(c.generation(), c.workBytes(), c.durationNanos());
+        }
+        if (!c.reclaims()) {
+            return;
+        }
+        counters.collections.increment();
+        watcher.onCollection(c);
+        if (trigger.isForced(c.bean(), c.id())) {
+            counters.forced.increment();
+        } else {
+            if (armed()) {
+                counters.escaped.increment();
+            }
+            outstanding = null; // the JVM collected on its own: the request is moot, a new one may come
+        }
+    }
+
+    @Override
+    public Gate gate() {
+        return gate;
+    }
+
+    @Override
+    public void register(GcHandler handler) {
+        this.handler = handler;
+    }
+
+    @Override
+    public synchronized GcOutcome startGc(long id) {
+        Issued issued = lastIssued;
+        if (issued == null || id > issued.request().id() || id <= 0) {
+            throw new IllegalArgumentException("no GC request with id " + id + " was issued");
+        }
+        try {
+            if (id < issued.request().id() || layout.collectionCount() > issued.collectionsAtIssue()) {
+                counters.alreadyCollected.increment();
+                return GcOutcome.ALREADY_COLLECTED;
+            }
+            boolean collected = trigger.force(issued.request().generation());
+            try {
+                events.awaitSeen(layout.collectionCount(), CONFIRM_TIMEOUT);
+            } finally {
+                trigger.done();
+            }
+            if (!collected) {
+                counters.refused.increment();
+                return GcOutcome.REFUSED;
+            }
+            return GcOutcome.COLLECTED;
+        } finally {
+            if (outstanding == issued) {
+                outstanding = null;
+            }
+        }
+    }
+
+    @Override
+    public Duration retryAfter() {
+        Issued o = outstanding;
+        Generation g = o == null ? Generation.YOUNG : o.request().generation();
+        long work = g == Generation.YOUNG ? pauseModel.lastBytes(g) : layout.oldUsage().getUsed();
+        return pauseModel.estimate(g, work).plusNanos(drainSequence.drainEstimateNanos());
+    }
+
+    @Override
+    public long pauseNanos() {
+        return pauseNanos.get();
+    }
+
+    @Override
+    public void attachGate() {
+        gateUsers.incrementAndGet();
+    }
+
+    @Override
+    public void detachGate() {
+        gateUsers.updateAndGet(n -> Math.max(0, n - 1));
+    }
+
+    private String mode() {
+        if (!layout.schedulable()) {
+            return "observe";
+        }
+        if (handler != null) {
+            return "handler";
+        }
+        return gateUsers.get() > 0 ? "single-node" : "single-node, armed when a gate attaches";
+    }
+
+    @Override
+    public String summary() {
+        return String.format("Blade: collector=%s [%s], heap max=%d MiB, eden=%d MiB, mode=%s, lead time=%d ms "
+                + "(drain %d ms + margin %d ms + 2 samples of %d ms)",
+            layout.kind().displayName(), layout.beanNames(), layout.maxHeap() >> 20, layout.edenCapacity() >> 20,
+            mode(), neededLeadNanos() / 1_000_000, drainSequence.drainEstimateNanos() / 1_000_000,
+            options.margin().toMillis(), options.sampleInterval().toMillis());
+    }
+
+    /** @return counters and state, JDK types only: the node MBean's attributes */
+    public Map<String, Object> stats() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("Collector", layout.kind().displayName());
+        m.put("Mode", mode());
+        m.put("GateOpen", gate.isOpen());
+        m.put("InFlight", gate.inFlight());
+        m.put("GateUsers", gateUsers.get());
+        m.put("AllocationRate", watcher.allocationRate());
+        m.put("LeadTimeMs", Math.min(watcher.lastLeadNanos(), Long.MAX_VALUE / 2) / 1_000_000);
+        m.put("NeededLeadMs", neededLeadNanos() / 1_000_000);
+        m.put("PauseNanos", pauseNanos.get());
+        counters.putInto(m);
+        m.put("QuietWindows", drainSequence.quietWindows());
+        return m;
+    }
+
+    static long uptimeMs() {
+        return ManagementFactory.getRuntimeMXBean().getUptime();
+    }
+}

@@ -1,0 +1,32 @@
+package io.bladegc.api.internal;
+
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+
+/** The node's event counters. Thread-safe. */
+final class NodeCounters {
+    /** Upcalls issued. */
+    final LongAdder requests = new LongAdder();
+    /** Memory-reclaiming collections seen. */
+    final LongAdder collections = new LongAdder();
+    /** Collections Blade forced. */
+    final LongAdder forced = new LongAdder();
+    /** Collections the JVM ran on its own while Blade meant to schedule them. */
+    final LongAdder escaped = new LongAdder();
+    /** {@code startGc} calls that found the JVM had collected already. */
+    final LongAdder alreadyCollected = new LongAdder();
+    /** {@code startGc} calls the JVM refused. */
+    final LongAdder refused = new LongAdder();
+    /** Drains that hit the deadline with requests still in flight; those collections ran anyway. */
+    final LongAdder drainTimeouts = new LongAdder();
+
+    void putInto(Map<String, Object> m) {
+        m.put("Requests", requests.sum());
+        m.put("Collections", collections.sum());
+        m.put("Forced", forced.sum());
+        m.put("Escaped", escaped.sum());
+        m.put("AlreadyCollected", alreadyCollected.sum());
+        m.put("Refused", refused.sum());
+        m.put("DrainTimeouts", drainTimeouts.sum());
+    }
+}
