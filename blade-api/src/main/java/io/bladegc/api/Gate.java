@@ -60,6 +60,9 @@ public final class Gate {
      *     gate is closed (the caller sheds the request and must not call {@code exit})
      */
     public boolean tryEnter() {
+        if ((state.get() & CLOSED) != 0) {
+            return false; // closed: one volatile read, no write
+        }
         long before = state.getAndIncrement();
         if ((before & CLOSED) == 0) {
             return true;

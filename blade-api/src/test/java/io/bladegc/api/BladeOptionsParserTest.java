@@ -1,0 +1,374 @@
+package io.bladegc.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bladegc.api.BladeOptionsParser.Result;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class BladeOptionsParserTest {
+
+    private static final String VALID_LIST = "(valid: enabled, strict, drainTimeout, margin, sampleInterval)";
+
+    private static Properties props(String... kv) {
+        Properties p = new Properties();
+        for (int i = 0; i < kv.length; i += 2) {
+            p.setProperty(kv[i], kv[i + 1]);
+        }
+        return p;
+    }
+
+    private static Map<String, String> env(String... kv) {
+        Map<String, String> m = new HashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put(kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
+    private static Result args(String agentArgs) {
+        return BladeOptionsParser.parse(agentArgs, new Properties(), Map.of());
+    }
+
+    /** Asserts exactly one error, single-line, and returns it. */
+    private static String singleError(Result r) {
+        assertThat(r.ok()).isFalse();
+        assertThat(r.errors()).hasSize(1);
+        String e = r.errors().get(0);
+        assertThat(e).doesNotContain("\n", "\r");
+        return e;
+    }
+
+    /** Errors disable Blade and fall back to the defaults for everything but strict. */
+    private static void assertDisabledDefaults(Result r) {
+        BladeOptions d = BladeOptions.defaults();
+        assertThat(r.options().enabled()).isFalse();
+        assertThat(r.options().drainTimeout()).isEqualTo(d.drainTimeout());
+        assertThat(r.options().margin()).isEqualTo(d.margin());
+        assertThat(r.options().sampleInterval()).isEqualTo(d.sampleInterval());
+    }
+
+    @Test
+    void keysAreInDocumentationOrder() {
+        assertThat(BladeOptionsParser.KEYS)
+            .containsExactly("enabled", "strict", "drainTimeout", "margin", "sampleInterval");
+    }
+
+    @Test
+    void envNamesAreUpperSnakeCase() {
+        assertThat(BladeOptionsParser.KEYS.stream().map(BladeOptionsParser::envName).toList())
+            .containsExactly("BLADE_ENABLED", "BLADE_STRICT", "BLADE_DRAIN_TIMEOUT", "BLADE_MARGIN",
+                "BLADE_SAMPLE_INTERVAL");
+    }
+
+    @Nested
+    class Valid {
+
+        @Test
+        void nothingGivenMeansDefaults() {
+            for (Result r : List.of(args(null), args(""), args("   "), BladeOptionsParser.parse(null, null, null),
+                BladeOptionsParser.parse(Map.of()), BladeOptionsParser.parse(null))) {
+                assertThat(r.ok()).isTrue();
+                assertThat(r.errors()).isEmpty();
+                assertThat(r.options()).isEqualTo(BladeOptions.defaults());
+            }
+        }
+
+        @Test
+        void allKeysFromAgentArguments() {
+            Result r = args("enabled=false,strict=true,drainTimeout=250ms,margin=0ms,sampleInterval=2ms");
+            assertThat(r.errors()).isEmpty();
+            assertThat(r.options()).isEqualTo(new BladeOptions(false, true, Duration.ofMillis(250), Duration.ZERO,
+                Duration.ofMillis(2)));
+        }
+
+        @Test
+        void whitespaceAroundKeysAndValuesIsTrimmedAndEmptyItemsIgnored() {
+            Result r = args("  drainTimeout = 2s ,, margin=\t10ms ,");
+            assertThat(r.errors()).isEmpty();
+            assertThat(r.options().drainTimeout()).isEqualTo(Duration.ofSeconds(2));
+            assertThat(r.options().margin()).isEqualTo(Duration.ofMillis(10));
+        }
+
+        @ParameterizedTest
+        @CsvSource({
+            "250ms, PT0.25S",
+            "2s, PT2S",
+            "1m, PT1M",
+            "0.5s, PT0.5S",
+            "1.5m, PT1M30S",
+            "250 ms, PT0.25S",
+            "PT0.5S, PT0.5S",
+            "pt0.5s, PT0.5S",
+            "PT1M, PT1M",
+            "60m, PT1H",
+        })
+        void durationFormats(String text, String iso) {
+            Result r = args("drainTimeout=" + text);
+            assertThat(r.errors()).isEmpty();
+            assertThat(r.options().drainTimeout()).isEqualTo(Duration.parse(iso));
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"true", "TRUE", "True", "tRuE"})
+        void trueIsCaseInsensitive(String text) {
+            assertThat(args("strict=" + text).options().strict()).isTrue();
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"false", "FALSE", "False"})
+        void falseIsCaseInsensitive(String text) {
+            Result r = args("enabled=" + text);
+            assertThat(r.errors()).isEmpty();
+            assertThat(r.options().enabled()).isFalse();
+        }
+
+        @Test
+        void marginMayBeZero() {
+            assertThat(args("margin=0ms").options().margin()).isZero();
+            assertThat(args("margin=PT0S").options().margin()).isZero();
+        }
+
+        @Test
+        void mapForm() {
+            Result r = BladeOptionsParser.parse(Map.of("drainTimeout", " 1s ", "enabled", "false"));
+            assertThat(r.errors()).isEmpty();
+            assertThat(r.options().drainTimeout()).isEqualTo(Duration.ofSeconds(1));
+            assertThat(r.options().enabled()).isFalse();
+        }
+
+        @Test
+        void unrelatedPropertiesAndEnvironmentAreIgnored() {
+            Result r = BladeOptionsParser.parse("", props("java.version", "17", "bladegc.x", "1", "Blade.margin",
+                "x", "io.bladegc.agent.attached", "true"), env("PATH", "/bin", "BLADEX", "1", "blade_margin", "x"));
+            assertThat(r.errors()).isEmpty();
+            assertThat(r.options()).isEqualTo(BladeOptions.defaults());
+        }
+
+        @Test
+        void resultErrorsAreImmutable() {
+            Result r = args("nope=1");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> r.errors().add("x"))
+                .isInstanceOf(UnsupportedOperationException.class);
+        }
+    }
+
+    @Nested
+    class Precedence {
+
+        @Test
+        void agentArgumentsBeatPropertiesBeatEnvironmentBeatDefault() {
+            Properties p = props("blade.drainTimeout", "2s", "blade.margin", "30ms");
+            Map<String, String> e = env("BLADE_DRAIN_TIMEOUT", "3s", "BLADE_MARGIN", "40ms",
+                "BLADE_SAMPLE_INTERVAL", "7ms");
+            Result r = BladeOptionsParser.parse("drainTimeout=1s", p, e);
+            assertThat(r.errors()).isEmpty();
+            assertThat(r.options().drainTimeout()).as("args win").isEqualTo(Duration.ofSeconds(1));
+            assertThat(r.options().margin()).as("property beats env").isEqualTo(Duration.ofMillis(30));
+            assertThat(r.options().sampleInterval()).as("env beats default").isEqualTo(Duration.ofMillis(7));
+            assertThat(r.options().enabled()).as("default").isTrue();
+            assertThat(r.options().strict()).as("default").isFalse();
+        }
+
+        @Test
+        void propertyBeatsEnvironment() {
+            Result r = BladeOptionsParser.parse(null, props("blade.enabled", "false"), env("BLADE_ENABLED", "true"));
+            assertThat(r.errors()).isEmpty();
+            assertThat(r.options().enabled()).isFalse();
+        }
+
+        @Test
+        void environmentAlone() {
+            Result r = BladeOptionsParser.parse(null, null, env("BLADE_STRICT", "true", "BLADE_DRAIN_TIMEOUT",
+                "PT0.1S"));
+            assertThat(r.errors()).isEmpty();
+            assertThat(r.options().strict()).isTrue();
+            assertThat(r.options().drainTimeout()).isEqualTo(Duration.ofMillis(100));
+        }
+
+        @Test
+        void malformedValueIsReportedEvenWhenOverridden() {
+            Result r = BladeOptionsParser.parse("margin=10ms", props(), env("BLADE_MARGIN", "abc"));
+            assertThat(singleError(r)).contains("margin=abc", "BLADE_MARGIN");
+            assertDisabledDefaults(r);
+        }
+
+        @Test
+        void strictKeepsTheHighestReadableValueWhenThereAreErrors() {
+            Result r = BladeOptionsParser.parse("strict=true,nope=1", props("blade.strict", "false"), Map.of());
+            assertThat(r.ok()).isFalse();
+            assertThat(r.options().strict()).isTrue();
+            assertDisabledDefaults(r);
+
+            // a malformed strict in the args falls back to the next source that could be read
+            r = BladeOptionsParser.parse("strict=yes", props(), env("BLADE_STRICT", "true"));
+            assertThat(r.ok()).isFalse();
+            assertThat(r.options().strict()).isTrue();
+
+            r = BladeOptionsParser.parse("strict=false,margin=x", props(), env("BLADE_STRICT", "true"));
+            assertThat(r.options().strict()).isFalse();
+        }
+
+        @Test
+        void errorsDisableBladeEvenWhenEnabledWasAskedFor() {
+            Result r = args("enabled=true,drainTimeout=250ms,margin=abc");
+            assertThat(r.ok()).isFalse();
+            assertDisabledDefaults(r);
+            assertThat(r.options().strict()).isFalse();
+        }
+    }
+
+    @Nested
+    class Errors {
+
+        @Test
+        void unknownAgentArgument() {
+            Result r = args("drainTimout=250ms");
+            assertThat(singleError(r)).isEqualTo("unknown option 'drainTimout' " + VALID_LIST);
+            assertDisabledDefaults(r);
+        }
+
+        @Test
+        void keysAreCaseSensitive() {
+            assertThat(singleError(args("DrainTimeout=1s"))).contains("'DrainTimeout'", VALID_LIST);
+        }
+
+        @Test
+        void missingEquals() {
+            String e = singleError(args("foo"));
+            assertThat(e).startsWith("malformed option 'foo'").contains("expected key=value", VALID_LIST);
+        }
+
+        @Test
+        void emptyKey() {
+            String e = singleError(args("=1s"));
+            assertThat(e).contains("'=1s'", "expected key=value", VALID_LIST);
+        }
+
+        @Test
+        void malformedDuration() {
+            Result r = args("margin=abc");
+            assertThat(singleError(r))
+                .isEqualTo("malformed option 'margin=abc': expected a duration such as 20ms or 1s");
+            assertDisabledDefaults(r);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"250", "0", "1.5"})
+        void bareNumberNamesTheUnitRequirement(String n) {
+            String e = singleError(args("drainTimeout=" + n));
+            assertThat(e).contains("'drainTimeout=" + n + "'", "needs a unit", "ms", "s", "m");
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"", "250us", "1h", "2 seconds", "ms", "1e3ms", "-5ms", "250MS", "PTxS", "P", "1s2"})
+        void otherMalformedDurations(String v) {
+            String e = singleError(args("sampleInterval=" + v));
+            assertThat(e).startsWith("malformed option 'sampleInterval=" + v + "'");
+        }
+
+        @ParameterizedTest
+        @CsvSource({
+            "drainTimeout, 0ms, greater than zero",
+            "drainTimeout, PT0S, greater than zero",
+            "drainTimeout, PT-1S, greater than zero",
+            "sampleInterval, 0s, greater than zero",
+            "margin, PT-0.001S, zero or more",
+            "drainTimeout, 61m, at most",
+            "margin, PT2H, at most",
+            "sampleInterval, 99999999999999999999m, at most",
+        })
+        void outOfRange(String key, String value, String hint) {
+            Result r = args(key + "=" + value);
+            String e = singleError(r);
+            assertThat(e).startsWith("invalid option '" + key + "=" + value + "'").contains(key, hint);
+            assertDisabledDefaults(r);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"yes", "1", "on", "", "truee"})
+        void malformedBoolean(String v) {
+            String e = singleError(args("enabled=" + v));
+            assertThat(e).isEqualTo("malformed option 'enabled=" + v + "': expected true or false");
+        }
+
+        @Test
+        void duplicateAgentArgument() {
+            String e = singleError(args("margin=1ms,margin=2ms"));
+            assertThat(e).contains("'margin'", "given twice", "margin=1ms", "margin=2ms");
+        }
+
+        @Test
+        void unknownSystemPropertySaysWhereItCameFrom() {
+            String e = singleError(BladeOptionsParser.parse(null, props("blade.xyz", "1"), Map.of()));
+            assertThat(e).isEqualTo("unknown option 'xyz' from system property blade.xyz " + VALID_LIST);
+        }
+
+        @Test
+        void malformedSystemPropertySaysWhereItCameFrom() {
+            String e = singleError(BladeOptionsParser.parse(null, props("blade.margin", "abc"), Map.of()));
+            assertThat(e).isEqualTo("malformed option 'margin=abc' from system property blade.margin: "
+                + "expected a duration such as 20ms or 1s");
+        }
+
+        @Test
+        void unknownEnvironmentVariableSaysWhereItCameFrom() {
+            String e = singleError(BladeOptionsParser.parse(null, null, env("BLADE_XYZ", "1")));
+            assertThat(e).isEqualTo("unknown option in environment variable 'BLADE_XYZ' (valid: BLADE_ENABLED, "
+                + "BLADE_STRICT, BLADE_DRAIN_TIMEOUT, BLADE_MARGIN, BLADE_SAMPLE_INTERVAL)");
+        }
+
+        @Test
+        void malformedEnvironmentVariableSaysWhereItCameFrom() {
+            String e = singleError(BladeOptionsParser.parse(null, null, env("BLADE_DRAIN_TIMEOUT", "5")));
+            assertThat(e).contains("'drainTimeout=5'", "from environment variable BLADE_DRAIN_TIMEOUT",
+                "needs a unit");
+        }
+
+        @Test
+        void unknownMapKey() {
+            Result r = BladeOptionsParser.parse(Map.of("drainTimout", "1s"));
+            assertThat(singleError(r)).isEqualTo("unknown option 'drainTimout' " + VALID_LIST);
+            assertDisabledDefaults(r);
+        }
+
+        @Test
+        void malformedMapValue() {
+            assertThat(singleError(BladeOptionsParser.parse(Map.of("strict", "maybe"))))
+                .isEqualTo("malformed option 'strict=maybe': expected true or false");
+        }
+
+        @Test
+        void nullMapValueIsMalformed() {
+            Map<String, String> m = new HashMap<>();
+            m.put("margin", null);
+            assertThat(singleError(BladeOptionsParser.parse(m))).startsWith("malformed option 'margin='");
+        }
+
+        @Test
+        void everyErrorIsReportedOncePerProblemInOneLineAndNamesItsKey() {
+            Result r = BladeOptionsParser.parse("foo,drainTimout=1s,margin=abc,enabled=yes,sampleInterval=0ms",
+                props("blade.nope", "1", "blade.strict", "maybe"),
+                env("BLADE_WHAT", "1", "BLADE_DRAIN_TIMEOUT", "5"));
+            assertThat(r.errors()).hasSize(9);
+            List<String> names = List.of("'foo'", "drainTimout", "margin", "enabled", "sampleInterval", "nope",
+                "strict", "BLADE_WHAT", "drainTimeout");
+            for (String e : r.errors()) {
+                assertThat(e).doesNotContain("\n");
+                assertThat(names).anySatisfy(n -> assertThat(e).contains(n));
+            }
+            for (String n : names) {
+                assertThat(r.errors()).anySatisfy(e -> assertThat(e).contains(n));
+            }
+            assertDisabledDefaults(r);
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package io.bladegc.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class BladeTest {
+
+    @AfterEach
+    void stop() {
+        Blade.stopNode();
+    }
+
+    @Test
+    void oneNodePerJvmWhoeverAsks() {
+        assertThat(Blade.node()).isEmpty();
+        BladeNode a = Blade.startNode(BladeOptions.defaults());
+        BladeNode b = Blade.startNode(BladeOptions.builder().margin(java.time.Duration.ofSeconds(1)).build());
+        assertThat(b).isSameAs(a);
+        assertThat(Blade.node()).containsSame(a);
+        assertThat(a.summary()).contains("collector=").contains("mode=").contains("lead time=");
+        Blade.stopNode();
+        assertThat(Blade.node()).isEmpty();
+    }
+
+    @Test
+    void aCopyInAnotherClassLoaderReachesTheNodeThroughJdkTypesOnly() {
+        BladeNode node = Blade.startNode(BladeOptions.defaults());
+        Map<String, Object> channel = new HashMap<>(NodeChannel.lookup());
+        channel.remove("node"); // what a foreign copy sees: it cannot use the object itself
+        ChannelNode foreign = new ChannelNode(channel);
+
+        assertThat(foreign.gate().tryEnter()).isTrue();
+        assertThat(node.gate().inFlight()).isEqualTo(1);
+        node.gate().close();
+        assertThat(foreign.gate().tryEnter()).isFalse();
+        foreign.gate().exit();
+        assertThat(node.gate().inFlight()).isZero();
+        node.gate().open();
+
+        AtomicReference<GcRequest> seen = new AtomicReference<>();
+        foreign.register(r -> {
+            seen.set(r);
+            return GcDecision.DEFER;
+        });
+        assertThat(foreign.retryAfter()).isEqualTo(node.retryAfter());
+        assertThat(foreign.summary()).isEqualTo(node.summary());
+        assertThatThrownBy(() -> foreign.startGc(42)).isInstanceOf(IllegalArgumentException.class);
+        foreign.register(null);
+    }
+
+    @Test
+    void aMismatchedChannelVersionIsAClearError() {
+        Blade.startNode(BladeOptions.defaults());
+        Map<String, Object> channel = new HashMap<>(NodeChannel.lookup());
+        channel.put("version", 99);
+        assertThatThrownBy(() -> new ChannelNode(channel)).hasMessageContaining("version 99")
+            .hasMessageContaining("one Blade version");
+    }
+}
