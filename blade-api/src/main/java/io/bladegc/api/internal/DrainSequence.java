@@ -22,10 +22,12 @@ final class DrainSequence {
     private final Duration drainTimeout;
     private final BladeNode node;
     private final NodeCounters counters;
+    private final HeapLayout layout;
     private final QuietWindows quiet = new QuietWindows();
     private volatile long drainEstimateNanos = INITIAL_DRAIN_NANOS;
 
-    DrainSequence(Gate gate, Duration drainTimeout, BladeNode node, NodeCounters counters) {
+    DrainSequence(HeapLayout layout, Gate gate, Duration drainTimeout, BladeNode node, NodeCounters counters) {
+        this.layout = layout;
         this.gate = gate;
         this.drainTimeout = drainTimeout;
         this.node = node;
@@ -48,7 +50,7 @@ final class DrainSequence {
         try {
             boolean drained = gate.awaitDrained(drainTimeout);
             long t1 = System.nanoTime();
-            long quietFrom = LocalNode.uptimeMs();
+            long[] quietFrom = layout.beanCounts();
             if (!drained) {
                 counters.drainTimeouts.increment();
                 LocalNode.LOG.log(Level.WARNING, "Blade GC #" + request.id() + ": " + gate.inFlight()
@@ -58,7 +60,7 @@ final class DrainSequence {
             GcOutcome outcome = node.startGc(request.id());
             long t2 = System.nanoTime();
             if (drained) {
-                quiet.add(quietFrom, LocalNode.uptimeMs());
+                quiet.add(quietFrom, layout.beanCounts());
             }
             long drainNanos = t1 - t0;
             drainEstimateNanos = Math.min(drainTimeout.toNanos(),

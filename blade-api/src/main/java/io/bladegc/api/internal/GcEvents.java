@@ -40,9 +40,16 @@ public final class GcEvents implements AutoCloseable {
      * @param generation  young or old
      * @param workBytes   the pause model's size feature: survivors copied (young) or live bytes after (old)
      * @param promoted    bytes the old generation grew by (young collections), else 0
+     * @param edenBefore  bytes eden held when the collection began
      */
     public record Collection(String bean, long id, String cause, long startMs, long endMs, boolean pause,
-                             boolean reclaims, Generation generation, long workBytes, long promoted) {
+                             boolean reclaims, Generation generation, long workBytes, long promoted,
+                             long edenBefore) {
+        /** @return whether someone asked for it ({@code System.gc()}, {@code jcmd GC.run}) rather than the heap */
+        public boolean explicit() {
+            return "System.gc()".equals(cause) || "Diagnostic Command".equals(cause);
+        }
+
         /** @return the duration in nanoseconds (the JVM reports milliseconds) */
         public long durationNanos() {
             return Duration.ofMillis(endMs - startMs).toNanos();
@@ -131,7 +138,7 @@ public final class GcEvents implements AutoCloseable {
         }
         return new Collection(bean, gc.getId(), info.getGcCause(), gc.getStartTime(), gc.getEndTime(),
             kind.isPauseBean(bean), kind.isCollectionBean(bean), old ? Generation.OLD : Generation.YOUNG, work,
-            promoted);
+            promoted, used(before, kind.edenPool()));
     }
 
     private static long used(Map<String, MemoryUsage> usage, String pool) {

@@ -86,6 +86,15 @@ public final class HeapLayout {
         return gcBeans.stream().map(GarbageCollectorMXBean::getName).collect(Collectors.joining(", "));
     }
 
+    /** @return each collector bean's collection count, in the order of {@link #gcBeans()} */
+    public long[] beanCounts() {
+        long[] counts = new long[gcBeans.size()];
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = gcBeans.get(i).getCollectionCount();
+        }
+        return counts;
+    }
+
     /** @return eden's current capacity in bytes, 0 when unknown */
     public long edenCapacity() {
         if (eden == null) {

@@ -10,6 +10,9 @@ import java.util.function.LongSupplier;
 /**
  * Reads the heap pools every sample interval on its own daemon thread ({@code blade-heap-watcher}), tracks the
  * allocation rate, and predicts the time to the JVM's own next collection: eden's headroom divided by the rate.
+ * Eden's capacity is where the JVM really starts a young collection: the committed size, or less when recent
+ * young collections began earlier (G1 starts one when eden reaches its target length, a few regions short of the
+ * committed size, or earlier still to keep regions free for evacuation).
  * When that lead time falls below what Blade needs ({@code neededLead}), it hands a {@link Prediction} to its
  * consumer. The prediction says {@link Generation#OLD} when the old generation has less room than two young
  * collections' worth of promotion plus a survivor space: the JVM's next young collection would then turn into a full
@@ -32,6 +35,7 @@ final class HeapWatcher {
     private final Thread thread;
     private volatile boolean running = true;
     private volatile long promotedPerYoung;
+    private volatile long youngTriggerBytes;
     private volatile double bytesPerNano;
     private volatile long lastLeadNanos = Long.MAX_VALUE;
     private long lastCount = -1;
@@ -67,7 +71,12 @@ final class HeapWatcher {
     }
 
     void onCollection(GcEvents.Collection c) {
-        if (c.reclaims() && c.generation() == Generation.YOUNG) {
+        if (c.reclaims() && c.generation() == Generation.OLD) {
+            promotedPerYoung = 0; // an old collection starts a new era: estimate from the young ones after it
+        } else if (c.reclaims()) {
+            if (!c.explicit() && c.edenBefore() > 0) {
+                youngTriggerBytes = c.edenBefore();
+            }
             long p = promotedPerYoung;
             // a decaying average that jumps up at once: promotion spikes are what turn a young collection into a full one
             promotedPerYoung = Math.max(c.promoted(), (p * 3 + c.promoted()) / 4);
@@ -100,7 +109,8 @@ final class HeapWatcher {
         lastUsed = used;
         lastNanos = now;
 
-        long capacity = layout.edenCapacity();
+        long trigger = youngTriggerBytes;
+        long capacity = trigger > 0 ? Math.min(trigger, layout.edenCapacity()) : layout.edenCapacity();
         double r = bytesPerNano;
         if (capacity <= 0 || r <= 0) {
             lastLeadNanos = Long.MAX_VALUE;

@@ -9,7 +9,6 @@ import io.bladegc.api.GcOutcome;
 import io.bladegc.api.GcRequest;
 import io.bladegc.api.Generation;
 import java.lang.System.Logger.Level;
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -54,7 +53,7 @@ public final class LocalNode implements BladeNode {
         this.options = options;
         this.layout = HeapLayout.current();
         this.trigger = new GcTrigger(layout);
-        this.drainSequence = new DrainSequence(gate, options.drainTimeout(), this, counters);
+        this.drainSequence = new DrainSequence(layout, gate, options.drainTimeout(), this, counters);
         this.watcher = new HeapWatcher(layout, options.sampleInterval(), this::neededLeadNanos, this::onLowLead);
         this.gcThread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "blade-gc");
@@ -235,11 +234,8 @@ public final class LocalNode implements BladeNode {
         m.put("NeededLeadMs", neededLeadNanos() / 1_000_000);
         m.put("PauseNanos", pauseNanos.get());
         counters.putInto(m);
+        m.put("GcBeans", layout.gcBeans().stream().map(b -> b.getName()).toArray(String[]::new));
         m.put("QuietWindows", drainSequence.quietWindows());
         return m;
-    }
-
-    static long uptimeMs() {
-        return ManagementFactory.getRuntimeMXBean().getUptime();
     }
 }

@@ -1,32 +1,36 @@
 package io.bladegc.api.internal;
 
+import java.util.Arrays;
+
 /**
- * The most recent intervals during which the gate was closed with nothing in flight, in milliseconds of JVM uptime
- * (the clock of {@code GcInfo} start and end times), so a collection's notification can be checked against them.
- * Keeps the last {@value #CAPACITY}. Thread-safe.
+ * The most recent intervals during which the gate was closed with nothing in flight, recorded as every collector
+ * bean's collection count when the interval began and when it ended. Collection {@code id} of bean {@code b} ran
+ * inside the interval exactly when {@code from[b] < id <= to[b]}: collection counts change only inside a
+ * stop-the-world pause, so no clock needs to be matched against the JVM's GC timestamps. Keeps the last
+ * {@value #CAPACITY}. Thread-safe.
  */
 final class QuietWindows {
-    static final int CAPACITY = 4096;
-    private final long[] ring = new long[2 * CAPACITY];
+    static final int CAPACITY = 1024;
+    private final long[][] ring = new long[CAPACITY][];
     private long count;
 
-    synchronized void add(long fromMs, long toMs) {
-        int i = (int) (count % CAPACITY) * 2;
-        ring[i] = fromMs;
-        ring[i + 1] = toMs;
+    synchronized void add(long[] from, long[] to) {
+        long[] w = Arrays.copyOf(from, from.length + to.length);
+        System.arraycopy(to, 0, w, from.length, to.length);
+        ring[(int) (count % CAPACITY)] = w;
         count++;
     }
 
-    /** @return {@code [from0, to0, from1, to1, ...]}, oldest first */
+    /**
+     * @return the windows oldest first, flattened: for each, the {@code n} bean counts at its start followed by the
+     *     {@code n} counts at its end, in the order of {@link HeapLayout#gcBeans()}
+     */
     synchronized long[] snapshot() {
         int n = (int) Math.min(count, CAPACITY);
-        long[] out = new long[2 * n];
         long first = count - n;
-        for (int k = 0; k < n; k++) {
-            int i = (int) ((first + k) % CAPACITY) * 2;
-            out[2 * k] = ring[i];
-            out[2 * k + 1] = ring[i + 1];
-        }
-        return out;
+        return java.util.stream.LongStream.range(first, count)
+            .mapToObj(i -> ring[(int) (i % CAPACITY)])
+            .flatMapToLong(Arrays::stream)
+            .toArray();
     }
 }

@@ -1,0 +1,133 @@
+package io.bladegc.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.bladegc.benchmarks.load.LoadResult;
+import io.bladegc.benchmarks.load.OpenLoopLoad;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Flow 1 end to end: the demo service on Jetty in a child JVM with the built agent jar and the filter, a live set of
+ * 200 MB, a heap that makes the JVM collect every few seconds, open-loop load from this JVM. Every collection the
+ * child's own GC notifications report is checked against the node's record of when its gate was closed with nothing
+ * in flight: at least 95 % must fall inside such a window. Every 503 must carry a valid Retry-After, and no other
+ * request may fail.
+ */
+class SingleNodeGcAuditIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @ParameterizedTest
+    @ValueSource(strings = {"Serial", "Parallel", "G1"})
+    void collectionsLandWhileTheGateIsClosedAndNothingIsInFlight(String collector) throws Exception {
+        List<String> jvm = List.of("-javaagent:" + DemoProcess.requiredProperty("blade.agent.jar"),
+            "-XX:+Use" + collector + "GC", "-Xms600m", "-Xmx600m", "-Xmn150m",
+            "-XX:ParallelGCThreads=1", "-XX:ConcGCThreads=1", "-XX:+AlwaysPreTouch",
+            "-Djava.util.logging.SimpleFormatter.format=%4$s %5$s%6$s%n");
+        List<String> demo = List.of("--port", "0", "--live-mb", "200", "--garbage-kb", "64", "--churn-kb", "16",
+            "--blade", "on", "--threads", "32");
+        try (DemoProcess server = DemoProcess.start("audit-" + collector, jvm, demo)) {
+            HttpClient http = HttpClient.newHttpClient();
+            LoadResult load = OpenLoopLoad.builder(server.uri("/work"))
+                .rate(400)
+                .warmup(Duration.ofSeconds(5))
+                .duration(Duration.ofSeconds(30))
+                .timeout(Duration.ofSeconds(10))
+                .onMeasureStart(() -> post(http, server, "/stats/reset"))
+                .build()
+                .run();
+            JsonNode stats = JSON.readTree(send(http, HttpRequest.newBuilder(server.uri("/stats")).build()));
+
+            Audit audit = Audit.of(stats);
+            System.out.printf("%s: %s%n%s%nnode: %s%n", collector, audit, load, stats.get("node"));
+
+            assertThat(stats.get("gcEventsDropped").asLong()).isZero();
+            assertThat(audit.pauses).as("the heap is sized to collect every few seconds").isGreaterThanOrEqualTo(5);
+            assertThat(audit.quietShare()).as("share of collections inside a drained, closed-gate window: %s", audit)
+                .isGreaterThanOrEqualTo(0.95);
+            assertThat(load.ok()).isPositive();
+            assertThat(load.retryAfterMissing() + load.retryAfterInvalid()).as("503s without a valid Retry-After")
+                .isZero();
+            assertThat(load.otherStatus()).as("statuses other than 2xx and 503: %s", load.otherStatuses()).isZero();
+            assertThat(load.ioErrors() + load.timeouts() + load.unfinished()).as("failed requests").isZero();
+        }
+    }
+
+    private static void post(HttpClient http, DemoProcess server, String path) {
+        try {
+            send(http, HttpRequest.newBuilder(server.uri(path)).POST(HttpRequest.BodyPublishers.noBody()).build());
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot reset the demo's GC record", e);
+        }
+    }
+
+    /** Sends through the demo's Blade filter: a 503 while the node collects is retried after its hint. */
+    private static String send(HttpClient http, HttpRequest request) throws Exception {
+        for (int attempt = 0; attempt < 20; attempt++) {
+            HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() == 200) {
+                return r.body();
+            }
+            assertThat(r.statusCode()).as("%s %s", request.method(), request.uri()).isEqualTo(503);
+            Thread.sleep(Long.parseLong(r.headers().firstValue("Blade-Retry-After-Ms").orElse("100")));
+        }
+        throw new AssertionError(request.uri() + " kept answering 503");
+    }
+
+    /** Pause notifications of the child matched against the node's quiet windows; computed here, not by Blade. */
+    private static final class Audit {
+        int pauses;
+        int quiet;
+        int full;
+        final List<String> outside = new ArrayList<>();
+
+        static Audit of(JsonNode stats) {
+            Audit a = new Audit();
+            List<String> beans = new ArrayList<>();
+            stats.get("node").get("GcBeans").forEach(b -> beans.add(b.asText()));
+            JsonNode windows = stats.get("node").get("QuietWindows");
+            int n = beans.size();
+            for (JsonNode gc : stats.get("gcPauses")) {
+                String bean = gc.get("gc").asText();
+                if (bean.endsWith(" Cycles")) {
+                    continue; // concurrent cycles are not pauses
+                }
+                a.pauses++;
+                if (gc.get("action").asText().contains("major")) {
+                    a.full++;
+                }
+                int b = beans.indexOf(bean);
+                long id = gc.get("id").asLong();
+                boolean inside = false;
+                // each window: n bean counts when the gate was drained, then n counts just before it opened
+                for (int w = 0; b >= 0 && w + 2 * n <= windows.size() && !inside; w += 2 * n) {
+                    inside = windows.get(w + b).asLong() < id && id <= windows.get(w + n + b).asLong();
+                }
+                if (inside) {
+                    a.quiet++;
+                } else {
+                    a.outside.add(bean + "/" + gc.get("cause").asText() + "@" + gc.get("startMs").asLong());
+                }
+            }
+            return a;
+        }
+
+        double quietShare() {
+            return pauses == 0 ? 0 : (double) quiet / pauses;
+        }
+
+        @Override
+        public String toString() {
+            return String.format("%d pauses (%d full), %d inside quiet windows (%.1f %%), outside: %s", pauses, full,
+                quiet, 100 * quietShare(), outside);
+        }
+    }
+}
