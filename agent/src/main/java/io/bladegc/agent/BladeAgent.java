@@ -1,0 +1,94 @@
+package io.bladegc.agent;
+
+import io.bladegc.api.Blade;
+import io.bladegc.api.BladeNode;
+import io.bladegc.api.BladeOptions;
+import io.bladegc.api.BladeOptionsParser;
+import java.io.PrintStream;
+import java.lang.System.Logger.Level;
+import java.lang.instrument.Instrumentation;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Function;
+
+/**
+ * The {@code -javaagent} entry point: reads the options (agent arguments &gt; {@code blade.*} system properties &gt;
+ * {@code BLADE_*} environment &gt; defaults) and starts the JVM's Blade node. It opens no port and starts no thread of
+ * its own. It never stops the application from starting, unless {@code strict=true} and an option is bad.
+ */
+public final class BladeAgent {
+    /** Set once the agent has been attached; a second attach prints one line and does nothing. */
+    static final String ATTACHED_PROPERTY = "io.bladegc.agent.attached";
+    static final String PREFIX = "[blade] ";
+    static final String RUNS_ON = "; Blade is disabled, the application runs on";
+
+    private BladeAgent() {
+    }
+
+    /** Called by the JVM for {@code -javaagent:blade-agent.jar=key=value,...} before {@code main}. */
+    public static void premain(String agentArgs, Instrumentation inst) {
+        init(agentArgs);
+    }
+
+    /** Called by the JVM when the agent is attached to a running JVM. */
+    public static void agentmain(String agentArgs, Instrumentation inst) {
+        init(agentArgs);
+    }
+
+    private static void init(String agentArgs) {
+        start(agentArgs, System.getProperties(), System.getenv(), System.err, System.getLogger("io.bladegc.agent"),
+            Blade::startNode);
+    }
+
+    /**
+     * The whole agent, with its surroundings passed in.
+     *
+     * @return the node started, or {@code null} when Blade stays off
+     * @throws IllegalArgumentException only when an option is bad and {@code strict=true}
+     */
+    static BladeNode start(String agentArgs, Properties props, Map<String, String> env, PrintStream err,
+                           System.Logger log, Function<BladeOptions, BladeNode> starter) {
+        BladeOptionsParser.Result result;
+        try {
+            if (props.putIfAbsent(ATTACHED_PROPERTY, "true") != null) {
+                err.println(PREFIX + "the Blade agent is already attached to this JVM (" + ATTACHED_PROPERTY
+                    + "=true); ignoring this one");
+                return null;
+            }
+            result = BladeOptionsParser.parse(agentArgs, props, env);
+        } catch (Throwable t) {
+            failed(err, t);
+            return null;
+        }
+        if (!result.ok()) {
+            boolean strict = result.options().strict();
+            String suffix = strict ? "; strict=true, so the agent fails" : RUNS_ON;
+            result.errors().forEach(e -> err.println(PREFIX + e + suffix));
+            if (strict) {
+                throw new IllegalArgumentException(PREFIX + "strict=true and the options are invalid: "
+                    + String.join("; ", result.errors()));
+            }
+            return null;
+        }
+        try {
+            if (!result.options().enabled()) {
+                log.log(Level.INFO, "Blade: enabled=false; the agent does nothing");
+                return null;
+            }
+            BladeNode node = starter.apply(result.options());
+            log.log(Level.INFO, node.summary());
+            return node;
+        } catch (Throwable t) {
+            failed(err, t);
+            return null;
+        }
+    }
+
+    private static void failed(PrintStream err, Throwable t) {
+        try {
+            err.println(PREFIX + "could not start: " + String.valueOf(t).replaceAll("\\R+", " ") + RUNS_ON);
+        } catch (Throwable ignored) {
+            // nothing left to do: never let the agent stop the application
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package io.bladegc.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.instrument.Instrumentation;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import org.junit.jupiter.api.Test;
+
+/** The shaded agent jar: manifest, relocation, nothing leaked. */
+class AgentJarIT {
+    private static final String AGENT_CLASS = "io.bladegc.agent.BladeAgent";
+
+    private static List<JarEntry> entries(JarFile jar) {
+        return jar.stream().filter(e -> !e.isDirectory()).toList();
+    }
+
+    @Test
+    void manifestNamesTheAgentClass() throws IOException {
+        try (JarFile jar = new JarFile(ChildJvm.agentJar().toFile())) {
+            Attributes main = jar.getManifest().getMainAttributes();
+            assertThat(main.getValue("Premain-Class")).isEqualTo(AGENT_CLASS);
+            assertThat(main.getValue("Agent-Class")).isEqualTo(AGENT_CLASS);
+            assertThat(main.getValue("Can-Redefine-Classes")).as("not needed yet").isNull();
+            assertThat(main.getValue("Can-Retransform-Classes")).as("not needed yet").isNull();
+            assertThat(main.getValue("Main-Class")).isNull();
+            assertThat(main.getValue("Class-Path")).as("one self-contained jar").isNull();
+        }
+    }
+
+    @Test
+    void everyClassIsUnderTheAgentPackage() throws IOException {
+        try (JarFile jar = new JarFile(ChildJvm.agentJar().toFile())) {
+            List<String> classes = entries(jar).stream().map(JarEntry::getName).filter(n -> n.endsWith(".class"))
+                .toList();
+            assertThat(classes).contains("io/bladegc/agent/BladeAgent.class",
+                "io/bladegc/agent/internal/api/Blade.class",
+                "io/bladegc/agent/internal/api/BladeOptionsParser.class",
+                "io/bladegc/agent/internal/api/internal/LocalNode.class");
+            assertThat(classes).allSatisfy(n -> assertThat(n).startsWith("io/bladegc/agent/"));
+            assertThat(jar.stream().map(JarEntry::getName)).noneMatch(n -> n.startsWith("io/bladegc/api/"));
+            assertThat(classes).noneMatch(n -> n.endsWith("module-info.class"));
+        }
+    }
+
+    @Test
+    void noClassStillReferencesTheUnrelocatedApi() throws IOException {
+        List<String> leaks = new ArrayList<>();
+        try (JarFile jar = new JarFile(ChildJvm.agentJar().toFile())) {
+            for (JarEntry e : entries(jar)) {
+                if (!e.getName().endsWith(".class")) {
+                    continue;
+                }
+                try (InputStream in = jar.getInputStream(e)) {
+                    // constant-pool strings are (modified) UTF-8: ASCII names can be searched as text
+                    String text = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+                    if (text.contains("io/bladegc/api/") || text.contains("io.bladegc.api.")) {
+                        leaks.add(e.getName());
+                    }
+                }
+            }
+        }
+        assertThat(leaks).as("classes naming io.bladegc.api after relocation").isEmpty();
+    }
+
+    @Test
+    void metaInfHoldsOnlyTheManifestAndTheAgentsOwnMavenMetadata() throws IOException {
+        try (JarFile jar = new JarFile(ChildJvm.agentJar().toFile())) {
+            List<String> files = entries(jar).stream().map(JarEntry::getName).toList();
+            assertThat(files.stream().filter(n -> n.startsWith("META-INF/"))).containsExactlyInAnyOrder(
+                "META-INF/MANIFEST.MF",
+                "META-INF/maven/io.bladegc/blade-agent/pom.xml",
+                "META-INF/maven/io.bladegc/blade-agent/pom.properties");
+            assertThat(files).as("nothing but classes outside META-INF")
+                .allSatisfy(n -> assertThat(n.startsWith("META-INF/") || n.endsWith(".class")).as(n).isTrue());
+        }
+    }
+
+    @Test
+    void entryPointsLoadFromTheJarAlone() throws Exception {
+        URL url = ChildJvm.agentJar().toUri().toURL();
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {url}, ClassLoader.getPlatformClassLoader());
+             JarFile jar = new JarFile(ChildJvm.agentJar().toFile())) {
+            Class<?> agent = Class.forName(AGENT_CLASS, false, loader);
+            assertThat(agent.getClassLoader()).isSameAs(loader);
+            for (String name : List.of("premain", "agentmain")) {
+                Method m = agent.getMethod(name, String.class, Instrumentation.class);
+                assertThat(Modifier.isStatic(m.getModifiers())).as(name).isTrue();
+                assertThat(m.getReturnType()).isEqualTo(void.class);
+            }
+            // every class resolves inside the jar: nothing refers outside it but to the JDK
+            for (JarEntry e : entries(jar)) {
+                if (e.getName().endsWith(".class")) {
+                    String cn = e.getName().replace('/', '.').substring(0, e.getName().length() - 6);
+                    Class<?> c = Class.forName(cn, false, loader);
+                    assertThat(c.getClassLoader()).as(cn).isSameAs(loader);
+                    c.getDeclaredMethods(); // resolves the signatures' types
+                    c.getDeclaredFields();
+                }
+            }
+        }
+    }
+}

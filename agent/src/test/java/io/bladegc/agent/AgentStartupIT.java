@@ -1,0 +1,150 @@
+package io.bladegc.agent;
+
+import static io.bladegc.agent.ChildJvm.currentJava;
+import static io.bladegc.agent.ChildJvm.javaagent;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.bladegc.agent.ChildJvm.Run;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Starts real child JVMs with the shaded agent jar and checks what the application and its operator see. */
+class AgentStartupIT {
+    private static final String VALID_KEYS = "(valid: enabled, strict, drainTimeout, margin, sampleInterval)";
+
+    /** Blade ran: the app ran, the node is published, its summary was logged once, nothing went wrong. */
+    private static void assertStarted(Run r) {
+        assertThat(r.exitCode()).as("exit code\n%s", r).isZero();
+        assertThat(r.stdoutLines()).as("%s", r).contains("app ran");
+        String summary = r.channelSummary();
+        assertThat(summary).as("node summary through the MBean channel\n%s", r)
+            .isNotEqualTo("none").doesNotStartWith("unreadable").doesNotStartWith("(no blade node");
+        assertThat(r.stderrLines().stream().filter(l -> l.contains(summary)))
+            .as("the start-up summary, logged once to stderr\n%s", r).hasSize(1);
+    }
+
+    /** Blade stayed off with exactly one line; the app ran normally. */
+    private static String assertOneLineAndAppRan(Run r) {
+        assertThat(r.exitCode()).as("exit code\n%s", r).isZero();
+        assertThat(r.stdoutLines()).as("%s", r).contains("app ran", "blade node: none");
+        assertThat(r.bladeLines()).as("[blade] lines\n%s", r).hasSize(1);
+        String line = r.bladeLines().get(0);
+        assertThat(line).endsWith("; Blade is disabled, the application runs on");
+        assertThat(r.stderr()).as("no stack trace\n%s", r).doesNotContain("\tat ", "Exception in thread");
+        return line;
+    }
+
+    @Test
+    void validOptionsStartBlade() throws Exception {
+        Run r = ChildJvm.run(currentJava(), Map.of(), javaagent("drainTimeout=250ms, margin=10ms"));
+        assertStarted(r);
+        assertThat(r.bladeLines()).as("%s", r).isEmpty();
+        assertThat(r.channelSummary()).contains("margin 10 ms");
+    }
+
+    @Test
+    void noArgumentsStartBladeWithDefaults() throws Exception {
+        assertStarted(ChildJvm.run(currentJava(), Map.of(), javaagent(null)));
+    }
+
+    @Test
+    void unknownOptionIsOneLineNamingItAndListingTheValidKeys() throws Exception {
+        Run r = ChildJvm.run(currentJava(), Map.of(), javaagent("drainTimout=250ms"));
+        assertThat(assertOneLineAndAppRan(r)).contains("'drainTimout'", VALID_KEYS);
+    }
+
+    @Test
+    void malformedValueIsOneLineNamingTheKeyAndTheExpectedForm() throws Exception {
+        Run r = ChildJvm.run(currentJava(), Map.of(), javaagent("margin=abc"));
+        assertThat(assertOneLineAndAppRan(r)).contains("'margin=abc'", "expected a duration such as 20ms or 1s");
+    }
+
+    @Test
+    void malformedSyntaxListsTheValidKeys() throws Exception {
+        Run r = ChildJvm.run(currentJava(), Map.of(), javaagent("foo"));
+        assertThat(assertOneLineAndAppRan(r)).contains("'foo'", "expected key=value", VALID_KEYS);
+    }
+
+    @Test
+    void unknownSystemPropertySaysWhereItCameFrom() throws Exception {
+        Run r = ChildJvm.run(currentJava(), Map.of(), "-Dblade.drainTimeot=1s", javaagent(null));
+        assertThat(assertOneLineAndAppRan(r)).contains("'drainTimeot'", "system property blade.drainTimeot",
+            VALID_KEYS);
+    }
+
+    @Test
+    void unknownEnvironmentVariableSaysWhereItCameFrom() throws Exception {
+        Run r = ChildJvm.run(currentJava(), Map.of("BLADE_DRAIN_TIMEOT", "1s"), javaagent(null));
+        assertThat(assertOneLineAndAppRan(r)).contains("BLADE_DRAIN_TIMEOT", "BLADE_DRAIN_TIMEOUT");
+    }
+
+    @Test
+    void propertiesAndEnvironmentConfigureTheAgent() throws Exception {
+        Run r = ChildJvm.run(currentJava(), Map.of("BLADE_MARGIN", "7ms", "BLADE_SAMPLE_INTERVAL", "3ms"),
+            "-Dblade.margin=9ms", javaagent(null));
+        assertStarted(r);
+        assertThat(r.channelSummary()).contains("margin 9 ms", "3 ms");
+    }
+
+    @Test
+    void enabledFalseLeavesBladeOff() throws Exception {
+        Run r = ChildJvm.run(currentJava(), Map.of(), javaagent("enabled=false"));
+        assertThat(r.exitCode()).as("%s", r).isZero();
+        assertThat(r.stdoutLines()).as("%s", r).contains("app ran", "blade node: none");
+        assertThat(r.bladeLines()).as("%s", r).isEmpty();
+        assertThat(r.stderr()).as("%s", r).contains("enabled=false");
+    }
+
+    @Test
+    void strictWithABadOptionStopsTheJvm() throws Exception {
+        Run r = ChildJvm.run(currentJava(), Map.of(), javaagent("strict=true,drainTimout=250ms"));
+        assertThat(r.exitCode()).as("exit code\n%s", r).isNotZero();
+        assertThat(r.stdout()).as("%s", r).doesNotContain("app ran");
+        assertThat(r.bladeLines()).as("%s", r).hasSize(1).first().asString()
+            .contains("'drainTimout'", VALID_KEYS, "strict=true");
+    }
+
+    @Test
+    void agentGivenTwiceStartsOnceAndSaysItIsAlreadyAttached() throws Exception {
+        Run r = ChildJvm.run(currentJava(), Map.of(), javaagent("margin=10ms"), javaagent("margin=30ms"));
+        assertStarted(r);
+        assertThat(r.bladeLines()).as("%s", r).hasSize(1).first().asString().contains("already attached");
+        assertThat(r.channelSummary()).as("the first agent's options win").contains("margin 10 ms");
+    }
+
+    @Test
+    void disableExplicitGcIsNamedAtStartup() throws Exception {
+        Run r = ChildJvm.run(currentJava(), Map.of(), "-XX:+DisableExplicitGC", javaagent(null));
+        assertStarted(r);
+        assertThat(r.stderr()).as("a start-up line naming the flag\n%s", r).contains("DisableExplicitGC");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"-XX:+UseSerialGC", "-XX:+UseParallelGC", "-XX:+UseG1GC", "-XX:+UseZGC",
+        "-XX:+UseShenandoahGC"})
+    void startsUnderEveryCollector(String collector) throws Exception {
+        Run r = ChildJvm.run(currentJava(), Map.of(), collector, javaagent(null));
+        assumeTrue(r.exitCode() == 0 || !r.stderr().contains("Unrecognized VM option")
+            && !r.stderr().contains("not supported") && !r.stderr().contains("Could not create the Java Virtual"),
+            () -> collector + " is not available on this JDK");
+        assertStarted(r);
+    }
+
+    @Test
+    void startsOnANewerJdk() throws Exception {
+        Optional<Path> java = ChildJvm.newerJava();
+        assumeTrue(java.isPresent(), "no JDK 21+ under /usr/lib/jvm");
+        assumeTrue(!java.get().toRealPath().equals(currentJava().toRealPath()), "the newest JDK runs this test");
+        Run r = ChildJvm.run(java.get(), Map.of(), javaagent("drainTimeout=250ms"));
+        assertStarted(r);
+        assertThat(r.bladeLines()).as("%s", r).isEmpty();
+
+        Run bad = ChildJvm.run(java.get(), Map.of(), javaagent("drainTimout=250ms"));
+        assertThat(assertOneLineAndAppRan(bad)).contains("'drainTimout'", VALID_KEYS);
+    }
+}

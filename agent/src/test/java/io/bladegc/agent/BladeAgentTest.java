@@ -1,0 +1,157 @@
+package io.bladegc.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.bladegc.api.BladeNode;
+import io.bladegc.api.BladeOptions;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.ResourceBundle;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/** The agent's start-up logic, in process, with a fake node starter: no real Blade node is started here. */
+class BladeAgentTest {
+    private final Properties props = new Properties();
+    private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+    private final PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
+    private final RecordingLogger log = new RecordingLogger();
+    private final List<BladeOptions> started = new ArrayList<>();
+    private final BladeNode fakeNode = (BladeNode) Proxy.newProxyInstance(getClass().getClassLoader(),
+        new Class<?>[] {BladeNode.class}, (proxy, method, args) -> switch (method.getName()) {
+            case "summary" -> "Blade: fake summary";
+            case "toString" -> "fakeNode";
+            case "hashCode" -> 0;
+            case "equals" -> proxy == args[0];
+            default -> throw new UnsupportedOperationException(method.getName());
+        });
+    private final Function<BladeOptions, BladeNode> starter = o -> {
+        started.add(o);
+        return fakeNode;
+    };
+
+    private BladeNode start(String args, Map<String, String> env) {
+        return BladeAgent.start(args, props, env, err, log, starter);
+    }
+
+    private List<String> errLines() {
+        String s = errBytes.toString(StandardCharsets.UTF_8);
+        return s.isEmpty() ? List.of() : List.of(s.split("\\R"));
+    }
+
+    @Test
+    void validOptionsStartTheNodeAndLogTheSummaryOnce() {
+        BladeNode node = start("drainTimeout=250ms", Map.of("BLADE_MARGIN", "5ms"));
+        assertThat(node).isSameAs(fakeNode);
+        assertThat(started).singleElement().satisfies(o -> {
+            assertThat(o.drainTimeout()).isEqualTo(Duration.ofMillis(250));
+            assertThat(o.margin()).isEqualTo(Duration.ofMillis(5));
+        });
+        assertThat(log.lines).containsExactly("INFO Blade: fake summary");
+        assertThat(errLines()).isEmpty();
+        assertThat(props.getProperty(BladeAgent.ATTACHED_PROPERTY)).isEqualTo("true");
+    }
+
+    @Test
+    void secondAttachPrintsOneLineAndDoesNothing() {
+        start(null, Map.of());
+        BladeNode second = start("margin=1ms", Map.of());
+        assertThat(second).isNull();
+        assertThat(started).hasSize(1);
+        assertThat(errLines()).singleElement().asString().startsWith("[blade] ").contains("already attached");
+    }
+
+    @Test
+    void badOptionsPrintOneLinePerErrorAndLeaveBladeOff() {
+        BladeNode node = start("drainTimout=1s,margin=abc", Map.of());
+        assertThat(node).isNull();
+        assertThat(started).isEmpty();
+        assertThat(log.lines).isEmpty();
+        assertThat(errLines()).containsExactly(
+            "[blade] unknown option 'drainTimout' (valid: enabled, strict, drainTimeout, margin, sampleInterval)"
+                + "; Blade is disabled, the application runs on",
+            "[blade] malformed option 'margin=abc': expected a duration such as 20ms or 1s"
+                + "; Blade is disabled, the application runs on");
+    }
+
+    @Test
+    void strictMakesBadOptionsFatal() {
+        assertThatThrownBy(() -> start("strict=true,nope=1", Map.of()))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("'nope'")
+            .hasMessageContaining("strict=true");
+        assertThat(started).isEmpty();
+        assertThat(errLines()).singleElement().asString().startsWith("[blade] unknown option 'nope'")
+            .endsWith("strict=true, so the agent fails");
+    }
+
+    @Test
+    void strictFromEnvironmentCountsToo() {
+        assertThatThrownBy(() -> start("margin=x", Map.of("BLADE_STRICT", "true")))
+            .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void disabledLogsAndDoesNotStart() {
+        assertThat(start("enabled=false", Map.of())).isNull();
+        assertThat(started).isEmpty();
+        assertThat(log.lines).singleElement().asString().startsWith("INFO").contains("enabled=false");
+        assertThat(errLines()).isEmpty();
+    }
+
+    @Test
+    void aFailingStartIsOneLineAndNeverFatalEvenWhenStrict() {
+        Function<BladeOptions, BladeNode> broken = o -> {
+            throw new NoClassDefFoundError("io/bladegc/api/internal/Missing\nsecond line");
+        };
+        BladeNode node = BladeAgent.start("strict=true", props, Map.of(), err, log, broken);
+        assertThat(node).isNull();
+        assertThat(errLines()).singleElement().asString()
+            .startsWith("[blade] could not start: java.lang.NoClassDefFoundError: io/bladegc/api/internal/Missing")
+            .endsWith("; Blade is disabled, the application runs on");
+    }
+
+    @Test
+    void aFailingSummaryIsCaughtToo() {
+        BladeNode bad = (BladeNode) Proxy.newProxyInstance(getClass().getClassLoader(),
+            new Class<?>[] {BladeNode.class}, (proxy, method, args) -> {
+                throw new IllegalStateException("boom");
+            });
+        assertThat(BladeAgent.start("", props, Map.of(), err, log, o -> bad)).isNull();
+        assertThat(errLines()).singleElement().asString().contains("could not start", "boom");
+    }
+
+    /** Records "LEVEL message" lines. */
+    private static final class RecordingLogger implements System.Logger {
+        final List<String> lines = new ArrayList<>();
+
+        @Override
+        public String getName() {
+            return "test";
+        }
+
+        @Override
+        public boolean isLoggable(Level level) {
+            return true;
+        }
+
+        @Override
+        public void log(Level level, ResourceBundle bundle, String msg, Throwable thrown) {
+            lines.add(level + " " + msg);
+        }
+
+        @Override
+        public void log(Level level, ResourceBundle bundle, String format, Object... params) {
+            lines.add(level + " " + (params == null || params.length == 0 ? format
+                : java.text.MessageFormat.format(format, params)));
+        }
+    }
+}
