@@ -35,6 +35,8 @@ public final class GcTrigger {
     private final HeapLayout layout;
     private final boolean explicitGcDisabled;
     private volatile Map<String, Long> forcingFrom;
+    /** Odd while a forcing is under way; advanced at its start and at its end. */
+    private volatile long forcingEpoch;
 
     public GcTrigger(HeapLayout layout) {
         this.layout = layout;
@@ -68,6 +70,7 @@ public final class GcTrigger {
         }
         long before = layout.collectionCount();
         forcingFrom = from;
+        forcingEpoch++; // odd: forcing (one writer: this method and done() are called by the one forcing thread)
         if (generation == Generation.YOUNG && fillEden(before)) {
             return true;
         }
@@ -77,6 +80,16 @@ public final class GcTrigger {
     /** Ends the forcing window opened by {@link #force}; call once its notifications have arrived. */
     public void done() {
         forcingFrom = null;
+        forcingEpoch++;
+    }
+
+    /**
+     * @return a number that is odd while a forcing is under way (from {@link #force} until {@link #done()}) and
+     *     changes with each one: a reader that sees the same even number before and after reading the pools knows no
+     *     forced allocation happened in between
+     */
+    public long forcingEpoch() {
+        return forcingEpoch;
     }
 
     /** @return whether collection {@code id} of {@code bean} was caused by the forcing under way */

@@ -9,10 +9,11 @@ import java.util.function.LongSupplier;
 
 /**
  * Reads the heap pools every sample interval on its own daemon thread ({@code blade-heap-watcher}), tracks the
- * allocation rate, and predicts the time to the JVM's own next collection: eden's headroom divided by the rate.
+ * allocation rate (an average, and the recent peak, which is what the prediction uses), and predicts the time to the JVM's own next collection: eden's headroom divided by the rate.
  * Eden's capacity is where the JVM really starts a young collection: the committed size, or less when recent
  * young collections began earlier (G1 starts one when eden reaches its target length, a few regions short of the
- * committed size, or earlier still to keep regions free for evacuation).
+ * committed size, or earlier still to keep regions free for evacuation; thread-local allocation buffers make the
+ * point vary): the lowest of the last four young collections' starting occupancy, capped by the committed size.
  * When that lead time falls below what Blade needs ({@code neededLead}), it hands a {@link Prediction} to its
  * consumer. The prediction says {@link Generation#OLD} when the old generation has less room than two young
  * collections' worth of promotion plus a survivor space: the JVM's next young collection would then turn into a full
@@ -23,6 +24,8 @@ import java.util.function.LongSupplier;
 final class HeapWatcher {
     /** Time constant of the allocation-rate average. */
     private static final double TAU_NANOS = 50e6;
+    /** Time constant with which a burst's peak rate is forgotten. */
+    private static final double PEAK_TAU_NANOS = 250e6;
 
     /** What the watcher saw when it decided a collection is coming. */
     record Prediction(Generation generation, long allocatedBytes, long headroomBytes, long leadNanos) {
@@ -32,17 +35,25 @@ final class HeapWatcher {
     private final long intervalNanos;
     private final LongSupplier neededLeadNanos;
     private final Consumer<Prediction> onLowLead;
+    private final LongSupplier forcingEpoch;
     private final Thread thread;
     private volatile boolean running = true;
     private volatile long promotedPerYoung;
+    /** Eden occupancy at the start of the last few young collections: where the JVM really collects. */
+    private final long[] youngTriggers = new long[4];
+    private int youngTriggerCount;
     private volatile long youngTriggerBytes;
     private volatile double bytesPerNano;
+    private double peakBytesPerNano;
     private volatile long lastLeadNanos = Long.MAX_VALUE;
     private long lastCount = -1;
     private long lastUsed;
     private long lastNanos;
+    private int freshSamples;
 
-    HeapWatcher(HeapLayout layout, Duration interval, LongSupplier neededLeadNanos, Consumer<Prediction> onLowLead) {
+    HeapWatcher(HeapLayout layout, Duration interval, LongSupplier neededLeadNanos, Consumer<Prediction> onLowLead,
+                LongSupplier forcingEpoch) {
+        this.forcingEpoch = forcingEpoch;
         this.layout = layout;
         this.intervalNanos = interval.toNanos();
         this.neededLeadNanos = neededLeadNanos;
@@ -75,12 +86,22 @@ final class HeapWatcher {
             promotedPerYoung = 0; // an old collection starts a new era: estimate from the young ones after it
         } else if (c.reclaims()) {
             if (!c.explicit() && c.edenBefore() > 0) {
-                youngTriggerBytes = c.edenBefore();
+                learnTrigger(c.edenBefore());
             }
             long p = promotedPerYoung;
             // a decaying average that jumps up at once: promotion spikes are what turn a young collection into a full one
             promotedPerYoung = Math.max(c.promoted(), (p * 3 + c.promoted()) / 4);
         }
+    }
+
+    /** Keeps the lowest of the last few trigger points: TLAB waste makes the real one vary by some MiB. */
+    private synchronized void learnTrigger(long edenBefore) {
+        youngTriggers[youngTriggerCount++ % youngTriggers.length] = edenBefore;
+        long min = Long.MAX_VALUE;
+        for (int i = 0; i < Math.min(youngTriggerCount, youngTriggers.length); i++) {
+            min = Math.min(min, youngTriggers[i]);
+        }
+        youngTriggerBytes = min;
     }
 
     private void run() {
@@ -95,23 +116,33 @@ final class HeapWatcher {
     }
 
     private void sample() {
+        long epoch = forcingEpoch.getAsLong();
         long now = System.nanoTime();
         long count = layout.collectionCount();
-        MemoryUsage eden = layout.edenUsage();
-        long used = eden.getUsed();
-        if (count == lastCount && used >= lastUsed) {
-            long dt = now - lastNanos;
-            double rate = (double) (used - lastUsed) / Math.max(1, dt);
-            double alpha = 1 - Math.exp(-dt / TAU_NANOS);
-            bytesPerNano += alpha * (rate - bytesPerNano);
-        }
+        long used = layout.edenUsage().getUsed();
+        long dt = now - lastNanos;
+        lastNanos = now;
+        peakBytesPerNano *= Math.exp(-dt / PEAK_TAU_NANOS);
+        long previous = lastUsed;
+        boolean valid = (epoch & 1) == 0 && epoch == forcingEpoch.getAsLong() // not Blade's own eden fill
+            && count == lastCount && used >= previous; // no collection since the last sample
         lastCount = count;
         lastUsed = used;
-        lastNanos = now;
+        if (!valid) {
+            // after a collection or a fill, predict only from a rate measured again
+            freshSamples = 0;
+            return;
+        }
+        double rate = (double) (used - previous) / Math.max(1, dt);
+        double alpha = 1 - Math.exp(-dt / TAU_NANOS);
+        bytesPerNano += alpha * (rate - bytesPerNano);
+        peakBytesPerNano = Math.max(rate, peakBytesPerNano);
+        freshSamples++;
 
         long trigger = youngTriggerBytes;
         long capacity = trigger > 0 ? Math.min(trigger, layout.edenCapacity()) : layout.edenCapacity();
-        double r = bytesPerNano;
+        // plan for the recent burst, not the average: requests allocate in bursts and an escape costs a full pause
+        double r = Math.max(bytesPerNano, peakBytesPerNano);
         if (capacity <= 0 || r <= 0) {
             lastLeadNanos = Long.MAX_VALUE;
             return;
@@ -119,7 +150,7 @@ final class HeapWatcher {
         long headroom = Math.max(0, capacity - used);
         long lead = (long) (headroom / r);
         lastLeadNanos = lead;
-        if (lead <= neededLeadNanos.getAsLong()) {
+        if (lead <= neededLeadNanos.getAsLong() && freshSamples >= 2) {
             boolean oldFull = layout.oldFree() < 2 * promotedPerYoung + layout.survivorCommitted();
             onLowLead.accept(new Prediction(oldFull ? Generation.OLD : Generation.YOUNG, used, headroom, lead));
         }

@@ -54,7 +54,8 @@ public final class LocalNode implements BladeNode {
         this.layout = HeapLayout.current();
         this.trigger = new GcTrigger(layout);
         this.drainSequence = new DrainSequence(layout, gate, options.drainTimeout(), this, counters);
-        this.watcher = new HeapWatcher(layout, options.sampleInterval(), this::neededLeadNanos, this::onLowLead);
+        this.watcher = new HeapWatcher(layout, options.sampleInterval(), this::neededLeadNanos, this::onLowLead,
+            trigger::forcingEpoch);
         this.gcThread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "blade-gc");
             t.setDaemon(true);
@@ -161,8 +162,9 @@ public final class LocalNode implements BladeNode {
                 counters.alreadyCollected.increment();
                 return GcOutcome.ALREADY_COLLECTED;
             }
-            boolean collected = trigger.force(issued.request().generation());
+            boolean collected;
             try {
+                collected = trigger.force(issued.request().generation());
                 events.awaitSeen(layout.collectionCount(), CONFIRM_TIMEOUT);
             } finally {
                 trigger.done();
