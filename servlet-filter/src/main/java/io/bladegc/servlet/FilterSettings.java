@@ -1,0 +1,82 @@
+package io.bladegc.servlet;
+
+import io.bladegc.api.BladeOptions;
+import io.bladegc.api.BladeOptionsParser;
+import jakarta.servlet.FilterConfig;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@link BladeFilter}'s init-params, read once in {@code init}: the filter's own keys plus the Blade options
+ * ({@link BladeOptionsParser#KEYS}), which are used only when the filter has to start the node itself.
+ *
+ * @param readinessPath the readiness endpoint relative to the context path, or {@code ""} for none
+ * @param gcOverlap     whether to time requests and record their GC overlap
+ * @param options       the Blade options for a node started by the filter
+ * @param optionsGiven  whether any Blade option was set by an init-param
+ * @param errors        one message per bad init-param; empty when all are valid
+ */
+record FilterSettings(String readinessPath, boolean gcOverlap, BladeOptions options, boolean optionsGiven,
+                      List<String> errors) {
+
+    /** The filter's own keys, besides the Blade options. */
+    static final List<String> FILTER_KEYS = List.of(BladeFilter.READINESS_PATH_PARAM, BladeFilter.GC_OVERLAP_PARAM);
+
+    FilterSettings {
+        errors = List.copyOf(errors);
+    }
+
+    /** @return whether every init-param was valid */
+    boolean ok() {
+        return errors.isEmpty();
+    }
+
+    /**
+     * Reads the init-params. Never throws on bad input.
+     *
+     * @param config the filter's configuration
+     * @return the settings and the errors
+     */
+    static FilterSettings read(FilterConfig config) {
+        Map<String, String> bladeParams = new LinkedHashMap<>();
+        List<String> errors = new ArrayList<>();
+        String readinessPath = BladeFilter.DEFAULT_READINESS_PATH;
+        boolean gcOverlap = true;
+        Enumeration<String> names = config.getInitParameterNames();
+        while (names != null && names.hasMoreElements()) {
+            String name = names.nextElement();
+            String value = config.getInitParameter(name);
+            if (BladeFilter.READINESS_PATH_PARAM.equals(name)) {
+                String path = value == null ? "" : value.trim();
+                if (!path.isEmpty() && (!path.startsWith("/") || path.contains("?") || path.contains("#"))) {
+                    errors.add("invalid init-param '" + name + "=" + value
+                        + "': expected a path starting with '/' (e.g. /blade/ready), or empty for none");
+                } else {
+                    readinessPath = path;
+                }
+            } else if (BladeFilter.GC_OVERLAP_PARAM.equals(name)) {
+                String flag = value == null ? "" : value.trim();
+                if (flag.equalsIgnoreCase("true") || flag.equalsIgnoreCase("false")) {
+                    gcOverlap = Boolean.parseBoolean(flag);
+                } else {
+                    errors.add("malformed init-param '" + name + "=" + value + "': expected true or false");
+                }
+            } else {
+                bladeParams.put(name, value);
+            }
+        }
+        BladeOptionsParser.Result parsed = BladeOptionsParser.parse(bladeParams);
+        errors.addAll(parsed.errors());
+        return new FilterSettings(readinessPath, gcOverlap, parsed.options(), !bladeParams.isEmpty(), errors);
+    }
+
+    /** @return every valid init-param key, for error messages */
+    static String validKeys() {
+        List<String> all = new ArrayList<>(FILTER_KEYS);
+        all.addAll(BladeOptionsParser.KEYS);
+        return String.join(", ", all);
+    }
+}
