@@ -1,0 +1,51 @@
+package io.bladegc.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The BLADE API in one JVM: the upcall comes before the JVM's own collection, and startGc is idempotent. */
+class UpcallTest {
+    private static volatile Object sink;
+
+    @AfterEach
+    void stop() {
+        Blade.stopNode();
+    }
+
+    @Test
+    void aDeferredRequestIsCollectedOnceAndThenReportsTheCollectionHappened() throws Exception {
+        BladeNode node = Blade.startNode(BladeOptions.defaults());
+        BlockingQueue<GcRequest> requests = new LinkedBlockingQueue<>();
+        node.register(r -> {
+            requests.add(r);
+            return GcDecision.DEFER;
+        });
+
+        GcRequest request = null;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (request == null && System.nanoTime() < deadline) {
+            for (int i = 0; i < 64; i++) {
+                sink = new byte[1024]; // ~64 KiB per millisecond, steady like a service
+            }
+            Thread.sleep(0, 500_000);
+            request = requests.poll();
+        }
+        assertThat(request).as("an upcall within 30 s of steady allocation").isNotNull();
+        assertThat(request.generation()).isNotNull();
+        assertThat(request.estimatedPause()).isPositive();
+        assertThat(request.allocatedBytes()).isPositive();
+
+        GcOutcome first = node.startGc(request.id());
+        assertThat(first).isIn(GcOutcome.COLLECTED, GcOutcome.ALREADY_COLLECTED);
+        assertThat(node.startGc(request.id())).as("idempotent").isEqualTo(GcOutcome.ALREADY_COLLECTED);
+        long unknown = request.id() + 1000;
+        assertThatThrownBy(() -> node.startGc(unknown)).isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining(Long.toString(unknown));
+    }
+}
