@@ -19,8 +19,9 @@ import javax.management.openmbean.CompositeData;
 
 /**
  * Listens to the JVM's GC notifications: one listener per collector bean, removed again by {@link #close()}.
- * Each notification becomes a {@link Collection} handed to the sink on the JVM's notification thread, and advances
- * the count of collections seen, which {@link #awaitSeen} waits on to confirm a forced collection.
+ * Each notification becomes a {@link Collection} handed to the sink on the JVM's notification thread, and then
+ * advances the count of collections seen, which {@link #awaitSeen} waits on to confirm a forced collection: when
+ * {@code awaitSeen} returns, the sink has processed the collections it waited for.
  *
  * <p>Thread-safe.
  */
@@ -106,6 +107,8 @@ public final class GcEvents implements AutoCloseable {
             GarbageCollectionNotificationInfo info =
                 GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
             Collection c = toCollection(info);
+            // the sink first: whoever waits in awaitSeen (a forcing) must not end before the sink classified it
+            sink.accept(c);
             if (c.reclaims()) {
                 synchronized (seenLock) {
                     long previous = lastId.getOrDefault(c.bean(), 0L);
@@ -116,7 +119,6 @@ public final class GcEvents implements AutoCloseable {
                     }
                 }
             }
-            sink.accept(c);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "Blade could not process a GC notification", e);
         }
