@@ -116,9 +116,6 @@ public class BladeFilter implements Filter {
     public static final String RETRY_AFTER_MS_HEADER = "Blade-Retry-After-Ms";
 
     private static final System.Logger LOG = System.getLogger(BladeFilter.class.getName());
-    private static final long NANOS_PER_MILLI = 1_000_000L;
-    private static final long NANOS_PER_SECOND = 1_000_000_000L;
-    private static final long MAX_RETRY_NANOS = 3_600L * NANOS_PER_SECOND;
 
     private final Object suppliedRegistry;
     private final GcOverlapHistogram gcOverlap = new GcOverlapHistogram();
@@ -199,7 +196,7 @@ public class BladeFilter implements Filter {
         Gate g = gate;
         BladeNode n = node;
         if (isReadinessProbe(req)) {
-            answerReadiness(g, n, res);
+            DrainingResponse.readiness(g, n, res);
             return;
         }
         if (g == null || n == null) {
@@ -269,40 +266,9 @@ public class BladeFilter implements Filter {
             && uri.startsWith(context) && uri.startsWith(path, context.length());
     }
 
-    private static void answerReadiness(Gate g, BladeNode n, HttpServletResponse res) throws IOException {
-        boolean open = g == null || n == null || g.isOpen(); // a pass-through never drains
-        res.setStatus(open ? HttpServletResponse.SC_OK : HttpServletResponse.SC_SERVICE_UNAVAILABLE);
-        res.setHeader("Cache-Control", "no-store");
-        if (!open) {
-            setRetryAfter(n, res);
-        }
-        res.setContentType("text/plain;charset=UTF-8");
-        res.getWriter().write(open ? "ready" : "draining");
-    }
-
     private void shed(BladeNode n, HttpServletResponse res) throws IOException {
         shed.increment();
-        res.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
-        setRetryAfter(n, res);
-        res.setHeader("Cache-Control", "no-store");
-        res.setContentType("text/plain;charset=UTF-8");
-        res.getWriter().write("draining");
-    }
-
-    private static void setRetryAfter(BladeNode n, HttpServletResponse res) {
-        long nanos;
-        try {
-            nanos = n.retryAfter().toNanos();
-        } catch (RuntimeException e) {
-            nanos = NANOS_PER_SECOND; // never shed without a Retry-After
-        }
-        nanos = Math.max(0, Math.min(nanos, MAX_RETRY_NANOS));
-        res.setHeader("Retry-After", Long.toString(Math.max(1, ceilDiv(nanos, NANOS_PER_SECOND))));
-        res.setHeader(RETRY_AFTER_MS_HEADER, Long.toString(Math.max(1, ceilDiv(nanos, NANOS_PER_MILLI))));
-    }
-
-    private static long ceilDiv(long x, long y) {
-        return (x + y - 1) / y;
+        DrainingResponse.write(n, res);
     }
 
     @Override
