@@ -29,7 +29,7 @@ class SingleNodeGcAuditIT {
     @ValueSource(strings = {"Serial", "Parallel", "G1"})
     void collectionsLandWhileTheGateIsClosedAndNothingIsInFlight(String collector) throws Exception {
         List<String> jvm = List.of("-javaagent:" + DemoProcess.requiredProperty("blade.agent.jar"),
-            "-XX:+Use" + collector + "GC", "-Xms600m", "-Xmx600m", "-Xmn150m",
+            "-XX:+Use" + collector + "GC", "-Xms" + heap(collector), "-Xmx" + heap(collector), "-Xmn150m",
             "-XX:ParallelGCThreads=1", "-XX:ConcGCThreads=1", "-XX:+AlwaysPreTouch",
             "-Djava.util.logging.SimpleFormatter.format=%4$s %5$s%6$s%n");
         List<String> demo = List.of("--port", "0", "--live-mb", "200", "--garbage-kb", "64", "--churn-kb", "32",
@@ -63,6 +63,15 @@ class SingleNodeGcAuditIT {
             assertThat(load.otherStatus()).as("statuses other than 2xx and 503: %s", load.otherStatuses()).isZero();
             assertThat(load.ioErrors() + load.timeouts() + load.unfinished()).as("failed requests").isZero();
         }
+    }
+
+    /**
+     * Serial and Parallel get an old generation that fills within the run, so full collections are exercised too.
+     * G1 gets more room: with a nearly full heap JDK 17's G1 starts "preventive" young collections early, at a point
+     * that depends on its own evacuation prediction, which Blade does not model (see the README's table).
+     */
+    private static String heap(String collector) {
+        return collector.equals("G1") ? "800m" : "600m";
     }
 
     private static void post(HttpClient http, DemoProcess server, String path) {

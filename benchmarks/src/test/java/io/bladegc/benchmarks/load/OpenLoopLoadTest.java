@@ -78,6 +78,7 @@ class OpenLoopLoadTest {
         assertThat(r.okLatency().getTotalCount()).isEqualTo(r.sent());
         assertThat(r.shed() + r.otherStatus() + r.ioErrors() + r.timeouts() + r.unfinished()).isZero();
         assertThat(r.achievedRate()).isBetween(150.0, 250.0);
+        assertThat(r.throughput()).isBetween(150.0, 250.0);
         assertThat(r.okPercentileMicros(50)).isPositive();
     }
 
@@ -153,6 +154,8 @@ class OpenLoopLoadTest {
         long above100ms = h.getTotalCount() - h.getCountBetweenValues(0, 100_000);
         assertThat(above250ms).as("requests due in the first half of the stall").isGreaterThanOrEqualTo(15);
         assertThat(above100ms).as("requests due during the stall").isGreaterThanOrEqualTo(30);
+        assertThat(r.timelineMaxMicros()).hasSize(2);
+        assertThat(r.timelineMaxMicros()[0]).as("the stall is in the first second").isGreaterThanOrEqualTo(500_000);
     }
 
     @Test
@@ -179,6 +182,7 @@ class OpenLoopLoadTest {
 
         assertThat(back.rows()).isEqualTo(r.rows());
         assertThat(back.okLatency()).isEqualTo(r.okLatency());
+        assertThat(back.timeline()).isEqualTo(r.timeline()).contains("max 2xx");
         assertThat(r.toString()).contains("p99.9 (ms)", "shed 503 (%)", "achieved rate (/s)");
     }
 

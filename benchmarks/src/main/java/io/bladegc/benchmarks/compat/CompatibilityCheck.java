@@ -1,0 +1,187 @@
+package io.bladegc.benchmarks.compat;
+
+import com.sun.management.GarbageCollectionNotificationInfo;
+import io.bladegc.api.Blade;
+import io.bladegc.api.BladeNode;
+import io.bladegc.api.BladeOptions;
+import io.bladegc.api.Gate;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import javax.management.MBeanServer;
+import javax.management.NotificationEmitter;
+import javax.management.ObjectName;
+import javax.management.openmbean.CompositeData;
+
+/**
+ * One cell of the JDK x collector compatibility table: runs a Blade node in this JVM under a small synthetic request
+ * load and checks, with a GC notification listener of its own (independent of Blade), how many of the JVM's
+ * collections fell inside the node's quiet windows (gate closed, nothing in flight).
+ *
+ * <p>Starts the node with {@link BladeOptions#defaults()} and {@link BladeNode#attachGate()}, builds a 60 MB live set,
+ * then for {@code seconds} (first argument, default 8) runs {@value #THREADS} request threads paced at
+ * {@value #RATE} requests/s in total. Each request passes {@link Gate#tryEnter()}; when admitted it allocates
+ * {@value #GARBAGE_BYTES} bytes of short-lived small arrays, replaces one 4 KiB chunk of the live set and exits the
+ * gate; when refused it counts a shed and sleeps 1 ms.
+ *
+ * <p>Prints one line of {@code key=value} pairs separated by single spaces (spaces inside values are written as
+ * {@code _}): {@code java.version collector mode collections quiet forced escaped refused shed admitted requests
+ * drainTimeouts windows beans causes}, where {@code collections} counts this listener's notifications from beans
+ * whose names do not end in {@code " Cycles"} and {@code quiet} how many of those lie inside a quiet window. Then the
+ * node's summary on a second line. Exits 0.
+ */
+public final class CompatibilityCheck {
+    private static final int THREADS = 4;
+    private static final int RATE = 2500;
+    private static final int GARBAGE_BYTES = 64 * 1024;
+    private static final int GARBAGE_CHUNK = 1024;
+    private static final int LIVE_CHUNK = 4 * 1024;
+    private static final int LIVE_CHUNKS = 60 * 1024 * 1024 / LIVE_CHUNK;
+    private static final String NODE_MBEAN = "io.bladegc:type=Node";
+
+    /** Where garbage goes so the JIT cannot prove it dead. */
+    @SuppressWarnings("unused")
+    private static volatile Object sink;
+
+    /** One GC notification as this check's own listener saw it. */
+    private record Seen(String bean, long id, String action, String cause) {
+    }
+
+    private CompatibilityCheck() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 8;
+        ConcurrentLinkedQueue<Seen> seen = new ConcurrentLinkedQueue<>();
+        for (GarbageCollectorMXBean bean : ManagementFactory.getGarbageCollectorMXBeans()) {
+            if (bean instanceof NotificationEmitter emitter) {
+                emitter.addNotificationListener((n, hb) -> {
+                    if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType())) {
+                        var info = GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
+                        seen.add(new Seen(info.getGcName(), info.getGcInfo().getId(), info.getGcAction(),
+                            info.getGcCause()));
+                    }
+                }, null, null);
+            }
+        }
+
+        BladeNode node = Blade.startNode(BladeOptions.defaults());
+        node.attachGate();
+        Gate gate = node.gate();
+
+        byte[][] live = new byte[LIVE_CHUNKS][];
+        for (int i = 0; i < live.length; i++) {
+            live[i] = new byte[LIVE_CHUNK];
+        }
+        LongAdder admitted = new LongAdder();
+        LongAdder shed = new LongAdder();
+        long end = System.nanoTime() + (long) (seconds * 1e9);
+        long periodNanos = 1_000_000_000L * THREADS / RATE;
+        Thread[] workers = new Thread[THREADS];
+        for (int t = 0; t < THREADS; t++) {
+            workers[t] = new Thread(() -> {
+                ThreadLocalRandom rnd = ThreadLocalRandom.current();
+                long next = System.nanoTime();
+                while (next < end) {
+                    if (gate.tryEnter()) {
+                        try {
+                            for (int b = 0; b < GARBAGE_BYTES; b += GARBAGE_CHUNK) {
+                                sink = new byte[GARBAGE_CHUNK];
+                            }
+                            live[rnd.nextInt(live.length)] = new byte[LIVE_CHUNK];
+                        } finally {
+                            gate.exit();
+                        }
+                        admitted.increment();
+                    } else {
+                        shed.increment();
+                        LockSupport.parkNanos(1_000_000);
+                    }
+                    next += periodNanos;
+                    long wait = next - System.nanoTime();
+                    if (wait > 0) {
+                        LockSupport.parkNanos(wait);
+                    } else if (wait < -100_000_000) {
+                        next = System.nanoTime(); // far behind (a long pause): do not burst to catch up
+                    }
+                }
+            }, "compat-request-" + t);
+            workers[t].start();
+        }
+        for (Thread w : workers) {
+            w.join();
+        }
+        Thread.sleep(300); // let the last notifications arrive
+        sink = null;
+
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        ObjectName name = new ObjectName(NODE_MBEAN);
+        String[] beans = (String[]) server.getAttribute(name, "GcBeans");
+        long[] windows = (long[]) server.getAttribute(name, "QuietWindows");
+        int n = beans.length;
+        List<String> beanList = List.of(beans);
+        long collections = 0;
+        long quiet = 0;
+        Map<String, Integer> perBean = new TreeMap<>();
+        Map<String, Integer> causes = new TreeMap<>();
+        for (Seen s : seen) {
+            if (s.bean().endsWith(" Cycles")) {
+                continue;
+            }
+            collections++;
+            perBean.merge(s.bean(), 1, Integer::sum);
+            causes.merge(s.cause(), 1, Integer::sum);
+            int b = beanList.indexOf(s.bean());
+            if (b >= 0 && n > 0 && inside(windows, n, b, s.id())) {
+                quiet++;
+            }
+        }
+        StringBuilder line = new StringBuilder();
+        put(line, "java.version", System.getProperty("java.version"));
+        put(line, "collector", server.getAttribute(name, "Collector"));
+        put(line, "mode", server.getAttribute(name, "Mode"));
+        put(line, "collections", collections);
+        put(line, "quiet", quiet);
+        for (String a : new String[] {"Forced", "Escaped", "Refused"}) {
+            put(line, a.toLowerCase(), server.getAttribute(name, a));
+        }
+        put(line, "shed", shed.sum());
+        put(line, "admitted", admitted.sum());
+        put(line, "requests", server.getAttribute(name, "Requests"));
+        put(line, "drainTimeouts", server.getAttribute(name, "DrainTimeouts"));
+        put(line, "windows", n == 0 ? 0 : windows.length / (2 * n));
+        put(line, "beans", String.join(",", beans));
+        put(line, "perBean", join(perBean));
+        put(line, "causes", join(causes));
+        System.out.println(line.toString().trim());
+        System.out.println(node.summary());
+        System.out.flush();
+        System.exit(0);
+    }
+
+    /** @return whether collection {@code id} of bean index {@code b} lies inside any of the flattened windows */
+    private static boolean inside(long[] windows, int n, int b, long id) {
+        for (int w = 0; w + 2 * n <= windows.length; w += 2 * n) {
+            if (windows[w + b] < id && id <= windows[w + n + b]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String join(Map<String, Integer> counts) {
+        StringBuilder sb = new StringBuilder();
+        counts.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : ",").append(k).append(':').append(v));
+        return sb.length() == 0 ? "-" : sb.toString();
+    }
+
+    private static void put(StringBuilder line, String key, Object value) {
+        line.append(key).append('=').append(String.valueOf(value).replace(' ', '_')).append(' ');
+    }
+}

@@ -1,0 +1,201 @@
+package io.bladegc.benchmarks.demo;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.bladegc.servlet.BladeFilter;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * The demo service: an embedded Jetty 12 (ee10) with a configurable live set and allocation rate, optionally behind
+ * Blade's servlet filter.
+ *
+ * <pre>
+ * java -cp benchmarks/target/classes:$(cat benchmarks/target/classpath.txt) io.bladegc.benchmarks.demo.DemoServer \
+ *     --port 0 --live-mb 200 --garbage-kb 32 --churn-kb 4 --blade on --threads 32
+ * </pre>
+ *
+ * <p>Prints exactly one line {@code LISTENING <port>} on stdout once the server accepts requests. Endpoints:
+ * {@code /work} (one request's work; the body is a checksum), {@code GET /stats} (JSON: every GC notification the
+ * demo saw, and the Blade node's MBean attributes), {@code POST /stats/reset} (forgets the GC notifications).
+ * Stops gracefully on SIGTERM.
+ */
+public final class DemoServer {
+    private static final String USAGE = "usage: DemoServer [--port N] [--live-mb M] [--garbage-kb K] [--churn-kb C]"
+        + " [--blade on|off] [--threads N]";
+
+    /** Command-line settings. */
+    record Options(int port, int liveMb, int garbageKb, int churnKb, boolean blade, int threads) {
+        static Options parse(String... args) {
+            int port = 8080;
+            int liveMb = 64;
+            int garbageKb = 32;
+            int churnKb = 4;
+            boolean blade = false;
+            int threads = 32;
+            for (int i = 0; i < args.length; i++) {
+                String key = args[i];
+                if (i + 1 >= args.length) {
+                    throw new IllegalArgumentException("missing value for " + key);
+                }
+                String value = args[++i];
+                switch (key) {
+                    case "--port": port = nonNegative(key, value); break;
+                    case "--live-mb": liveMb = nonNegative(key, value); break;
+                    case "--garbage-kb": garbageKb = nonNegative(key, value); break;
+                    case "--churn-kb": churnKb = nonNegative(key, value); break;
+                    case "--threads": threads = nonNegative(key, value); break;
+                    case "--blade":
+                        if (!value.equals("on") && !value.equals("off")) {
+                            throw new IllegalArgumentException("--blade takes on or off, not " + value);
+                        }
+                        blade = value.equals("on");
+                        break;
+                    default: throw new IllegalArgumentException("unknown option " + key);
+                }
+            }
+            if (threads < 8) {
+                throw new IllegalArgumentException("--threads must be at least 8 (Jetty needs some for itself)");
+            }
+            return new Options(port, liveMb, garbageKb, churnKb, blade, threads);
+        }
+
+        private static int nonNegative(String key, String value) {
+            try {
+                int v = Integer.parseInt(value);
+                if (v >= 0) {
+                    return v;
+                }
+            } catch (NumberFormatException e) {
+                // fall through
+            }
+            throw new IllegalArgumentException(key + " takes a non-negative integer, not " + value);
+        }
+    }
+
+    private final Options options;
+    private final Workload workload;
+    private final GcRecorder gcRecorder = new GcRecorder();
+    private final ObjectMapper json = new ObjectMapper();
+    private final Server server;
+    private final ServerConnector connector;
+
+    DemoServer(Options options) {
+        this.options = options;
+        this.workload = new Workload(options.liveMb(), options.garbageKb(), options.churnKb());
+        QueuedThreadPool pool = new QueuedThreadPool(options.threads(), Math.min(8, options.threads()));
+        pool.setName("demo-http");
+        server = new Server(pool);
+        connector = new ServerConnector(server, 1, 1);
+        connector.setPort(options.port());
+        server.addConnector(connector);
+
+        ServletContextHandler context = new ServletContextHandler("/");
+        context.addServlet(new ServletHolder("work", new WorkServlet()), "/work");
+        context.addServlet(new ServletHolder("stats", new StatsServlet()), "/stats");
+        context.addServlet(new ServletHolder("reset", new ResetServlet()), "/stats/reset");
+        if (options.blade()) {
+            context.addFilter(BladeFilter.class, "/*", EnumSet.of(DispatcherType.REQUEST));
+        }
+        server.setHandler(context);
+        server.setStopAtShutdown(true); // SIGTERM: a shutdown hook stops Jetty
+        server.setStopTimeout(5_000);
+    }
+
+    void start() throws Exception {
+        server.start();
+    }
+
+    int port() {
+        return connector.getLocalPort();
+    }
+
+    void stop() throws Exception {
+        server.stop();
+        gcRecorder.close();
+    }
+
+    /** @return the body of {@code GET /stats} */
+    Map<String, Object> stats() {
+        List<Map<String, Object>> pauses = new ArrayList<>();
+        for (GcRecorder.GcEvent e : gcRecorder.events()) {
+            pauses.add(e.toMap());
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("gcPauses", pauses);
+        out.put("gcEventsDropped", gcRecorder.dropped());
+        out.put("node", NodeStats.read());
+        out.put("uptimeMs", ManagementFactory.getRuntimeMXBean().getUptime());
+        out.put("requests", workload.requests());
+        out.put("blade", options.blade());
+        return out;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options options;
+        try {
+            options = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.err.println(USAGE);
+            System.exit(2);
+            return;
+        }
+        DemoServer demo = new DemoServer(options);
+        demo.start();
+        System.out.println("LISTENING " + demo.port());
+        System.out.flush();
+        System.err.printf("demo: live set %d MiB, garbage %d KiB/request, churn %d KiB/request, blade %s, "
+                + "%d threads%n", options.liveMb(), options.garbageKb(), options.churnKb(),
+            options.blade() ? "on" : "off", options.threads());
+        demo.server.join();
+    }
+
+    private final class WorkServlet extends HttpServlet {
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            long checksum = workload.handle();
+            resp.setContentType("text/plain");
+            byte[] body = (Long.toString(checksum) + "\n").getBytes(StandardCharsets.US_ASCII);
+            resp.setContentLength(body.length);
+            resp.getOutputStream().write(body);
+        }
+
+        @Override
+        protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            doGet(req, resp);
+        }
+    }
+
+    private final class StatsServlet extends HttpServlet {
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            byte[] body = json.writeValueAsBytes(stats());
+            resp.setContentType("application/json");
+            resp.setContentLength(body.length);
+            resp.getOutputStream().write(body);
+        }
+    }
+
+    private final class ResetServlet extends HttpServlet {
+        @Override
+        protected void doPost(HttpServletRequest req, HttpServletResponse resp) {
+            gcRecorder.reset();
+            resp.setStatus(HttpServletResponse.SC_NO_CONTENT);
+        }
+    }
+}

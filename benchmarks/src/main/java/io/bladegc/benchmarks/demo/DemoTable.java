@@ -1,0 +1,103 @@
+package io.bladegc.benchmarks.demo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.bladegc.benchmarks.load.LoadResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Prints the demo's arms side by side: the open-loop latency of 2xx responses, shed share and achieved rate from
+ * {@code <prefix>.load.properties}, and the GC pauses the server saw during the measured window from
+ * {@code <prefix>.stats.json}, and Blade's own counters over that window where the node publishes them (all
+ * written by {@link DemoArm}).
+ *
+ * <pre>
+ * DemoTable "G1 alone" target/demo/g1 "Blade" target/demo/blade
+ * </pre>
+ */
+public final class DemoTable {
+    private DemoTable() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length == 0 || args.length % 2 != 0) {
+            System.err.println("usage: DemoTable NAME PATH_PREFIX [NAME PATH_PREFIX ...]");
+            System.exit(2);
+            return;
+        }
+        ObjectMapper json = new ObjectMapper();
+        Map<String, Map<String, String>> columns = new LinkedHashMap<>();
+        Map<String, JsonNode> nodes = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i += 2) {
+            LoadResult load = LoadResult.load(Path.of(args[i + 1] + ".load.properties"));
+            JsonNode stats = json.readTree(Files.readString(Path.of(args[i + 1] + ".stats.json")));
+            Map<String, String> rows = new LinkedHashMap<>(load.rows());
+            double windowSeconds = load.achievedRate() > 0 ? load.sent() / load.achievedRate() : 0;
+            rows.putAll(gcRows(stats.path("gcPauses"), windowSeconds));
+            Path start = Path.of(args[i + 1] + ".stats-start.json");
+            if (stats.path("node").size() > 0 && Files.exists(start)) {
+                rows.putAll(nodeRows(json.readTree(Files.readString(start)).path("node"), stats.path("node")));
+            }
+            columns.put(args[i], rows);
+            if (stats.path("node").size() > 0) {
+                nodes.put(args[i], stats.path("node"));
+            }
+        }
+        System.out.print(LoadResult.table(columns));
+        System.out.println("latency: open loop, from each request's intended send time; percentiles over 2xx"
+            + " responses; GC rows from the server's own GC notifications during the measured window; Blade rows"
+            + " from the node's counters over the same window");
+        for (Map.Entry<String, JsonNode> n : nodes.entrySet()) {
+            System.out.println("Blade node (" + n.getKey() + "): " + n.getValue());
+        }
+    }
+
+    /** Blade's own counters, as far as the node publishes them, over the measured window (end minus start). */
+    static Map<String, String> nodeRows(JsonNode start, JsonNode end) {
+        Map<String, String> rows = new LinkedHashMap<>();
+        for (String name : new String[] {"Forced", "Escaped", "Refused", "DrainTimeouts"}) {
+            if (end.path(name).isNumber()) {
+                rows.put("Blade " + name, Long.toString(end.path(name).asLong() - start.path(name).asLong()));
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * Summarises GC notifications. A notification is a pause unless it reports a concurrent cycle (the
+     * {@code ... Cycles} beans of ZGC and Shenandoah); the G1, Parallel and Serial beans report pauses.
+     */
+    static Map<String, String> gcRows(JsonNode events, double windowSeconds) {
+        long pauses = 0;
+        long forced = 0;
+        long maxMs = 0;
+        long totalMs = 0;
+        for (JsonNode e : events) {
+            String gc = e.path("gc").asText();
+            String action = e.path("action").asText().toLowerCase(Locale.ROOT);
+            if (gc.endsWith("Cycles") || action.contains("cycle")) {
+                continue;
+            }
+            pauses++;
+            long d = e.path("durationMs").asLong();
+            maxMs = Math.max(maxMs, d);
+            totalMs += d;
+            if ("System.gc()".equals(e.path("cause").asText())) {
+                forced++;
+            }
+        }
+        Map<String, String> rows = new LinkedHashMap<>();
+        rows.put("GC pauses", Long.toString(pauses));
+        rows.put("  cause System.gc()", Long.toString(forced));
+        rows.put("GC pause max (ms)", Long.toString(maxMs));
+        rows.put("GC pause total (ms)", Long.toString(totalMs));
+        rows.put("time between GCs (s)", pauses == 0 ? "-" : String.format(Locale.ROOT, "%.1f",
+            windowSeconds / pauses));
+        return rows;
+    }
+}
