@@ -17,7 +17,7 @@
 #   RATE [1000] requests/s   DURATION [30] measured s   WARMUP [10] s   TIMEOUT [10] per-request s
 #   LIVE_MB [200]  GARBAGE_KB [32]  CHURN_KB [4]  THREADS [32]  (DemoServer settings)
 #   HEAP ["-Xms512m -Xmx512m -Xmn160m"]  SERVER_OPTS [""] extra server JVM flags
-#   ARMS ["g1 blade"] which arms to run   SKIP_BUILD [0] 1 = use the existing build   JAVA [java]
+#   ARMS ["g1 blade"] which arms to run (g1, parallel = Parallel without the filter, blade)   SKIP_BUILD [0] 1 = use the existing build   JAVA [java]
 #   OUT [benchmarks/target/demo/<time>] where logs and results go
 # Two cores are plenty but not more: the load generator shares the machine with the server, and so does anything
 # else running; the "max send lag" row shows when the load generator itself fell behind.
