@@ -54,9 +54,9 @@ import java.util.concurrent.atomic.LongAdder;
  *       {@value #DEFAULT_READINESS_PATH}; empty for none). It answers {@code 200 ready} while the gate is open and
  *       {@code 503 draining} (with {@code Retry-After}) while it is closed; it is neither counted nor shed, and the
  *       application behind the filter never sees it.</li>
- *   <li>{@value #GC_OVERLAP_PARAM}: {@code true} (default) to time every request and record its GC overlap in
- *       {@link #gcOverlap()}; {@code false} saves the two clock reads (about 20-25 ns each on Linux) and leaves the
- *       histogram empty.</li>
+ *   <li>{@value #GC_OVERLAP_PARAM}: {@code true} to time every request and record its GC overlap in
+ *       {@link #gcOverlap()}; default {@code false}, because the two clock reads it takes (about 20-25 ns each on
+ *       Linux, more on some virtual machines) are most of the filter's cost (see {@code benchmarks/RESULTS.md}).</li>
  *   <li>the Blade options {@link BladeOptionsParser#KEYS} in {@link BladeOptionsParser}'s formats (e.g.
  *       {@code drainTimeout=250ms}): used only when this filter starts the node; {@code enabled=false} turns the
  *       filter into a pass-through. {@code strict} is accepted but never makes the filter fail.</li>
@@ -103,7 +103,7 @@ public class BladeFilter implements Filter {
     /** Init-param naming the readiness endpoint. */
     public static final String READINESS_PATH_PARAM = "readinessPath";
 
-    /** Init-param switching the per-request GC-overlap measurement ({@link #gcOverlap()}); default {@code true}. */
+    /** Init-param switching the per-request GC-overlap measurement ({@link #gcOverlap()}); default {@code false}. */
     public static final String GC_OVERLAP_PARAM = "gcOverlap";
 
     /** The readiness endpoint when {@value #READINESS_PATH_PARAM} is not given. */
@@ -126,7 +126,7 @@ public class BladeFilter implements Filter {
     private volatile BladeNode node;
     private volatile Gate gate;
     private volatile String readinessPath = DEFAULT_READINESS_PATH;
-    private volatile boolean timing = true;
+    private volatile boolean timing;
     private AutoCloseable metrics;
 
     /** A filter configured by its init-params, without Micrometer meters unless the servlet context supplies them. */

@@ -44,7 +44,7 @@ record FilterSettings(String readinessPath, boolean gcOverlap, BladeOptions opti
         Map<String, String> bladeParams = new LinkedHashMap<>();
         List<String> errors = new ArrayList<>();
         String readinessPath = BladeFilter.DEFAULT_READINESS_PATH;
-        boolean gcOverlap = true;
+        boolean gcOverlap = false;
         Enumeration<String> names = config.getInitParameterNames();
         while (names != null && names.hasMoreElements()) {
             String name = names.nextElement();

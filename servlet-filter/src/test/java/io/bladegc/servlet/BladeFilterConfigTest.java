@@ -133,6 +133,14 @@ class BladeFilterConfigTest {
     }
 
     @Test
+    void gcOverlapIsOffByDefault() throws Exception {
+        BladeFilter filter = serve(Map.of());
+        assertThat(app.get("/app/hello").statusCode()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> filter.inFlight() == 0);
+        assertThat(filter.gcOverlap().snapshot().requests()).isZero();
+    }
+
+    @Test
     void gcOverlapFalseStopsTimingButNotCounting() throws Exception {
         BladeFilter filter = serve(Map.of(BladeFilter.GC_OVERLAP_PARAM, "false"));
         assertThat(filter.isPassThrough()).isFalse();

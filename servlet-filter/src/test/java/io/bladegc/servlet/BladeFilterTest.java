@@ -33,7 +33,7 @@ class BladeFilterTest {
     @BeforeEach
     void start() throws Exception {
         assertThat(Blade.node()).as("no Blade node before the filter starts").isEmpty();
-        ServletContextHandler context = JettyApp.context(JettyApp.CONTEXT, filter, Map.of());
+        ServletContextHandler context = JettyApp.context(JettyApp.CONTEXT, filter, Map.of(BladeFilter.GC_OVERLAP_PARAM, "true"));
         JettyApp.servlet(context, "/hello", new TestServlets.Hello());
         JettyApp.servlet(context, "/slow", blocking);
         JettyApp.servlet(context, "/async-late", lateAsync);

@@ -34,7 +34,7 @@ class FilterMetricsTest {
     }
 
     private void serve(BladeFilter filter, boolean registryAsAttribute) throws Exception {
-        ServletContextHandler context = JettyApp.context(JettyApp.CONTEXT, filter, Map.of());
+        ServletContextHandler context = JettyApp.context(JettyApp.CONTEXT, filter, Map.of(BladeFilter.GC_OVERLAP_PARAM, "true"));
         if (registryAsAttribute) {
             context.setAttribute(BladeFilter.METER_REGISTRY_ATTRIBUTE, registry);
         }
