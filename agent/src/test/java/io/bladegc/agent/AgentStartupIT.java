@@ -124,6 +124,16 @@ class AgentStartupIT {
         assertThat(r.stderr()).as("a start-up line naming the flag\n%s", r).contains("DisableExplicitGC");
     }
 
+    @Test
+    void withoutAFilterTheAgentObservesAndForcesNothing() throws Exception {
+        Run r = ChildJvm.run(currentJava(), Map.of(), "-XX:+UseSerialGC", "-Xmn16m", "-Dtinyapp.allocate=true",
+            javaagent(null));
+        assertStarted(r);
+        String stats = r.stdoutLines().stream().filter(l -> l.startsWith("blade stats: ")).findFirst().orElseThrow();
+        assertThat(stats).as("%s", r).contains("Mode=single-node, armed when a gate attaches", "Forced=0")
+            .doesNotContain("Collections=0,");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"-XX:+UseSerialGC", "-XX:+UseParallelGC", "-XX:+UseG1GC", "-XX:+UseZGC",
         "-XX:+UseShenandoahGC"})

@@ -9,15 +9,42 @@ import javax.management.ObjectName;
 /**
  * The application the agent integration tests start in a child JVM: prints {@code app ran}, then what the JDK-level
  * Blade channel (the platform MBean {@code io.bladegc:type=Node}) says: {@code blade node: <summary>}, or
- * {@code blade node: none} when no node runs. It knows nothing of Blade's classes, like any application.
+ * {@code blade node: none} when no node runs. With {@code -Dtinyapp.allocate=true} it first allocates garbage for
+ * two seconds, as a busy service would, and then also prints {@code blade stats: Mode=..., Collections=...,
+ * Forced=...} from the same MBean. It knows nothing of Blade's classes, like any application.
  */
 public final class TinyApp {
     private TinyApp() {
     }
 
-    public static void main(String[] args) {
+    private static volatile Object sink;
+
+    public static void main(String[] args) throws InterruptedException {
+        if (Boolean.getBoolean("tinyapp.allocate")) {
+            long end = System.nanoTime() + 2_000_000_000L;
+            while (System.nanoTime() < end) {
+                for (int i = 0; i < 64; i++) {
+                    sink = new byte[1024];
+                }
+                Thread.sleep(0, 200_000);
+            }
+        }
         System.out.println("app ran");
         System.out.println("blade node: " + nodeSummary());
+        if (Boolean.getBoolean("tinyapp.allocate")) {
+            System.out.println("blade stats: " + nodeStats());
+        }
+    }
+
+    private static String nodeStats() {
+        try {
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            ObjectName name = new ObjectName("io.bladegc:type=Node");
+            return "Mode=" + server.getAttribute(name, "Mode") + ", Collections="
+                + server.getAttribute(name, "Collections") + ", Forced=" + server.getAttribute(name, "Forced");
+        } catch (Exception | LinkageError e) {
+            return "unreadable (" + e + ")";
+        }
     }
 
     private static String nodeSummary() {
