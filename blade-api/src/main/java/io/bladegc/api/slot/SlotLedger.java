@@ -1,0 +1,270 @@
+package io.bladegc.api.slot;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The GC-slot ledger of a cluster: who is a member, who collects, who waits. Pure and deterministic: no I/O, no
+ * clock of its own; every call passes the time in, so the same calls give the same results (which is what lets a
+ * Raft state machine replicate it, and tests explore it exhaustively).
+ *
+ * <p>Rules:
+ * <ul>
+ *   <li>at most {@link SlotPolicy#allowance(int) K} grants at once, and never a grant that would leave fewer than
+ *       {@link SlotPolicy#minHealthy()} live members not collecting; otherwise the request queues, most urgent
+ *       (earliest {@code now + leadMillis}) first;</li>
+ *   <li>a grant is a lease with a deadline and a strictly increasing epoch; a holder that neither releases nor renews
+ *       loses it at the deadline; a release or renewal carrying any other epoch than the holder's current grant is
+ *       {@link Status#STALE_EPOCH};</li>
+ *   <li>{@code acquire} is idempotent per (node, gcId); {@code cancel} withdraws a request (the JVM collected on its
+ *       own) and gives back a grant made for it;</li>
+ *   <li>a member silent for {@link SlotPolicy#memberTimeoutMillis()} is lost: it leaves the live members and the
+ *       queue, but a grant it holds still runs to its deadline (it may be collecting while frozen).</li>
+ * </ul>
+ * Every call first applies what time alone decides (expiries, lost members, grants to the queue), so results do not
+ * depend on how often {@link #tick} is called. Time never goes backwards: an earlier {@code now} counts as the latest.
+ *
+ * <p>Not thread-safe: one caller at a time (the coordinator's single ledger thread, or a state machine's apply).
+ */
+public final class SlotLedger {
+    private static final Comparator<Waiting> MOST_URGENT_FIRST =
+        Comparator.comparingLong(Waiting::urgentAt).thenComparingLong(Waiting::seq);
+
+    private record Waiting(String node, long gcId, long urgentAt, long seq) {
+    }
+
+    private final SlotPolicy policy;
+    private final Map<String, Long> lastSeen = new TreeMap<>();
+    private final Map<String, Grant> grants = new LinkedHashMap<>();
+    private final TreeSet<Waiting> queue = new TreeSet<>(MOST_URGENT_FIRST);
+    private long epoch;
+    private long seq;
+    private long clock = Long.MIN_VALUE;
+
+    public SlotLedger(SlotPolicy policy) {
+        this.policy = policy;
+    }
+
+    /** Adds a member, or refreshes it (a join is also a heartbeat). */
+    public Outcome join(String node, long now) {
+        List<SlotEvent> events = advance(now);
+        if (lastSeen.put(node, clock) == null) {
+            events.add(event(SlotEvent.Type.JOINED, node, 0, 0, ""));
+            promote(events);
+        }
+        return answer(Status.OK, node, "", events);
+    }
+
+    /** Marks a member alive. */
+    public Outcome heartbeat(String node, long now) {
+        List<SlotEvent> events = advance(now);
+        if (!lastSeen.containsKey(node)) {
+            return answer(Status.UNKNOWN_NODE, node, "node " + node + " is not a member; join first", events);
+        }
+        lastSeen.put(node, clock);
+        return answer(Status.OK, node, "", events);
+    }
+
+    /** Removes a member; its queued request goes, and a grant it holds is given back. */
+    public Outcome leave(String node, long now) {
+        List<SlotEvent> events = advance(now);
+        if (lastSeen.remove(node) == null) {
+            return answer(Status.UNKNOWN_NODE, node, "node " + node + " is not a member", events);
+        }
+        queue.removeIf(w -> w.node().equals(node));
+        Grant g = grants.remove(node);
+        if (g != null) {
+            events.add(event(SlotEvent.Type.RELEASED, node, g.gcId(), g.epoch(), "left"));
+        }
+        events.add(event(SlotEvent.Type.LEFT, node, 0, 0, ""));
+        promote(events);
+        return answer(Status.OK, node, "", events);
+    }
+
+    /**
+     * Asks for a slot for GC request {@code gcId}, which the node expects to need within {@code leadMillis}.
+     *
+     * @return {@link Status#GRANTED}, {@link Status#QUEUED}, {@link Status#UNKNOWN_NODE}, or {@link Status#REJECTED}
+     *     (bad arguments, or the node holds a grant for another request)
+     */
+    public Outcome acquire(String node, long gcId, long leadMillis, long now) {
+        List<SlotEvent> events = advance(now);
+        if (!lastSeen.containsKey(node)) {
+            return answer(Status.UNKNOWN_NODE, node, "node " + node + " is not a member; join first", events);
+        }
+        if (gcId <= 0 || leadMillis < 0) {
+            return answer(Status.REJECTED, node, "gcId must be positive and leadMillis not negative", events);
+        }
+        lastSeen.put(node, clock);
+        Grant held = grants.get(node);
+        if (held != null) {
+            return held.gcId() == gcId ? answer(Status.OK, node, "", events)
+                : answer(Status.REJECTED, node, "node " + node + " holds a grant for gc " + held.gcId()
+                    + " (epoch " + held.epoch() + "); release it first", events);
+        }
+        Waiting waiting = waitingOf(node);
+        if (waiting == null || waiting.gcId() != gcId) {
+            if (waiting != null) {
+                queue.remove(waiting); // a newer request replaces one the node no longer needs
+            }
+            long urgentAt = saturatedAdd(clock, leadMillis);
+            queue.add(new Waiting(node, gcId, urgentAt, seq++));
+            events.add(event(SlotEvent.Type.QUEUED, node, gcId, 0, "lead " + leadMillis + " ms"));
+            promote(events);
+        }
+        return answer(Status.OK, node, "", events);
+    }
+
+    /** Gives a grant back after collecting. */
+    public Outcome release(String node, long grantEpoch, long pauseMillis, long now) {
+        List<SlotEvent> events = advance(now);
+        Grant g = grants.get(node);
+        if (g == null || g.epoch() != grantEpoch) {
+            if (g == null && !lastSeen.containsKey(node)) {
+                return answer(Status.UNKNOWN_NODE, node, "node " + node + " is not a member", events);
+            }
+            return answer(Status.STALE_EPOCH, node, staleMessage(node, grantEpoch, g), events);
+        }
+        grants.remove(node);
+        lastSeen.computeIfPresent(node, (n, t) -> clock);
+        events.add(event(SlotEvent.Type.RELEASED, node, g.gcId(), g.epoch(), "pause " + pauseMillis + " ms"));
+        promote(events);
+        return answer(Status.OK, node, "", events);
+    }
+
+    /** Extends a grant's deadline by a lease from now. */
+    public Outcome renew(String node, long grantEpoch, long now) {
+        List<SlotEvent> events = advance(now);
+        Grant g = grants.get(node);
+        if (g == null || g.epoch() != grantEpoch) {
+            return answer(Status.STALE_EPOCH, node, staleMessage(node, grantEpoch, g), events);
+        }
+        Grant renewed = new Grant(node, g.gcId(), g.epoch(), g.grantedAt(), saturatedAdd(clock, policy.leaseMillis()));
+        grants.put(node, renewed);
+        lastSeen.computeIfPresent(node, (n, t) -> clock);
+        events.add(event(SlotEvent.Type.RENEWED, node, g.gcId(), g.epoch(), ""));
+        return answer(Status.OK, node, "", events);
+    }
+
+    /** Withdraws GC request {@code gcId}: out of the queue, and a grant made for it is given back. */
+    public Outcome cancel(String node, long gcId, long now) {
+        List<SlotEvent> events = advance(now);
+        Waiting w = waitingOf(node);
+        if (w != null && w.gcId() == gcId) {
+            queue.remove(w);
+            events.add(event(SlotEvent.Type.CANCELLED, node, gcId, 0, "queued"));
+        }
+        Grant g = grants.get(node);
+        if (g != null && g.gcId() == gcId) {
+            grants.remove(node);
+            events.add(event(SlotEvent.Type.CANCELLED, node, gcId, g.epoch(), "granted"));
+            promote(events);
+        }
+        return answer(Status.OK, node, "", events);
+    }
+
+    /** Applies what time alone decides: expired leases, lost members, grants to the queue. */
+    public List<SlotEvent> tick(long now) {
+        return advance(now);
+    }
+
+    /** @return the ledger as it stands */
+    public SlotView view() {
+        List<QueueEntry> waiting = new ArrayList<>();
+        for (Waiting w : queue) {
+            waiting.add(new QueueEntry(w.node(), w.gcId(), w.urgentAt()));
+        }
+        return new SlotView(new ArrayList<>(lastSeen.keySet()), new ArrayList<>(grants.values()), waiting, epoch,
+            policy);
+    }
+
+    private List<SlotEvent> advance(long now) {
+        clock = Math.max(clock, now);
+        List<SlotEvent> events = new ArrayList<>();
+        for (Iterator<Grant> it = grants.values().iterator(); it.hasNext();) {
+            Grant g = it.next();
+            if (g.deadline() <= clock) {
+                it.remove();
+                events.add(event(SlotEvent.Type.EXPIRED, g.node(), g.gcId(), g.epoch(), "lease deadline passed"));
+            }
+        }
+        for (Iterator<Map.Entry<String, Long>> it = lastSeen.entrySet().iterator(); it.hasNext();) {
+            Map.Entry<String, Long> m = it.next();
+            String node = m.getKey();
+            long silent = clock - m.getValue();
+            if (silent > policy.memberTimeoutMillis()) {
+                it.remove(); // (a TreeMap entry must not be read after its removal)
+                queue.removeIf(w -> w.node().equals(node));
+                events.add(event(SlotEvent.Type.LOST, node, 0, 0, "silent for " + silent + " ms"));
+            }
+        }
+        promote(events);
+        return events;
+    }
+
+    private void promote(List<SlotEvent> events) {
+        while (!queue.isEmpty()) {
+            int live = lastSeen.size();
+            long liveCollecting = grants.keySet().stream().filter(lastSeen::containsKey).count();
+            if (grants.size() >= policy.allowance(live) || live - liveCollecting - 1 < policy.minHealthy()) {
+                return;
+            }
+            Waiting w = queue.pollFirst();
+            Grant g = new Grant(w.node(), w.gcId(), ++epoch, clock, saturatedAdd(clock, policy.leaseMillis()));
+            grants.put(w.node(), g);
+            events.add(event(SlotEvent.Type.GRANTED, w.node(), w.gcId(), g.epoch(), ""));
+        }
+    }
+
+    private Outcome answer(Status status, String node, String message, List<SlotEvent> events) {
+        Grant g = grants.get(node);
+        if (status == Status.OK && g != null) {
+            return new Outcome(Status.GRANTED, g, -1, message, events);
+        }
+        int position = positionOf(node);
+        if (status == Status.OK && position > 0) {
+            return new Outcome(Status.QUEUED, null, position, message, events);
+        }
+        return new Outcome(status, g, position, message, events);
+    }
+
+    private int positionOf(String node) {
+        int i = 1;
+        for (Waiting w : queue) {
+            if (w.node().equals(node)) {
+                return i;
+            }
+            i++;
+        }
+        return -1;
+    }
+
+    private Waiting waitingOf(String node) {
+        for (Waiting w : queue) {
+            if (w.node().equals(node)) {
+                return w;
+            }
+        }
+        return null;
+    }
+
+    private static String staleMessage(String node, long epoch, Grant g) {
+        return "node " + node + " holds no grant with epoch " + epoch
+            + (g == null ? " (it holds none)" : " (its grant has epoch " + g.epoch() + ")");
+    }
+
+    private SlotEvent event(SlotEvent.Type type, String node, long gcId, long grantEpoch, String detail) {
+        return new SlotEvent(type, node, gcId, grantEpoch, clock, detail);
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long r = a + b;
+        return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
+    }
+}

@@ -1,0 +1,153 @@
+package io.bladegc.api.slot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SlotLedgerTest {
+    private static final SlotPolicy K1 = new SlotPolicy(1, 0, 1, 1_000, 500);
+
+    private static SlotLedger ledgerWith(SlotPolicy policy, String... nodes) {
+        SlotLedger ledger = new SlotLedger(policy);
+        for (String n : nodes) {
+            ledger.join(n, 0);
+        }
+        return ledger;
+    }
+
+    @Test
+    void oneCollectsTheOthersQueueMostUrgentFirst() {
+        SlotLedger l = ledgerWith(K1, "a", "b", "c", "d");
+        Outcome a = l.acquire("a", 1, 100, 10);
+        assertThat(a.status()).isEqualTo(Status.GRANTED);
+        assertThat(l.acquire("b", 1, 300, 10).queuePosition()).isEqualTo(1);
+        Outcome c = l.acquire("c", 1, 50, 20); // more urgent than b: 70 < 310
+        assertThat(c.status()).isEqualTo(Status.QUEUED);
+        assertThat(c.queuePosition()).isEqualTo(1);
+        Outcome released = l.release("a", a.grant().epoch(), 12, 30);
+        assertThat(released.status()).isEqualTo(Status.OK);
+        assertThat(released.events()).extracting(SlotEvent::type, SlotEvent::node)
+            .containsExactly(org.assertj.core.groups.Tuple.tuple(SlotEvent.Type.RELEASED, "a"),
+                org.assertj.core.groups.Tuple.tuple(SlotEvent.Type.GRANTED, "c"));
+        assertThat(l.view().collecting()).extracting(Grant::node).containsExactly("c");
+    }
+
+    @Test
+    void acquireIsIdempotentPerNodeAndGcId() {
+        SlotLedger l = ledgerWith(K1, "a", "b", "c");
+        Grant g = l.acquire("a", 7, 100, 0).grant();
+        Outcome again = l.acquire("a", 7, 100, 5);
+        assertThat(again.status()).isEqualTo(Status.GRANTED);
+        assertThat(again.grant()).isEqualTo(g);
+        assertThat(again.events()).isEmpty();
+        assertThat(l.acquire("a", 8, 100, 6).status()).as("another GC while holding a grant")
+            .isEqualTo(Status.REJECTED);
+        l.acquire("b", 1, 100, 7);
+        l.acquire("b", 1, 100, 8);
+        assertThat(l.view().queue()).hasSize(1);
+    }
+
+    @Test
+    void aSilentHolderLosesItsGrantAtTheDeadlineAndItsLateReleaseIsRejected() {
+        SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 1_000, 60_000), "a", "b", "c");
+        Grant a = l.acquire("a", 1, 100, 0).grant();
+        l.acquire("b", 1, 100, 0);
+        assertThat(l.tick(999)).isEmpty();
+        List<SlotEvent> events = l.tick(1_000);
+        assertThat(events).extracting(SlotEvent::type).containsExactly(SlotEvent.Type.EXPIRED,
+            SlotEvent.Type.GRANTED);
+        Grant b = l.view().collecting().get(0);
+        assertThat(b.node()).isEqualTo("b");
+        assertThat(b.epoch()).isGreaterThan(a.epoch());
+        Outcome late = l.release("a", a.epoch(), 5, 1_200);
+        assertThat(late.status()).isEqualTo(Status.STALE_EPOCH);
+        assertThat(late.message()).contains("epoch " + a.epoch());
+        assertThat(l.renew("a", a.epoch(), 1_200).status()).isEqualTo(Status.STALE_EPOCH);
+        assertThat(l.view().collecting()).containsExactly(b);
+    }
+
+    @Test
+    void renewalExtendsTheLease() {
+        SlotLedger l = ledgerWith(K1, "a", "b");
+        Grant g = l.acquire("a", 1, 0, 0).grant();
+        Outcome renewed = l.renew("a", g.epoch(), 900);
+        assertThat(renewed.grant().deadline()).isEqualTo(1_900);
+        l.heartbeat("a", 1_200);
+        l.heartbeat("b", 1_200);
+        assertThat(l.tick(1_500)).isEmpty();
+        assertThat(l.tick(1_900)).extracting(SlotEvent::type).containsExactly(SlotEvent.Type.EXPIRED);
+    }
+
+    @Test
+    void neverLeavesFewerThanMinHealthyMembersNotCollecting() {
+        SlotLedger l = ledgerWith(new SlotPolicy(3, 0, 2, 1_000, 60_000), "a", "b", "c");
+        assertThat(l.acquire("a", 1, 0, 0).status()).isEqualTo(Status.GRANTED);
+        assertThat(l.acquire("b", 1, 0, 0).status()).as("only c would be left").isEqualTo(Status.QUEUED);
+        l.join("d", 1);
+        assertThat(l.view().collecting()).extracting(Grant::node).containsExactly("a", "b");
+    }
+
+    @Test
+    void aFractionOfLiveMembers() {
+        SlotLedger l = ledgerWith(new SlotPolicy(1, 0.5, 0, 1_000, 60_000), "a", "b", "c", "d");
+        assertThat(l.acquire("a", 1, 0, 0).status()).isEqualTo(Status.GRANTED);
+        assertThat(l.acquire("b", 1, 0, 0).status()).isEqualTo(Status.GRANTED);
+        assertThat(l.acquire("c", 1, 0, 0).status()).isEqualTo(Status.QUEUED);
+    }
+
+    @Test
+    void cancelWithdrawsTheRequestAndGivesBackItsGrant() {
+        SlotLedger l = ledgerWith(K1, "a", "b", "c");
+        l.acquire("a", 1, 0, 0);
+        l.acquire("b", 4, 0, 0);
+        assertThat(l.cancel("b", 4, 1).events()).extracting(SlotEvent::type)
+            .containsExactly(SlotEvent.Type.CANCELLED);
+        assertThat(l.view().queue()).isEmpty();
+        l.acquire("c", 2, 0, 2);
+        assertThat(l.cancel("a", 1, 3).events()).extracting(SlotEvent::type)
+            .containsExactly(SlotEvent.Type.CANCELLED, SlotEvent.Type.GRANTED);
+        assertThat(l.view().collecting()).extracting(Grant::node).containsExactly("c");
+    }
+
+    @Test
+    void aSilentMemberIsLostAndLeavesTheQueueButItsGrantRunsToTheDeadline() {
+        SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 0, 10_000, 500), "a", "b", "c");
+        Grant a = l.acquire("a", 1, 0, 0).grant();
+        l.acquire("b", 1, 0, 0);
+        l.heartbeat("c", 400);
+        List<SlotEvent> events = l.tick(600);
+        assertThat(events).extracting(SlotEvent::type, SlotEvent::node).contains(
+            org.assertj.core.groups.Tuple.tuple(SlotEvent.Type.LOST, "a"),
+            org.assertj.core.groups.Tuple.tuple(SlotEvent.Type.LOST, "b"));
+        assertThat(l.view().members()).containsExactly("c");
+        assertThat(l.view().queue()).isEmpty();
+        assertThat(l.view().collecting()).containsExactly(a);
+        assertThat(l.acquire("a", 2, 0, 700).status()).isEqualTo(Status.UNKNOWN_NODE);
+    }
+
+    @Test
+    void unknownNodesAndBadArgumentsAreAnswersNotExceptions() {
+        SlotLedger l = ledgerWith(K1, "a");
+        assertThat(l.heartbeat("x", 0).status()).isEqualTo(Status.UNKNOWN_NODE);
+        assertThat(l.acquire("x", 1, 0, 0).status()).isEqualTo(Status.UNKNOWN_NODE);
+        assertThat(l.release("x", 1, 0, 0).status()).isEqualTo(Status.UNKNOWN_NODE);
+        assertThat(l.leave("x", 0).status()).isEqualTo(Status.UNKNOWN_NODE);
+        assertThat(l.acquire("a", 0, 0, 0).status()).isEqualTo(Status.REJECTED);
+        assertThat(l.acquire("a", 1, -1, 0).status()).isEqualTo(Status.REJECTED);
+        SlotLedger late = new SlotLedger(SlotPolicy.defaults());
+        late.join("a", Long.MAX_VALUE - 5);
+        late.join("b", Long.MAX_VALUE - 5);
+        Outcome far = late.acquire("a", 1, Long.MAX_VALUE, Long.MAX_VALUE - 5);
+        assertThat(far.status()).as("no overflow").isEqualTo(Status.GRANTED);
+        assertThat(far.grant().deadline()).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void timeNeverGoesBackwards() {
+        SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 1_000, 60_000), "a", "b");
+        Grant g = l.acquire("a", 1, 0, 5_000).grant();
+        assertThat(l.tick(0)).isEmpty();
+        assertThat(l.renew("a", g.epoch(), 0).grant().deadline()).isEqualTo(6_000);
+    }
+}
