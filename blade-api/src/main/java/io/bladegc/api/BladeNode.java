@@ -31,6 +31,18 @@ public interface BladeNode {
      */
     GcOutcome startGc(long id);
 
+    /**
+     * The single-node sequence for a handler that got permission elsewhere (a coordinator's grant): closes the
+     * gate, waits for the requests in flight (at most the drain timeout; after it, collects anyway, counted and
+     * logged), collects for request {@code id} as {@link #startGc(long)} does, and opens the gate again. Blocks the
+     * caller; never call it on a request thread.
+     *
+     * @param id the latest issued {@link GcRequest#id()}
+     * @return the timeline
+     * @throws IllegalArgumentException when {@code id} is not the latest issued request
+     */
+    DrainedCollection drainAndCollect(long id);
+
     /** @return how long a shed client should wait: the expected pause plus the drain, from the pause model */
     Duration retryAfter();
 

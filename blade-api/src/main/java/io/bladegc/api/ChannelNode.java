@@ -18,6 +18,7 @@ final class ChannelNode implements BladeNode {
     private final Runnable detach;
     private final Consumer<Function<long[], Boolean>> register;
     private final LongFunction<String> startGc;
+    private final LongFunction<long[]> drainAndCollect;
     private final Supplier<String> summary;
 
     @SuppressWarnings("unchecked")
@@ -34,6 +35,7 @@ final class ChannelNode implements BladeNode {
         this.detach = (Runnable) ch.get("detachGate");
         this.register = (Consumer<Function<long[], Boolean>>) ch.get("register");
         this.startGc = (LongFunction<String>) ch.get("startGc");
+        this.drainAndCollect = (LongFunction<long[]>) ch.get("drainAndCollect");
         this.summary = (Supplier<String>) ch.get("summary");
     }
 
@@ -51,6 +53,13 @@ final class ChannelNode implements BladeNode {
     @Override
     public GcOutcome startGc(long id) {
         return GcOutcome.valueOf(startGc.apply(id));
+    }
+
+    @Override
+    public DrainedCollection drainAndCollect(long id) {
+        long[] d = drainAndCollect.apply(id);
+        return new DrainedCollection(GcOutcome.values()[(int) d[0]], Duration.ofNanos(d[1]), Duration.ofNanos(d[2]),
+            d[3] != 0);
     }
 
     @Override

@@ -36,6 +36,7 @@ import javax.management.ObjectName;
  * register      Consumer&lt;Function&lt;long[], Boolean&gt;&gt;  handler over {id, allocated, remaining, pauseNanos,
  *                                                 generation ordinal}; true = collect now; null = default
  * startGc       LongFunction&lt;String&gt;             the {@link GcOutcome} name
+ * drainAndCollect LongFunction&lt;long[]&gt;         {outcome ordinal, trailers ns, gc ns, drained 1/0}
  * summary       Supplier&lt;String&gt;
  * stats         Supplier&lt;Map&lt;String, Object&gt;&gt;   counters, also shown as the MBean's other attributes
  * </pre>
@@ -70,6 +71,10 @@ final class NodeChannel implements DynamicMBean {
         ch.put("detachGate", (Runnable) node::detachGate);
         ch.put("register", (Consumer<Function<long[], Boolean>>) f -> node.register(f == null ? null : adapt(f)));
         ch.put("startGc", (LongFunction<String>) id -> node.startGc(id).name());
+        ch.put("drainAndCollect", (LongFunction<long[]>) id -> {
+            DrainedCollection d = node.drainAndCollect(id);
+            return new long[] {d.outcome().ordinal(), d.trailers().toNanos(), d.gc().toNanos(), d.drained() ? 1 : 0};
+        });
         ch.put("summary", (Supplier<String>) node::summary);
         ch.put("stats", stats);
         try {

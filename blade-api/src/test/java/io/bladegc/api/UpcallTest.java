@@ -21,6 +21,45 @@ class UpcallTest {
     @Test
     void aDeferredRequestIsCollectedOnceAndThenReportsTheCollectionHappened() throws Exception {
         BladeNode node = Blade.startNode(BladeOptions.defaults());
+        GcRequest request = awaitUpcall(node);
+
+        GcOutcome first = node.startGc(request.id());
+        assertThat(first).isIn(GcOutcome.COLLECTED, GcOutcome.ALREADY_COLLECTED);
+        assertThat(node.startGc(request.id())).as("idempotent").isEqualTo(GcOutcome.ALREADY_COLLECTED);
+        long unknown = request.id() + 1000;
+        assertThatThrownBy(() -> node.startGc(unknown)).isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining(Long.toString(unknown));
+    }
+
+    @Test
+    void drainAndCollectHoldsNewRequestsOutWaitsForTheOneInsideAndReopens() throws Exception {
+        BladeNode node = Blade.startNode(BladeOptions.builder().drainTimeout(java.time.Duration.ofSeconds(5)).build());
+        GcRequest request = awaitUpcall(node);
+        Gate gate = node.gate();
+        assertThat(gate.tryEnter()).isTrue(); // a request inside, finishing 100 ms after the drain begins
+        java.util.concurrent.atomic.AtomicBoolean admittedWhileDraining = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread trailer = new Thread(() -> {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            admittedWhileDraining.set(gate.tryEnter());
+            gate.exit();
+        });
+        trailer.start();
+        DrainedCollection d = node.drainAndCollect(request.id());
+        trailer.join();
+        assertThat(admittedWhileDraining).as("a new request while draining").isFalse();
+        assertThat(d.drained()).isTrue();
+        assertThat(d.trailers()).isGreaterThanOrEqualTo(java.time.Duration.ofMillis(90));
+        assertThat(d.outcome()).isIn(GcOutcome.COLLECTED, GcOutcome.ALREADY_COLLECTED);
+        assertThat(gate.isOpen()).isTrue();
+        assertThat(gate.inFlight()).isZero();
+    }
+
+    /** Registers a deferring handler and allocates steadily until the upcall comes. */
+    private static GcRequest awaitUpcall(BladeNode node) throws InterruptedException {
         BlockingQueue<GcRequest> requests = new LinkedBlockingQueue<>();
         node.register(r -> {
             requests.add(r);
@@ -40,12 +79,6 @@ class UpcallTest {
         assertThat(request.generation()).isNotNull();
         assertThat(request.estimatedPause()).isPositive();
         assertThat(request.allocatedBytes()).isPositive();
-
-        GcOutcome first = node.startGc(request.id());
-        assertThat(first).isIn(GcOutcome.COLLECTED, GcOutcome.ALREADY_COLLECTED);
-        assertThat(node.startGc(request.id())).as("idempotent").isEqualTo(GcOutcome.ALREADY_COLLECTED);
-        long unknown = request.id() + 1000;
-        assertThatThrownBy(() -> node.startGc(unknown)).isInstanceOf(IllegalArgumentException.class)
-            .hasMessageContaining(Long.toString(unknown));
+        return request;
     }
 }

@@ -1,6 +1,7 @@
 package io.bladegc.api.internal;
 
 import io.bladegc.api.BladeNode;
+import io.bladegc.api.DrainedCollection;
 import io.bladegc.api.Gate;
 import io.bladegc.api.GcOutcome;
 import io.bladegc.api.GcRequest;
@@ -44,7 +45,12 @@ final class DrainSequence {
         return quiet.snapshot();
     }
 
-    void run(GcRequest request) {
+    /**
+     * Runs the sequence on the calling thread; the gate is open again when it returns or throws.
+     *
+     * @return the timeline
+     */
+    DrainedCollection run(GcRequest request) {
         long t0 = System.nanoTime();
         gate.close();
         try {
@@ -69,8 +75,7 @@ final class DrainSequence {
                 "Blade GC #%d %s %s: trailers %.1f ms, gc %.1f ms (estimated %.1f ms), headroom was %d KiB",
                 request.id(), request.generation(), outcome, drainNanos / 1e6, (t2 - t1) / 1e6,
                 request.estimatedPause().toNanos() / 1e6, request.remainingBytes() >> 10));
-        } catch (RuntimeException e) {
-            LocalNode.LOG.log(Level.ERROR, "Blade GC #" + request.id() + " failed", e);
+            return new DrainedCollection(outcome, Duration.ofNanos(drainNanos), Duration.ofNanos(t2 - t1), drained);
         } finally {
             gate.open();
         }

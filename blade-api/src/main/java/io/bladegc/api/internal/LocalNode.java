@@ -2,6 +2,7 @@ package io.bladegc.api.internal;
 
 import io.bladegc.api.BladeNode;
 import io.bladegc.api.BladeOptions;
+import io.bladegc.api.DrainedCollection;
 import io.bladegc.api.Gate;
 import io.bladegc.api.GcDecision;
 import io.bladegc.api.GcHandler;
@@ -106,7 +107,13 @@ public final class LocalNode implements BladeNode {
         counters.requests.increment();
         GcHandler h = handler;
         if (h == null) {
-            gcThread.execute(() -> drainSequence.run(request));
+            gcThread.execute(() -> {
+                try {
+                    drainSequence.run(request);
+                } catch (RuntimeException e) {
+                    LOG.log(Level.ERROR, "Blade GC #" + request.id() + " failed", e);
+                }
+            });
             return;
         }
         GcDecision decision;
@@ -179,6 +186,20 @@ public final class LocalNode implements BladeNode {
                 outstanding = null;
             }
         }
+    }
+
+    @Override
+    public DrainedCollection drainAndCollect(long id) {
+        GcRequest request;
+        synchronized (this) {
+            Issued issued = lastIssued;
+            if (issued == null || issued.request().id() != id) {
+                throw new IllegalArgumentException("GC request " + id + " is not the latest issued request"
+                    + (issued == null ? "" : " (" + issued.request().id() + ")"));
+            }
+            request = issued.request();
+        }
+        return drainSequence.run(request);
     }
 
     @Override
