@@ -1,0 +1,118 @@
+package io.bladegc.coordinator.http;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.bladegc.api.slot.Grant;
+import io.bladegc.api.slot.QueueEntry;
+import io.bladegc.api.slot.SlotEvent;
+import io.bladegc.api.slot.SlotPolicy;
+import io.bladegc.api.slot.SlotView;
+import io.bladegc.coordinator.slots.ClusterSnapshot;
+import io.bladegc.coordinator.slots.SlotReply;
+
+/**
+ * The coordinator's JSON: one {@link ObjectMapper}, strict on input (duplicate keys, trailing tokens, deep nesting and
+ * long numbers or strings are errors), and the shapes of the answers. Thread-safe.
+ */
+public final class Json {
+    /** The mapper; reading through it enforces the limits above. */
+    static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
+        .streamReadConstraints(StreamReadConstraints.builder()
+            .maxNestingDepth(16).maxNumberLength(32).maxStringLength(4096).build())
+        .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+        .build())
+        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+    private Json() {
+    }
+
+    /** {@code {"status": code, "message": message}}: errors, and answers with nothing else to say. */
+    public static byte[] status(String code, String message) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("status", code);
+        o.put("message", message);
+        return bytes(o);
+    }
+
+    /** A slot reply: its kind as {@code status}, and what goes with it (grant, queue position, message). */
+    public static byte[] reply(SlotReply r) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("status", r.kind().name());
+        o.put("node", r.node());
+        if (r.gcId() != 0) {
+            o.put("gcId", r.gcId());
+        }
+        Grant g = r.grant();
+        if (g != null) {
+            o.put("epoch", g.epoch());
+            o.put("grantedAt", g.grantedAt());
+            o.put("deadline", g.deadline());
+            o.put("remainingMillis", r.remainingMillis());
+        }
+        if (r.position() > 0) {
+            o.put("position", r.position());
+        }
+        if (!r.message().isEmpty()) {
+            o.put("message", r.message());
+        }
+        o.put("now", r.now());
+        return bytes(o);
+    }
+
+    /** The cluster view. */
+    public static byte[] cluster(ClusterSnapshot s, String loadBalancer) {
+        SlotView v = s.view();
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("now", s.now());
+        o.put("epoch", v.epoch());
+        ArrayNode members = o.putArray("members");
+        v.members().forEach(members::add);
+        ArrayNode collecting = o.putArray("collecting");
+        for (Grant g : v.collecting()) {
+            collecting.addObject().put("node", g.node()).put("gcId", g.gcId()).put("epoch", g.epoch())
+                .put("grantedAt", g.grantedAt()).put("deadline", g.deadline())
+                .put("remainingMillis", Math.max(0, g.deadline() - s.now()));
+        }
+        ArrayNode queue = o.putArray("queue");
+        int position = 1;
+        for (QueueEntry q : v.queue()) {
+            queue.addObject().put("position", position++).put("node", q.node()).put("gcId", q.gcId())
+                .put("urgentAt", q.urgentAt());
+        }
+        o.put("waiting", s.waiting());
+        SlotPolicy p = v.policy();
+        o.putObject("policy").put("maxCollecting", p.maxCollecting())
+            .put("maxCollectingFraction", p.maxCollectingFraction()).put("minHealthy", p.minHealthy())
+            .put("leaseMillis", p.leaseMillis()).put("memberTimeoutMillis", p.memberTimeoutMillis())
+            .put("allowance", p.allowance(v.members().size()));
+        o.put("loadBalancer", loadBalancer);
+        ArrayNode events = o.putArray("recentEvents");
+        for (SlotEvent e : s.recentEvents()) {
+            ObjectNode ev = events.addObject().put("type", e.type().name()).put("node", e.node()).put("at", e.at());
+            if (e.gcId() != 0) {
+                ev.put("gcId", e.gcId());
+            }
+            if (e.epoch() != 0) {
+                ev.put("epoch", e.epoch());
+            }
+            if (!e.detail().isEmpty()) {
+                ev.put("detail", e.detail());
+            }
+        }
+        return bytes(o);
+    }
+
+    static byte[] bytes(Object tree) {
+        try {
+            return MAPPER.writeValueAsBytes(tree);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write JSON", e); // trees of plain values always serialise
+        }
+    }
+}

@@ -1,0 +1,19 @@
+package io.bladegc.coordinator.slots;
+
+import io.bladegc.api.slot.SlotEvent;
+import io.bladegc.api.slot.SlotView;
+import java.util.List;
+
+/**
+ * The cluster as the coordinator sees it at one instant. Immutable.
+ *
+ * @param view         the ledger: members, grants, queue, last epoch, policy
+ * @param recentEvents the last {@link SlotService#RECENT_EVENTS} events, oldest first
+ * @param waiting      how many acquire long-polls are open
+ * @param now          the coordinator's clock (milliseconds)
+ */
+public record ClusterSnapshot(SlotView view, List<SlotEvent> recentEvents, int waiting, long now) {
+    public ClusterSnapshot {
+        recentEvents = List.copyOf(recentEvents);
+    }
+}

@@ -1,0 +1,108 @@
+package io.bladegc.coordinator.slots;
+
+import io.bladegc.api.slot.SlotEvent;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The coordinator's meters, all under {@code blade.coordinator.}, and their Prometheus exposition. Thread-safe.
+ *
+ * <ul>
+ *   <li>{@code blade.coordinator.grants}, {@code .releases}, {@code .expiries}, {@code .cancels}, {@code .lost}:
+ *       counters of ledger events;</li>
+ *   <li>{@code blade.coordinator.pause}: the pauses nodes reported on release (milliseconds);</li>
+ *   <li>{@code blade.coordinator.members}, {@code .collecting}, {@code .queue}, {@code .waiting}: gauges, refreshed on
+ *       every tick;</li>
+ *   <li>{@code blade.coordinator.requests}: HTTP requests by {@code route} and {@code status};</li>
+ *   <li>{@code blade.coordinator.lb.errors}: failed load-balancer calls by {@code op} (drain, ready).</li>
+ * </ul>
+ */
+public final class SlotMetrics {
+    private final PrometheusMeterRegistry registry;
+    private final Counter grants;
+    private final Counter releases;
+    private final Counter expiries;
+    private final Counter cancels;
+    private final Counter lost;
+    private final DistributionSummary pause;
+    private final AtomicInteger members = new AtomicInteger();
+    private final AtomicInteger collecting = new AtomicInteger();
+    private final AtomicInteger queue = new AtomicInteger();
+    private final AtomicInteger waiting = new AtomicInteger();
+
+    /** Metrics on a fresh Prometheus registry. */
+    public SlotMetrics() {
+        this(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+    }
+
+    /** @param registry where the meters go; {@link #scrape()} reads it */
+    public SlotMetrics(PrometheusMeterRegistry registry) {
+        this.registry = registry;
+        grants = counter("blade.coordinator.grants", "GC slots granted");
+        releases = counter("blade.coordinator.releases", "GC slots released by their holder");
+        expiries = counter("blade.coordinator.expiries", "GC slots lost at the lease deadline");
+        cancels = counter("blade.coordinator.cancels", "GC requests cancelled, queued or granted");
+        lost = counter("blade.coordinator.lost", "members dropped after the member timeout");
+        pause = DistributionSummary.builder("blade.coordinator.pause").baseUnit("milliseconds")
+            .description("GC pauses reported by nodes on release").register(registry);
+        gauge("blade.coordinator.members", members, "live members");
+        gauge("blade.coordinator.collecting", collecting, "grants outstanding");
+        gauge("blade.coordinator.queue", queue, "GC requests waiting for a slot");
+        gauge("blade.coordinator.waiting", waiting, "acquire long-polls open");
+    }
+
+    /** @return the registry, for callers that add their own meters */
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    /** @return the Prometheus text exposition of every meter */
+    public String scrape() {
+        return registry.scrape();
+    }
+
+    /** Counts one HTTP request. {@code route} and {@code status} come from small fixed sets. */
+    public void request(String route, int status) {
+        registry.counter("blade.coordinator.requests", "route", route, "status", Integer.toString(status)).increment();
+    }
+
+    void event(SlotEvent e) {
+        switch (e.type()) {
+            case GRANTED -> grants.increment();
+            case RELEASED -> releases.increment();
+            case EXPIRED -> expiries.increment();
+            case CANCELLED -> cancels.increment();
+            case LOST -> lost.increment();
+            default -> {
+            }
+        }
+    }
+
+    void pause(long millis) {
+        pause.record(millis);
+    }
+
+    void lbError(String op) {
+        registry.counter("blade.coordinator.lb.errors", "op", op).increment();
+    }
+
+    void gauges(int members, int collecting, int queue, int waiting) {
+        this.members.set(members);
+        this.collecting.set(collecting);
+        this.queue.set(queue);
+        this.waiting.set(waiting);
+    }
+
+    private Counter counter(String name, String description) {
+        return Counter.builder(name).description(description).register(registry);
+    }
+
+    private void gauge(String name, AtomicInteger value, String description) {
+        Gauge.builder(name, value, AtomicInteger::get).description(description).register(registry);
+    }
+}

@@ -1,0 +1,281 @@
+package io.bladegc.coordinator.slots;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.bladegc.api.slot.SlotEvent;
+import io.bladegc.api.slot.SlotPolicy;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class SlotServiceTest {
+    private static final long START = 1_000_000;
+
+    private ManualSlotExecutor slotThread = new ManualSlotExecutor(START);
+    private final RecordingLoadBalancer lb = new RecordingLoadBalancer();
+    private SlotService service = service(Runnable::run);
+
+    /** A service on a fresh fake slot thread, with load-balancer calls run by {@code lbCalls}. */
+    private SlotService service(Executor lbCalls) {
+        slotThread = new ManualSlotExecutor(START);
+        return SlotService.builder().policy(SlotPolicy.defaults()).clock(slotThread.clock()).executor(slotThread)
+            .loadBalancer(lb).loadBalancerCalls(lbCalls).maxMembers(3).build();
+    }
+
+    @AfterEach
+    void close() {
+        service.close();
+    }
+
+    private static SlotReply now(CompletableFuture<SlotReply> f) {
+        assertThat(f).isDone();
+        return f.join();
+    }
+
+    private void join(String... nodes) {
+        for (String n : nodes) {
+            assertThat(now(service.join(n)).kind()).isEqualTo(SlotReply.Kind.OK);
+        }
+    }
+
+    @Test
+    void grantsAtOnceWhenASlotIsFreeAndDrainsTheNodeFirst() {
+        join("a", "b");
+        SlotReply r = now(service.acquire("a", 1, 100, 5_000));
+        assertThat(r.kind()).isEqualTo(SlotReply.Kind.GRANTED);
+        assertThat(r.grant().epoch()).isEqualTo(1);
+        assertThat(r.grant().deadline()).isEqualTo(START + 10_000);
+        assertThat(r.remainingMillis()).isEqualTo(10_000);
+        assertThat(lb.calls()).containsExactly("drain a");
+    }
+
+    @Test
+    void aGrantIsAnsweredOnlyAfterTheDrainCallReturned() {
+        ArrayDeque<Runnable> lbTasks = new ArrayDeque<>();
+        service.close();
+        service = service(lbTasks::add);
+        join("a", "b");
+        CompletableFuture<SlotReply> f = service.acquire("a", 1, 100, 5_000);
+        assertThat(f).isNotDone();
+        assertThat(lb.calls()).isEmpty();
+        lbTasks.poll().run();
+        assertThat(lb.calls()).containsExactly("drain a");
+        assertThat(now(f).kind()).isEqualTo(SlotReply.Kind.GRANTED);
+    }
+
+    @Test
+    void aLongPollIsGrantedWhenTheHolderReleases() {
+        join("a", "b", "c");
+        SlotReply a = now(service.acquire("a", 1, 100, 5_000));
+        CompletableFuture<SlotReply> b = service.acquire("b", 7, 50, 5_000);
+        assertThat(b).isNotDone();
+        slotThread.advance(1_000);
+        assertThat(b).isNotDone();
+
+        assertThat(now(service.release("a", a.grant().epoch(), 12)).kind()).isEqualTo(SlotReply.Kind.OK);
+        SlotReply granted = now(b);
+        assertThat(granted.kind()).isEqualTo(SlotReply.Kind.GRANTED);
+        assertThat(granted.gcId()).isEqualTo(7);
+        assertThat(granted.grant().epoch()).isEqualTo(2);
+        assertThat(granted.grant().deadline()).isEqualTo(START + 1_000 + 10_000);
+        assertThat(lb.calls()).containsExactly("drain a", "ready a", "drain b");
+    }
+
+    @Test
+    void aLongPollTimesOutWithTheQueuePosition() {
+        join("a", "b", "c");
+        now(service.acquire("a", 1, 100, 0));
+        CompletableFuture<SlotReply> b = service.acquire("b", 1, 500, 2_000);
+        CompletableFuture<SlotReply> c = service.acquire("c", 1, 100, 2_000); // more urgent: ahead of b
+        slotThread.advance(1_999);
+        assertThat(b).isNotDone();
+        slotThread.advance(1);
+        assertThat(now(b).kind()).isEqualTo(SlotReply.Kind.QUEUED);
+        assertThat(now(b).position()).isEqualTo(2);
+        assertThat(now(c).position()).isEqualTo(1);
+        assertThat(slotThread.pending()).isEqualTo(1); // only the tick is left
+    }
+
+    @Test
+    void withoutWaitAQueuedAcquireAnswersAtOnce() {
+        join("a", "b");
+        now(service.acquire("a", 1, 100, 0));
+        SlotReply b = now(service.acquire("b", 1, 100, 0));
+        assertThat(b.kind()).isEqualTo(SlotReply.Kind.QUEUED);
+        assertThat(b.position()).isEqualTo(1);
+    }
+
+    @Test
+    void aStaleEpochIsRejected() {
+        join("a", "b");
+        SlotReply a = now(service.acquire("a", 1, 100, 0));
+        SlotReply stale = now(service.release("a", a.grant().epoch() + 1, 5));
+        assertThat(stale.kind()).isEqualTo(SlotReply.Kind.STALE_EPOCH);
+        assertThat(stale.message()).contains("epoch");
+        assertThat(now(service.renew("a", 99)).kind()).isEqualTo(SlotReply.Kind.STALE_EPOCH);
+    }
+
+    @Test
+    void anExpiredLeaseGoesToTheNextNodeAndTheLateReleaseIsStale() {
+        join("a", "b", "c");
+        SlotReply a = now(service.acquire("a", 1, 100, 0));
+        CompletableFuture<SlotReply> b = service.acquire("b", 1, 100, 30_000);
+        for (int i = 0; i < 40; i++) { // b and c keep heartbeating, a is frozen
+            slotThread.advance(250);
+            service.heartbeat("b");
+            service.heartbeat("c");
+        }
+        // a's lease (10 s) ran out at the first tick after START + 10 s; a itself was lost after 5 s of silence
+        SlotReply granted = now(b);
+        assertThat(granted.kind()).isEqualTo(SlotReply.Kind.GRANTED);
+        assertThat(granted.grant().grantedAt()).isBetween(START + 10_000, START + 10_100);
+        assertThat(lb.calls()).containsExactly("drain a", "ready a", "drain b");
+        SlotReply late = now(service.release("a", a.grant().epoch(), 30));
+        assertThat(late.kind()).isIn(SlotReply.Kind.STALE_EPOCH, SlotReply.Kind.UNKNOWN_NODE);
+        List<SlotEvent.Type> types = service.cluster().join().recentEvents().stream().map(SlotEvent::type).toList();
+        assertThat(types).contains(SlotEvent.Type.LOST, SlotEvent.Type.EXPIRED);
+        assertThat(types.indexOf(SlotEvent.Type.EXPIRED)).isLessThan(types.lastIndexOf(SlotEvent.Type.GRANTED));
+    }
+
+    @Test
+    void renewMovesTheDeadline() {
+        join("a", "b");
+        SlotReply a = now(service.acquire("a", 1, 100, 0));
+        slotThread.advance(4_000);
+        SlotReply renewed = now(service.renew("a", a.grant().epoch()));
+        assertThat(renewed.kind()).isEqualTo(SlotReply.Kind.GRANTED);
+        assertThat(renewed.grant().deadline()).isEqualTo(START + 14_000);
+    }
+
+    @Test
+    void cancellingAQueuedRequestAnswersItsPoll() {
+        join("a", "b");
+        now(service.acquire("a", 1, 100, 0));
+        CompletableFuture<SlotReply> b = service.acquire("b", 3, 100, 5_000);
+        assertThat(now(service.cancel("b", 3)).kind()).isEqualTo(SlotReply.Kind.OK);
+        assertThat(now(b).kind()).isEqualTo(SlotReply.Kind.CANCELLED);
+        assertThat(lb.calls()).containsExactly("drain a"); // b was never drained, so it is not readied
+    }
+
+    @Test
+    void cancellingAGrantPutsTheNodeBack() {
+        join("a", "b");
+        now(service.acquire("a", 1, 100, 0));
+        now(service.cancel("a", 1));
+        assertThat(lb.calls()).containsExactly("drain a", "ready a");
+    }
+
+    @Test
+    void aNodeThatLeavesWhileWaitingGets404AndItsGrantIsGivenBack() {
+        join("a", "b");
+        now(service.acquire("a", 1, 100, 0));
+        CompletableFuture<SlotReply> b = service.acquire("b", 1, 100, 5_000);
+        now(service.leave("b"));
+        assertThat(now(b).kind()).isEqualTo(SlotReply.Kind.UNKNOWN_NODE);
+        now(service.leave("a"));
+        assertThat(lb.calls()).containsExactly("drain a", "ready a");
+    }
+
+    @Test
+    void aNewerAcquireAnswersTheOlderPollOfTheSameNode() {
+        join("a", "b");
+        now(service.acquire("a", 1, 100, 0));
+        CompletableFuture<SlotReply> first = service.acquire("b", 1, 100, 5_000);
+        CompletableFuture<SlotReply> second = service.acquire("b", 2, 100, 5_000);
+        assertThat(now(first).kind()).isEqualTo(SlotReply.Kind.QUEUED);
+        assertThat(now(first).gcId()).isEqualTo(2);
+        assertThat(second).isNotDone();
+        assertThat(service.cluster().join().waiting()).isEqualTo(1);
+    }
+
+    @Test
+    void aPollWhoseClientWentAwayIsForgotten() {
+        join("a", "b");
+        now(service.acquire("a", 1, 100, 0));
+        CompletableFuture<SlotReply> b = service.acquire("b", 1, 100, 5_000);
+        assertThat(service.cluster().join().waiting()).isEqualTo(1);
+        b.cancel(false);
+        assertThat(service.cluster().join().waiting()).isZero();
+        assertThat(slotThread.pending()).isEqualTo(1); // the poll's timeout went with it; only the tick is left
+        assertThat(service.cluster().join().view().queue()).hasSize(1); // the request itself still waits
+    }
+
+    @Test
+    void aFailingLoadBalancerIsCountedAndTheGrantStillGoesOut() {
+        lb.failFor("a");
+        join("a", "b");
+        assertThat(now(service.acquire("a", 1, 100, 0)).kind()).isEqualTo(SlotReply.Kind.GRANTED);
+        assertThat(service.metrics().scrape()).contains("blade_coordinator_lb_errors_total{op=\"drain\"} 1.0");
+    }
+
+    @Test
+    void unknownNodesAreAnsweredUnknown() {
+        assertThat(now(service.heartbeat("x")).kind()).isEqualTo(SlotReply.Kind.UNKNOWN_NODE);
+        assertThat(now(service.acquire("x", 1, 1, 1_000)).kind()).isEqualTo(SlotReply.Kind.UNKNOWN_NODE);
+        assertThat(now(service.leave("x")).kind()).isEqualTo(SlotReply.Kind.UNKNOWN_NODE);
+    }
+
+    @Test
+    void joinsBeyondTheMemberLimitAreRefused() {
+        join("a", "b", "c");
+        assertThat(now(service.join("d")).kind()).isEqualTo(SlotReply.Kind.UNAVAILABLE);
+        assertThat(now(service.join("a")).kind()).isEqualTo(SlotReply.Kind.OK); // members may still re-join
+    }
+
+    @Test
+    void recentEventsKeepTheLast256() {
+        join("a", "b", "c");
+        for (int i = 1; i <= 200; i++) {
+            SlotReply r = now(service.acquire("a", i, 10, 0));
+            now(service.release("a", r.grant().epoch(), 1));
+        }
+        List<SlotEvent> recent = service.cluster().join().recentEvents();
+        assertThat(recent).hasSize(SlotService.RECENT_EVENTS);
+        assertThat(recent.get(recent.size() - 1).type()).isEqualTo(SlotEvent.Type.RELEASED);
+    }
+
+    @Test
+    void gaugesAndCountersFollowTheLedger() {
+        join("a", "b");
+        SlotReply r = now(service.acquire("a", 1, 10, 0));
+        now(service.acquire("b", 1, 10, 0));
+        slotThread.advance(SlotService.TICK_MILLIS);
+        String text = service.metrics().scrape();
+        assertThat(text).contains("blade_coordinator_grants_total 1.0", "blade_coordinator_collecting 1.0",
+            "blade_coordinator_queue 1.0", "blade_coordinator_members 2.0");
+        now(service.release("a", r.grant().epoch(), 25));
+        assertThat(service.metrics().scrape()).contains("blade_coordinator_releases_total 1.0",
+            "blade_coordinator_pause_milliseconds_sum 25.0", "blade_coordinator_grants_total 2.0");
+    }
+
+    @Test
+    void closingAnswersOpenPollsAndRefusesLaterCalls() {
+        join("a", "b");
+        now(service.acquire("a", 1, 10, 0));
+        CompletableFuture<SlotReply> b = service.acquire("b", 1, 10, 5_000);
+        service.close();
+        assertThat(now(b).kind()).isEqualTo(SlotReply.Kind.UNAVAILABLE);
+        assertThat(now(service.join("c")).kind()).isEqualTo(SlotReply.Kind.UNAVAILABLE);
+        assertThatThrownBy(() -> service.cluster().get()).isInstanceOf(ExecutionException.class)
+            .hasCauseInstanceOf(java.util.concurrent.RejectedExecutionException.class);
+        assertThat(service.isOpen()).isFalse();
+    }
+
+    @Test
+    void theRealSlotThreadRunsTheSameWay() throws Exception {
+        service.close();
+        try (SlotService real = SlotService.builder().loadBalancer(lb).build()) {
+            assertThat(real.join("a").get().kind()).isEqualTo(SlotReply.Kind.OK);
+            assertThat(real.join("b").get().kind()).isEqualTo(SlotReply.Kind.OK);
+            SlotReply a = real.acquire("a", 1, 10, 0).get();
+            CompletableFuture<SlotReply> b = real.acquire("b", 1, 10, 10_000);
+            assertThat(real.release("a", a.grant().epoch(), 3).get().kind()).isEqualTo(SlotReply.Kind.OK);
+            assertThat(b.get().kind()).isEqualTo(SlotReply.Kind.GRANTED);
+        }
+    }
+}
