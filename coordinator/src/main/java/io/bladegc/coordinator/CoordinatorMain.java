@@ -4,6 +4,7 @@ import io.bladegc.api.slot.SlotPolicy;
 import io.bladegc.coordinator.lb.LoadBalancer;
 import io.bladegc.coordinator.lb.HaproxyRuntimeApi;
 import io.bladegc.coordinator.lb.NoLoadBalancer;
+import io.bladegc.coordinator.lb.RuntimeApiEndpoint;
 import io.bladegc.coordinator.slots.SlotService;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -103,7 +104,7 @@ public final class CoordinatorMain {
             case "maint" -> HaproxyRuntimeApi.AdminState.MAINT;
             default -> throw new IllegalArgumentException("--haproxy-drain takes drain or maint, not " + drain);
         };
-        return HaproxyRuntimeApi.builder(HaproxyRuntimeApi.Endpoint.parse(endpoint)).servers(mapping)
+        return HaproxyRuntimeApi.builder(RuntimeApiEndpoint.parse(endpoint)).servers(mapping)
             .drainState(state).build();
     }
 

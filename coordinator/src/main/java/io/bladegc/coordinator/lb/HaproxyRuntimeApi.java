@@ -3,18 +3,13 @@ package io.bladegc.coordinator.lb;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -77,7 +72,7 @@ public final class HaproxyRuntimeApi implements LoadBalancer {
         }
     }
 
-    private final Endpoint endpoint;
+    private final RuntimeApiEndpoint endpoint;
     private final Map<String, Server> servers;
     private final AdminState drainState;
     private final Duration connectTimeout;
@@ -95,13 +90,13 @@ public final class HaproxyRuntimeApi implements LoadBalancer {
         this.readTimeout = positive(builder.readTimeout, "read timeout");
     }
 
-    public static Builder builder(Endpoint endpoint) {
+    public static Builder builder(RuntimeApiEndpoint endpoint) {
         return new Builder(endpoint);
     }
 
-    /** Shorthand: {@code endpoint} as {@link Endpoint#parse} reads it, default state and timeouts. */
+    /** Shorthand: {@code endpoint} as {@link RuntimeApiEndpoint#parse} reads it, default state and timeouts. */
     public static HaproxyRuntimeApi of(String endpoint, Map<String, String> servers) {
-        return builder(Endpoint.parse(endpoint)).servers(servers).build();
+        return builder(RuntimeApiEndpoint.parse(endpoint)).servers(servers).build();
     }
 
     @Override
@@ -140,7 +135,7 @@ public final class HaproxyRuntimeApi implements LoadBalancer {
         return Collections.unmodifiableMap(out);
     }
 
-    public Endpoint endpoint() {
+    public RuntimeApiEndpoint endpoint() {
         return endpoint;
     }
 
@@ -442,173 +437,15 @@ public final class HaproxyRuntimeApi implements LoadBalancer {
         }
     }
 
-    /** One server's line of {@code show servers state}. */
-    public record ServerState(String backend, String server, int operationalState, int adminFlags) {
-
-        /** {@code srv_admin_state} bits (management guide, "show servers state"). */
-        public static final int FMAINT = 0x01;
-        public static final int IMAINT = 0x02;
-        public static final int CMAINT = 0x04;
-        public static final int FDRAIN = 0x08;
-        public static final int IDRAIN = 0x10;
-        public static final int RMAINT = 0x20;
-
-        private static final int ANY_MAINT = FMAINT | IMAINT | CMAINT | RMAINT;
-        private static final int ANY_DRAIN = FDRAIN | IDRAIN;
-
-        /** MAINT when any maintenance bit is set, else DRAIN when any drain bit is, else READY. */
-        public AdminState adminState() {
-            if ((adminFlags & ANY_MAINT) != 0) {
-                return AdminState.MAINT;
-            }
-            if ((adminFlags & ANY_DRAIN) != 0) {
-                return AdminState.DRAIN;
-            }
-            return AdminState.READY;
-        }
-
-        /** {@code srv_op_state}: STOPPED (0), STARTING (1), RUNNING (2), STOPPING (3). */
-        public String operationalName() {
-            switch (operationalState) {
-                case 0: return "STOPPED";
-                case 1: return "STARTING";
-                case 2: return "RUNNING";
-                case 3: return "STOPPING";
-                default: return "UNKNOWN(" + operationalState + ")";
-            }
-        }
-
-        /** Whether HAProxy load-balances new requests to this server: up (or warming up) and administratively ready. */
-        public boolean inRotation() {
-            return adminState() == AdminState.READY && (operationalState == 1 || operationalState == 2);
-        }
-
-        @Override
-        public String toString() {
-            return backend + "/" + server + " " + operationalName() + " " + adminState()
-                    + " (admin 0x" + Integer.toHexString(adminFlags) + ")";
-        }
-    }
-
-    /** Where the runtime API listens: a unix socket or a TCP address. */
-    public static final class Endpoint {
-        private final Path unixPath;
-        private final String host;
-        private final int port;
-
-        private Endpoint(Path unixPath, String host, int port) {
-            this.unixPath = unixPath;
-            this.host = host;
-            this.port = port;
-        }
-
-        public static Endpoint unix(Path path) {
-            return new Endpoint(Objects.requireNonNull(path, "path"), null, -1);
-        }
-
-        public static Endpoint tcp(String host, int port) {
-            Objects.requireNonNull(host, "host");
-            if (host.isBlank() || port < 1 || port > 65535) {
-                throw new IllegalArgumentException("HAProxy runtime API address needs a host and a port 1-65535, was "
-                        + host + ":" + port);
-            }
-            return new Endpoint(null, host, port);
-        }
-
-        /**
-         * Reads {@code /path/admin.sock}, {@code unix:/path} or {@code unix@/path} as a unix socket and
-         * {@code host:port}, {@code [ipv6]:port}, {@code tcp:host:port}, {@code ipv4@host:port} or
-         * {@code ipv6@[addr]:port} as TCP (so the address of a {@code stats socket} line can be copied as it is).
-         */
-        public static Endpoint parse(String text) {
-            Objects.requireNonNull(text, "endpoint");
-            String s = text.strip();
-            for (String prefix : new String[] {"unix:", "unix@"}) {
-                if (s.startsWith(prefix)) {
-                    return unix(nonEmptyPath(s.substring(prefix.length()), text));
-                }
-            }
-            if (s.startsWith("/") || s.startsWith("./")) {
-                return unix(nonEmptyPath(s, text));
-            }
-            for (String prefix : new String[] {"tcp:", "ipv4@", "ipv6@"}) {
-                if (s.startsWith(prefix)) {
-                    s = s.substring(prefix.length());
-                    break;
-                }
-            }
-            int colon = s.lastIndexOf(':');
-            if (colon <= 0 || colon == s.length() - 1) {
-                throw new IllegalArgumentException("HAProxy runtime API endpoint '" + text
-                        + "': expected a unix socket path (/run/haproxy/admin.sock) or host:port (127.0.0.1:9999)");
-            }
-            String host = s.substring(0, colon);
-            if (host.startsWith("[") && host.endsWith("]")) {
-                host = host.substring(1, host.length() - 1);
-            }
-            int port;
-            try {
-                port = Integer.parseInt(s.substring(colon + 1));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("HAProxy runtime API endpoint '" + text + "': port is not a number");
-            }
-            return tcp(host, port);
-        }
-
-        private static Path nonEmptyPath(String path, String text) {
-            if (path.isBlank()) {
-                throw new IllegalArgumentException("HAProxy runtime API endpoint '" + text + "': empty socket path");
-            }
-            return Path.of(path);
-        }
-
-        public boolean isUnix() {
-            return unixPath != null;
-        }
-
-        SocketChannel open() throws IOException {
-            return isUnix() ? SocketChannel.open(StandardProtocolFamily.UNIX) : SocketChannel.open();
-        }
-
-        SocketAddress address() throws IOException {
-            if (isUnix()) {
-                return UnixDomainSocketAddress.of(unixPath);
-            }
-            InetSocketAddress address = new InetSocketAddress(host, port);
-            if (address.isUnresolved()) {
-                throw new IOException("cannot resolve host " + host);
-            }
-            return address;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Endpoint && toString().equals(o.toString());
-        }
-
-        @Override
-        public int hashCode() {
-            return toString().hashCode();
-        }
-
-        @Override
-        public String toString() {
-            if (isUnix()) {
-                return "unix:" + unixPath;
-            }
-            return "tcp:" + (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
-        }
-    }
-
     /** Configuration of a {@link HaproxyRuntimeApi}; validated by {@link #build}. */
     public static final class Builder {
-        private final Endpoint endpoint;
+        private final RuntimeApiEndpoint endpoint;
         private final Map<String, String> servers = new LinkedHashMap<>();
         private AdminState drainState = AdminState.DRAIN;
         private Duration connectTimeout = Duration.ofSeconds(1);
         private Duration readTimeout = Duration.ofSeconds(2);
 
-        private Builder(Endpoint endpoint) {
+        private Builder(RuntimeApiEndpoint endpoint) {
             this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
         }
 

@@ -74,11 +74,11 @@ final class FakeRuntimeApi implements AutoCloseable {
         return new FakeRuntimeApi(server, path, responder);
     }
 
-    HaproxyRuntimeApi.Endpoint endpoint() throws IOException {
+    RuntimeApiEndpoint endpoint() throws IOException {
         if (unixPath != null) {
-            return HaproxyRuntimeApi.Endpoint.unix(unixPath);
+            return RuntimeApiEndpoint.unix(unixPath);
         }
-        return HaproxyRuntimeApi.Endpoint.tcp("127.0.0.1", ((InetSocketAddress) server.getLocalAddress()).getPort());
+        return RuntimeApiEndpoint.tcp("127.0.0.1", ((InetSocketAddress) server.getLocalAddress()).getPort());
     }
 
     /** Every line received, with its line break, in arrival order. */

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import io.bladegc.coordinator.lb.HaproxyRuntimeApi.AdminState;
-import io.bladegc.coordinator.lb.HaproxyRuntimeApi.Endpoint;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -110,8 +109,8 @@ class HaproxyRuntimeApiIT {
                     .redirectOutput(log.toFile())
                     .start();
             Map<String, String> nodes = Map.of("node-1", "be/s1", "node-2", "be/s2");
-            overUnix = HaproxyRuntimeApi.builder(Endpoint.unix(socket)).servers(nodes).build();
-            overTcp = HaproxyRuntimeApi.builder(Endpoint.tcp("127.0.0.1", adminPort)).servers(nodes)
+            overUnix = HaproxyRuntimeApi.builder(RuntimeApiEndpoint.unix(socket)).servers(nodes).build();
+            overTcp = HaproxyRuntimeApi.builder(RuntimeApiEndpoint.tcp("127.0.0.1", adminPort)).servers(nodes)
                     .drainState(AdminState.MAINT).build();
             await("haproxy answers on its unix socket and TCP admin port").atMost(WAIT).pollInterval(Duration.ofMillis(50))
                     .ignoreException(LoadBalancerException.class)
@@ -225,7 +224,7 @@ class HaproxyRuntimeApiIT {
 
     @Test
     void anUnknownServerOrBackendIsAClearError() {
-        Endpoint endpoint = overUnix.endpoint();
+        RuntimeApiEndpoint endpoint = overUnix.endpoint();
         HaproxyRuntimeApi wrong = HaproxyRuntimeApi.builder(endpoint)
                 .server("ghost", "be/nope")
                 .server("lost", "nobackend/s1")
@@ -246,7 +245,7 @@ class HaproxyRuntimeApiIT {
 
     @Test
     void aSocketWithoutAdminLevelIsRefusedWithAHint() {
-        HaproxyRuntimeApi userLevel = HaproxyRuntimeApi.builder(Endpoint.tcp("127.0.0.1", userLevelPort))
+        HaproxyRuntimeApi userLevel = HaproxyRuntimeApi.builder(RuntimeApiEndpoint.tcp("127.0.0.1", userLevelPort))
                 .server("node-1", "be/s1").build();
         assertThatThrownBy(() -> userLevel.drain("node-1"))
                 .isInstanceOf(LoadBalancerException.class)

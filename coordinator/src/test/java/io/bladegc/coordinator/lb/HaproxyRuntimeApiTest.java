@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.bladegc.coordinator.lb.HaproxyRuntimeApi.AdminState;
-import io.bladegc.coordinator.lb.HaproxyRuntimeApi.Endpoint;
-import io.bladegc.coordinator.lb.HaproxyRuntimeApi.ServerState;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.InetAddress;
@@ -194,7 +192,7 @@ class HaproxyRuntimeApiTest {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
-        HaproxyRuntimeApi lb = HaproxyRuntimeApi.builder(Endpoint.tcp("127.0.0.1", port)).server("n", "be/s1").build();
+        HaproxyRuntimeApi lb = HaproxyRuntimeApi.builder(RuntimeApiEndpoint.tcp("127.0.0.1", port)).server("n", "be/s1").build();
         LoadBalancerException e = thrown(() -> lb.drain("n"));
         assertThat(e.getMessage()).contains("tcp:127.0.0.1:" + port, "node 'n'", "set server be/s1 state drain", "cannot connect");
         assertThat(e.answer()).isNull();
@@ -203,7 +201,7 @@ class HaproxyRuntimeApiTest {
     @Test
     void aMissingUnixSocketIsAClearError(@TempDir Path dir) {
         Path socket = dir.resolve("nope.sock");
-        HaproxyRuntimeApi lb = HaproxyRuntimeApi.builder(Endpoint.unix(socket)).server("n", "be/s1").build();
+        HaproxyRuntimeApi lb = HaproxyRuntimeApi.builder(RuntimeApiEndpoint.unix(socket)).server("n", "be/s1").build();
         assertThatThrownBy(() -> lb.ready("n"))
                 .isInstanceOf(LoadBalancerException.class)
                 .hasMessageContaining("unix:" + socket)
@@ -259,7 +257,7 @@ class HaproxyRuntimeApiTest {
                 }
             }
             assumeTrue(full, "the accept queue never filled on this platform");
-            HaproxyRuntimeApi lb = HaproxyRuntimeApi.builder(Endpoint.tcp("127.0.0.1", listener.getLocalPort()))
+            HaproxyRuntimeApi lb = HaproxyRuntimeApi.builder(RuntimeApiEndpoint.tcp("127.0.0.1", listener.getLocalPort()))
                     .server("n", "be/s1").connectTimeout(Duration.ofMillis(300)).build();
             long start = System.nanoTime();
             assertThatThrownBy(() -> lb.drain("n")).isInstanceOf(LoadBalancerException.class)
@@ -321,7 +319,7 @@ class HaproxyRuntimeApiTest {
     @ParameterizedTest
     @MethodSource("badMappings")
     void aBadMappingIsRejectedAtConstructionNamingTheNode(String target, String detail) {
-        assertThatThrownBy(() -> HaproxyRuntimeApi.builder(Endpoint.tcp("127.0.0.1", 9999)).server("node-7", target).build())
+        assertThatThrownBy(() -> HaproxyRuntimeApi.builder(RuntimeApiEndpoint.tcp("127.0.0.1", 9999)).server("node-7", target).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("node 'node-7'")
                 .hasMessageContaining(detail)
@@ -330,14 +328,14 @@ class HaproxyRuntimeApiTest {
 
     @Test
     void namesWithHaproxysOtherCharactersAreAccepted() {
-        HaproxyRuntimeApi lb = HaproxyRuntimeApi.builder(Endpoint.tcp("127.0.0.1", 9999))
+        HaproxyRuntimeApi lb = HaproxyRuntimeApi.builder(RuntimeApiEndpoint.tcp("127.0.0.1", 9999))
                 .server("web-1.example:8080", "be_web.v2:blue/srv-1_a.b:c").build();
         assertThat(lb.servers()).containsEntry("web-1.example:8080", "be_web.v2:blue/srv-1_a.b:c");
     }
 
     @Test
     void otherBadConfigurationsAreRejectedClearly() {
-        Endpoint e = Endpoint.tcp("127.0.0.1", 9999);
+        RuntimeApiEndpoint e = RuntimeApiEndpoint.tcp("127.0.0.1", 9999);
         assertThatThrownBy(() -> HaproxyRuntimeApi.builder(e).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no node is mapped");
         assertThatThrownBy(() -> HaproxyRuntimeApi.builder(e).server("a", "be/s1").server("b", "be/s1").build())
@@ -371,13 +369,13 @@ class HaproxyRuntimeApiTest {
     @ParameterizedTest
     @MethodSource("endpoints")
     void endpointsParse(String text, String expected) {
-        assertThat(Endpoint.parse(text)).hasToString(expected);
+        assertThat(RuntimeApiEndpoint.parse(text)).hasToString(expected);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"admin.sock", "127.0.0.1", "127.0.0.1:", "127.0.0.1:http", "127.0.0.1:0", "127.0.0.1:70000", "unix:", ":9999"})
     void badEndpointsAreRejected(String text) {
-        assertThatThrownBy(() -> Endpoint.parse(text)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("HAProxy runtime API");
+        assertThatThrownBy(() -> RuntimeApiEndpoint.parse(text)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("HAProxy runtime API");
     }
 
     @Test
