@@ -123,7 +123,9 @@ class OpenLoopLoadTest {
         assertThat(r.sent()).isEqualTo(5);
         assertThat(r.timeouts()).isEqualTo(r.sent());
         assertThat(r.ok() + r.ioErrors() + r.unfinished()).isZero();
-        assertThat(r.allLatency().getMinValue()).isGreaterThanOrEqualTo(300_000);
+        // the histogram keeps 3 significant digits: 300 ms is stored in a bucket that starts a little below it
+        assertThat(r.allLatency().getMinValue())
+            .isGreaterThanOrEqualTo(r.allLatency().lowestEquivalentValue(300_000));
     }
 
     @Test
