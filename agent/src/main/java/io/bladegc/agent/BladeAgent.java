@@ -13,14 +13,27 @@ import java.util.function.Function;
 
 /**
  * The {@code -javaagent} entry point: reads the options (agent arguments &gt; {@code blade.*} system properties &gt;
- * {@code BLADE_*} environment &gt; defaults) and starts the JVM's Blade node. It opens no port and starts no thread of
- * its own. It never stops the application from starting, unless {@code strict=true} and an option is bad.
+ * {@code BLADE_*} environment &gt; defaults) and starts the JVM's Blade node. It opens no port. Without a
+ * {@code coordinator} it starts no thread of its own; with one it starts the coordinated mode
+ * ({@link CoordinatedMode}: threads {@code blade-coordination} and {@code blade-heartbeat}, and a shutdown hook that
+ * leaves the cluster), which does no I/O before {@code main}. It never stops the application from starting, unless
+ * {@code strict=true} and an option is bad; a coordinated mode that cannot start leaves the node in single-node mode.
  */
 public final class BladeAgent {
     /** Set once the agent has been attached; a second attach prints one line and does nothing. */
     static final String ATTACHED_PROPERTY = "io.bladegc.agent.attached";
     static final String PREFIX = "[blade] ";
     static final String RUNS_ON = "; Blade is disabled, the application runs on";
+
+    /** Starts the coordinated mode on a node; tests pass their own. */
+    @FunctionalInterface
+    interface CoordinatedStarter {
+        CoordinatedMode start(BladeNode node, BladeOptions options, System.Logger log);
+    }
+
+    /** The agent's: the node MBean as probe, a heartbeat every second, leave at JVM exit. */
+    static final CoordinatedStarter COORDINATED = (node, options, log) -> CoordinatedMode.start(node, options, log,
+        NodeProbe.fromNodeMBean(), Membership.HEARTBEAT_INTERVAL, true);
 
     private BladeAgent() {
     }
@@ -48,6 +61,18 @@ public final class BladeAgent {
      */
     static BladeNode start(String agentArgs, Properties props, Map<String, String> env, PrintStream err,
                            System.Logger log, Function<BladeOptions, BladeNode> starter) {
+        return start(agentArgs, props, env, err, log, starter, COORDINATED);
+    }
+
+    /**
+     * The whole agent, with its surroundings passed in, the coordinated mode's start too.
+     *
+     * @return the node started, or {@code null} when Blade stays off
+     * @throws IllegalArgumentException only when an option is bad and {@code strict=true}
+     */
+    static BladeNode start(String agentArgs, Properties props, Map<String, String> env, PrintStream err,
+                           System.Logger log, Function<BladeOptions, BladeNode> starter,
+                           CoordinatedStarter coordinated) {
         BladeOptionsParser.Result result;
         try {
             if (props.putIfAbsent(ATTACHED_PROPERTY, "true") != null) {
@@ -76,11 +101,29 @@ public final class BladeAgent {
                 return null;
             }
             BladeNode node = starter.apply(result.options());
-            log.log(Level.INFO, node.summary());
+            String cluster = result.options().coordinated()
+                ? startCoordinated(node, result.options(), err, log, coordinated) : "";
+            log.log(Level.INFO, node.summary() + cluster);
             return node;
         } catch (Throwable t) {
             failed(err, t);
             return null;
+        }
+    }
+
+    /** @return the end of the start-up line; a failure is one line on {@code err} and leaves the node single-node */
+    private static String startCoordinated(BladeNode node, BladeOptions options, PrintStream err, System.Logger log,
+                                           CoordinatedStarter coordinated) {
+        try {
+            return ", " + coordinated.start(node, options, log).describe();
+        } catch (Throwable t) {
+            try {
+                err.println(PREFIX + "coordinated mode could not start: "
+                    + String.valueOf(t).replaceAll("\\R+", " ") + "; the node runs single-node");
+            } catch (Throwable ignored) {
+                // never let the agent stop the application
+            }
+            return ", coordinator=" + options.coordinator() + " (could not start: single-node)";
         }
     }
 

@@ -17,7 +17,7 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import org.junit.jupiter.api.Test;
 
-/** The shaded agent jar: manifest, relocation, nothing leaked. */
+/** The shaded agent jar: manifest, relocation (blade-api and Jackson), nothing leaked. */
 class AgentJarIT {
     private static final String AGENT_CLASS = "io.bladegc.agent.BladeAgent";
 
@@ -46,9 +46,14 @@ class AgentJarIT {
             assertThat(classes).contains("io/bladegc/agent/BladeAgent.class",
                 "io/bladegc/agent/internal/api/Blade.class",
                 "io/bladegc/agent/internal/api/BladeOptionsParser.class",
-                "io/bladegc/agent/internal/api/internal/LocalNode.class");
+                "io/bladegc/agent/internal/api/internal/LocalNode.class",
+                "io/bladegc/agent/CoordinatorClient.class",
+                "io/bladegc/agent/internal/jackson/jr/ob/JSON.class",
+                "io/bladegc/agent/internal/jackson/core/JsonFactory.class");
             assertThat(classes).allSatisfy(n -> assertThat(n).startsWith("io/bladegc/agent/"));
-            assertThat(jar.stream().map(JarEntry::getName)).noneMatch(n -> n.startsWith("io/bladegc/api/"));
+            assertThat(jar.stream().map(JarEntry::getName)).noneMatch(n -> n.startsWith("io/bladegc/api/"))
+                .noneMatch(n -> n.startsWith("com/")).noneMatch(n -> n.startsWith("META-INF/versions/"))
+                .noneMatch(n -> n.startsWith("META-INF/services/"));
             assertThat(classes).noneMatch(n -> n.endsWith("module-info.class"));
         }
     }
@@ -64,23 +69,30 @@ class AgentJarIT {
                 try (InputStream in = jar.getInputStream(e)) {
                     // constant-pool strings are (modified) UTF-8: ASCII names can be searched as text
                     String text = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
-                    if (text.contains("io/bladegc/api/") || text.contains("io.bladegc.api.")) {
+                    if (text.contains("io/bladegc/api/") || text.contains("io.bladegc.api.")
+                        || text.contains("com/fasterxml/") || text.contains("com.fasterxml.")) {
                         leaks.add(e.getName());
                     }
                 }
             }
         }
-        assertThat(leaks).as("classes naming io.bladegc.api after relocation").isEmpty();
+        assertThat(leaks).as("classes naming io.bladegc.api or com.fasterxml after relocation").isEmpty();
     }
 
     @Test
-    void metaInfHoldsOnlyTheManifestAndTheAgentsOwnMavenMetadata() throws IOException {
+    void metaInfHoldsOnlyTheManifestTheAgentsOwnMavenMetadataAndTheBundledLicenses() throws IOException {
         try (JarFile jar = new JarFile(ChildJvm.agentJar().toFile())) {
             List<String> files = entries(jar).stream().map(JarEntry::getName).toList();
             assertThat(files.stream().filter(n -> n.startsWith("META-INF/"))).containsExactlyInAnyOrder(
                 "META-INF/MANIFEST.MF",
                 "META-INF/maven/io.bladegc/blade-agent/pom.xml",
-                "META-INF/maven/io.bladegc/blade-agent/pom.properties");
+                "META-INF/maven/io.bladegc/blade-agent/pom.properties",
+                // jackson-core's (Apache-2.0, covering jackson-jr too) and its bundled FastDoubleParser's (MIT)
+                "META-INF/LICENSE",
+                "META-INF/NOTICE",
+                "META-INF/FastDoubleParser-LICENSE",
+                "META-INF/FastDoubleParser-NOTICE",
+                "META-INF/thirdparty-LICENSE");
             assertThat(files).as("nothing but classes outside META-INF")
                 .allSatisfy(n -> assertThat(n.startsWith("META-INF/") || n.endsWith(".class")).as(n).isTrue());
         }

@@ -76,8 +76,8 @@ class BladeAgentTest {
         assertThat(started).isEmpty();
         assertThat(log.lines).isEmpty();
         assertThat(errLines()).containsExactly(
-            "[blade] unknown option 'drainTimout' (valid: enabled, strict, drainTimeout, margin, sampleInterval)"
-                + "; Blade is disabled, the application runs on",
+            "[blade] unknown option 'drainTimout' (valid: enabled, strict, drainTimeout, margin, sampleInterval, "
+                + "coordinator, nodeId, token, coordinatorTimeout); Blade is disabled, the application runs on",
             "[blade] malformed option 'margin=abc': expected a duration such as 20ms or 1s"
                 + "; Blade is disabled, the application runs on");
     }
@@ -127,6 +127,60 @@ class BladeAgentTest {
             });
         assertThat(BladeAgent.start("", props, Map.of(), err, log, o -> bad)).isNull();
         assertThat(errLines()).singleElement().asString().contains("could not start", "boom");
+    }
+
+    @Test
+    void aCoordinatorStartsTheCoordinatedModeWithoutDelayAndTheStartLineNamesItButNotTheToken() throws Exception {
+        StubNode node = new StubNode();
+        List<CoordinatedMode> modes = new ArrayList<>();
+        int port = FakeCoordinator.closedPort(); // down: the start must not wait for it
+        long t0 = System.nanoTime();
+        BladeNode started = BladeAgent.start("coordinator=http://127.0.0.1:" + port + ",nodeId=n1,"
+            + "coordinatorTimeout=5s", props,
+            Map.of("BLADE_TOKEN", "s3cr3t"), err, log, o -> node, (n, o, l) -> {
+                CoordinatedMode m = CoordinatedMode.start(n, o, l, new NodeProbe(() -> -1, () -> -1),
+                    Duration.ofSeconds(1), false);
+                modes.add(m);
+                return m;
+            });
+        try {
+            assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("no I/O before main")
+                .isLessThan(Duration.ofSeconds(2));
+            assertThat(started).isSameAs(node);
+            assertThat(node.registered).singleElement().isInstanceOf(CoordinatedHandler.class);
+            assertThat(log.lines).as("the start-up line (the heartbeat thread may log beside it)")
+                .contains("INFO Blade: stub node, coordinator=http://127.0.0.1:" + port
+                    + ", node id=n1, coordinator timeout=5000 ms, token set");
+            assertThat(log.lines).noneMatch(l -> l.contains("s3cr3t"));
+            assertThat(errLines()).isEmpty();
+        } finally {
+            modes.forEach(CoordinatedMode::close);
+        }
+        assertThat(node.registered).as("closing gives the node its default handler back").last().isNull();
+    }
+
+    @Test
+    void aCoordinatedModeThatCannotStartLeavesTheNodeSingleNodeWithOneLine() {
+        StubNode node = new StubNode();
+        BladeNode started = BladeAgent.start("coordinator=http://127.0.0.1:7070", props, Map.of(), err, log,
+            o -> node, (n, o, l) -> {
+                throw new NoClassDefFoundError("java/net/http/HttpClient");
+            });
+        assertThat(started).isSameAs(node);
+        assertThat(errLines()).singleElement().asString()
+            .isEqualTo("[blade] coordinated mode could not start: java.lang.NoClassDefFoundError: "
+                + "java/net/http/HttpClient; the node runs single-node");
+        assertThat(log.lines).singleElement().asString()
+            .endsWith("coordinator=http://127.0.0.1:7070 (could not start: single-node)");
+    }
+
+    @Test
+    void aMalformedCoordinatorIsOneLineAndBladeStaysOff() {
+        assertThat(start("coordinator=localhost:7070", Map.of())).isNull();
+        assertThat(started).isEmpty();
+        assertThat(errLines()).singleElement().asString()
+            .startsWith("[blade] malformed option 'coordinator=localhost:7070': ")
+            .contains("http://127.0.0.1:7070").endsWith("; Blade is disabled, the application runs on");
     }
 
     /** Records "LEVEL message" lines. */

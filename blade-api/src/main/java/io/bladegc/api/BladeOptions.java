@@ -1,36 +1,214 @@
 package io.bladegc.api;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * Blade's settings for one JVM. Immutable and thread-safe. Build with {@link #builder()}; read from agent arguments,
  * system properties and the environment with {@link BladeOptionsParser}.
  *
- * @param enabled        whether Blade runs at all (default {@code true})
- * @param strict         whether a bad option stops the JVM instead of disabling Blade (default {@code false})
- * @param drainTimeout   the longest Blade waits for in-flight requests before collecting anyway (default 500 ms)
- * @param margin         extra lead time on top of the measured drain and schedule times (default 20 ms)
- * @param sampleInterval how often the heap watcher reads the memory pools (default 5 ms)
+ * <p>{@link #toString()} never shows the {@link #token()}.
+ *
+ * @param enabled            whether Blade runs at all (default {@code true})
+ * @param strict             whether a bad option stops the JVM instead of disabling Blade (default {@code false})
+ * @param drainTimeout       the longest Blade waits for in-flight requests before collecting anyway (default 500 ms)
+ * @param margin             extra lead time on top of the measured drain and schedule times (default 20 ms)
+ * @param sampleInterval     how often the heap watcher reads the memory pools (default 5 ms)
+ * @param coordinator        the coordinator's base URL ({@code http://} or {@code https://}, host, optional port and
+ *                           path prefix; no user info, query or fragment), or {@code null} for single-node mode
+ *                           (the default)
+ * @param nodeId             this node's name at the coordinator, 1 to 64 characters from {@code A-Z a-z 0-9 . _ -}
+ *                           (the coordinator's rule; not {@code .} or {@code ..}), or {@code null} for
+ *                           {@link #defaultNodeId()}, the host name and the process id (worked out only when asked
+ *                           for)
+ * @param token              the shared secret sent as {@code Authorization: Bearer <token>} on every coordinator
+ *                           call, or {@code null} for none (the default); 1 to 4096 visible ASCII characters
+ * @param coordinatorTimeout how long one coordinator call may take before the node fails open (default 1 s)
  */
 public record BladeOptions(boolean enabled, boolean strict, Duration drainTimeout, Duration margin,
-                           Duration sampleInterval) {
+                           Duration sampleInterval, URI coordinator, String nodeId, String token,
+                           Duration coordinatorTimeout) {
+
+    /** What a node id may look like: a path segment of the coordinator's URLs, as the coordinator accepts it. */
+    public static final Pattern NODE_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
+    /** What a token may look like: it goes into an HTTP header. */
+    static final Pattern TOKEN = Pattern.compile("[\\x21-\\x7e]{1,4096}");
 
     public BladeOptions {
         Objects.requireNonNull(drainTimeout, "drainTimeout");
         Objects.requireNonNull(margin, "margin");
         Objects.requireNonNull(sampleInterval, "sampleInterval");
+        Objects.requireNonNull(coordinatorTimeout, "coordinatorTimeout");
         requirePositive("drainTimeout", drainTimeout);
         requirePositive("sampleInterval", sampleInterval);
+        requirePositive("coordinatorTimeout", coordinatorTimeout);
         if (margin.isNegative()) {
             throw new IllegalArgumentException("margin must not be negative: " + margin);
         }
+        if (coordinator != null) {
+            String problem = coordinatorProblem(coordinator);
+            if (problem != null) {
+                throw new IllegalArgumentException("coordinator " + problem + ": " + coordinator);
+            }
+            coordinator = withoutTrailingSlash(coordinator);
+        }
+        if (nodeId != null && !validNodeId(nodeId)) {
+            throw new IllegalArgumentException("nodeId must be 1 to 64 characters from A-Z a-z 0-9 . _ - "
+                + "(not . or ..): " + nodeId);
+        }
+        if (token != null && !TOKEN.matcher(token).matches()) {
+            throw new IllegalArgumentException("token must be 1 to 4096 visible ASCII characters without spaces");
+        }
+    }
+
+    /** The options before the coordinator settings existed: single-node mode, default coordinator settings. */
+    public BladeOptions(boolean enabled, boolean strict, Duration drainTimeout, Duration margin,
+                        Duration sampleInterval) {
+        this(enabled, strict, drainTimeout, margin, sampleInterval, null, null, null,
+            Builder.DEFAULT_COORDINATOR_TIMEOUT);
+    }
+
+    /** @return this node's name at the coordinator: as configured, else {@link #defaultNodeId()} */
+    @Override
+    public String nodeId() {
+        return nodeId != null ? nodeId : defaultNodeId();
     }
 
     private static void requirePositive(String name, Duration d) {
         if (d.isNegative() || d.isZero()) {
             throw new IllegalArgumentException(name + " must be positive: " + d);
         }
+    }
+
+    /** @return whether a coordinator is configured (cluster mode) */
+    public boolean coordinated() {
+        return coordinator != null;
+    }
+
+    /** @return whether {@code id} is a valid {@link #nodeId()} */
+    public static boolean validNodeId(String id) {
+        return id != null && NODE_ID.matcher(id).matches() && !id.equals(".") && !id.equals("..");
+    }
+
+    /**
+     * @return {@code null} when {@code uri} is a usable coordinator base URL, else what is wrong with it (a phrase
+     *     such as "must use http or https")
+     */
+    static String coordinatorProblem(URI uri) {
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!uri.isAbsolute() || uri.isOpaque() || !(scheme.equals("http") || scheme.equals("https"))) {
+            return "must be an http:// or https:// URL";
+        }
+        if (uri.getHost() == null || uri.getHost().isEmpty()) {
+            return "must name a host";
+        }
+        if (uri.getRawUserInfo() != null) {
+            return "must not carry user info (use the token option for the secret)";
+        }
+        if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+            return "must not have a query or fragment";
+        }
+        return null;
+    }
+
+    private static URI withoutTrailingSlash(URI uri) {
+        String s = uri.toString();
+        int end = s.length();
+        while (end > 0 && s.charAt(end - 1) == '/') {
+            end--;
+        }
+        return end == s.length() ? uri : URI.create(s.substring(0, end));
+    }
+
+    /**
+     * The default {@link #nodeId()}: {@code <host>-<pid>}, the host name as the operating system reports it, without
+     * a DNS lookup ({@code /proc/sys/kernel/hostname}, else the {@code HOSTNAME} or {@code COMPUTERNAME} environment
+     * variable, else {@code /etc/hostname}, else the JDK's local host name), with characters outside
+     * {@code A-Z a-z 0-9 . _ -} replaced by {@code -} and shortened so the whole id fits 64 characters. It changes when
+     * the JVM restarts; set {@code nodeId} explicitly when the coordinator maps nodes to load-balancer servers.
+     *
+     * @return the default node id, computed once per class loader
+     */
+    public static String defaultNodeId() {
+        return DefaultNodeId.VALUE;
+    }
+
+    private static final class DefaultNodeId {
+        static final String VALUE = compute();
+
+        private static String compute() {
+            String pid = Long.toString(ProcessHandle.current().pid());
+            String host = hostName();
+            host = host.replaceAll("[^A-Za-z0-9._-]", "-");
+            int room = 64 - 1 - pid.length();
+            if (host.length() > room) {
+                host = host.substring(0, room);
+            }
+            if (host.isEmpty()) {
+                host = "localhost";
+            }
+            return host + "-" + pid;
+        }
+
+        private static String hostName() {
+            String h = firstLine(Path.of("/proc/sys/kernel/hostname"));
+            if (h.isEmpty()) {
+                h = env("HOSTNAME");
+            }
+            if (h.isEmpty()) {
+                h = env("COMPUTERNAME");
+            }
+            if (h.isEmpty()) {
+                h = firstLine(Path.of("/etc/hostname"));
+            }
+            if (h.isEmpty()) {
+                try {
+                    h = InetAddress.getLocalHost().getHostName(); // may ask DNS: the last resort only
+                } catch (IOException | RuntimeException e) {
+                    h = "";
+                }
+            }
+            return h.trim();
+        }
+
+        private static String env(String name) {
+            try {
+                String v = System.getenv(name);
+                return v == null ? "" : v.trim();
+            } catch (SecurityException e) {
+                return "";
+            }
+        }
+
+        private static String firstLine(Path p) {
+            try {
+                if (!Files.isReadable(p)) {
+                    return "";
+                }
+                return Files.readAllLines(p, StandardCharsets.UTF_8).stream().map(String::trim)
+                    .filter(l -> !l.isEmpty()).findFirst().orElse("");
+            } catch (IOException | RuntimeException e) {
+                return "";
+            }
+        }
+    }
+
+    /** @return the options, with the token shown only as set or not */
+    @Override
+    public String toString() {
+        return "BladeOptions[enabled=" + enabled + ", strict=" + strict + ", drainTimeout=" + drainTimeout
+            + ", margin=" + margin + ", sampleInterval=" + sampleInterval + ", coordinator=" + coordinator
+            + ", nodeId=" + (nodeId != null ? nodeId : "(default)") + ", token=" + (token == null ? "none" : "(set)") + ", coordinatorTimeout="
+            + coordinatorTimeout + "]";
     }
 
     /** @return the defaults */
@@ -45,11 +223,17 @@ public record BladeOptions(boolean enabled, boolean strict, Duration drainTimeou
 
     /** Builds {@link BladeOptions}. Not thread-safe. */
     public static final class Builder {
+        static final Duration DEFAULT_COORDINATOR_TIMEOUT = Duration.ofSeconds(1);
+
         private boolean enabled = true;
         private boolean strict = false;
         private Duration drainTimeout = Duration.ofMillis(500);
         private Duration margin = Duration.ofMillis(20);
         private Duration sampleInterval = Duration.ofMillis(5);
+        private URI coordinator;
+        private String nodeId;
+        private String token;
+        private Duration coordinatorTimeout = DEFAULT_COORDINATOR_TIMEOUT;
 
         private Builder() {
         }
@@ -79,9 +263,33 @@ public record BladeOptions(boolean enabled, boolean strict, Duration drainTimeou
             return this;
         }
 
+        /** @param coordinator the coordinator's base URL, or {@code null} for single-node mode */
+        public Builder coordinator(URI coordinator) {
+            this.coordinator = coordinator;
+            return this;
+        }
+
+        /** @param nodeId this node's name at the coordinator, or {@code null} for {@link #defaultNodeId()} */
+        public Builder nodeId(String nodeId) {
+            this.nodeId = nodeId;
+            return this;
+        }
+
+        /** @param token the shared secret for the coordinator, or {@code null} for none */
+        public Builder token(String token) {
+            this.token = token;
+            return this;
+        }
+
+        public Builder coordinatorTimeout(Duration coordinatorTimeout) {
+            this.coordinatorTimeout = coordinatorTimeout;
+            return this;
+        }
+
         /** @throws IllegalArgumentException when a value is out of range */
         public BladeOptions build() {
-            return new BladeOptions(enabled, strict, drainTimeout, margin, sampleInterval);
+            return new BladeOptions(enabled, strict, drainTimeout, margin, sampleInterval, coordinator, nodeId, token,
+                coordinatorTimeout);
         }
     }
 }

@@ -3,6 +3,8 @@ package io.bladegc.api;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -30,7 +32,10 @@ import java.util.regex.Pattern;
  *       variables are ignored, an unknown {@code BLADE_*} variable is an error;</li>
  *   <li>booleans: {@code true} or {@code false}, any case;</li>
  *   <li>durations: a number with the unit {@code ms}, {@code s} or {@code m} ({@code 250ms}, {@code 0.5s},
- *       {@code 1m}), or ISO-8601 ({@code PT0.5S}); a bare number is an error, the unit is never guessed.</li>
+ *       {@code 1m}), or ISO-8601 ({@code PT0.5S}); a bare number is an error, the unit is never guessed;</li>
+ *   <li>{@code coordinator}: an {@code http://} or {@code https://} URL with a host, e.g.
+ *       {@code http://127.0.0.1:7070}; {@code nodeId}: 1 to 64 characters from {@code A-Z a-z 0-9 . _ -};
+ *       {@code token}: 1 to 4096 visible ASCII characters, never repeated in a message.</li>
  * </ul>
  *
  * <p>When there are errors the options are the defaults with {@code enabled=false} (Blade disables itself, the
@@ -41,8 +46,18 @@ import java.util.regex.Pattern;
  */
 public final class BladeOptionsParser {
 
-    /** The valid keys, in documentation order: enabled, strict, drainTimeout, margin, sampleInterval. */
-    public static final List<String> KEYS = List.of("enabled", "strict", "drainTimeout", "margin", "sampleInterval");
+    /**
+     * The valid keys, in documentation order: enabled, strict, drainTimeout, margin, sampleInterval, coordinator,
+     * nodeId, token, coordinatorTimeout.
+     */
+    public static final List<String> KEYS = List.of("enabled", "strict", "drainTimeout", "margin", "sampleInterval",
+        "coordinator", "nodeId", "token", "coordinatorTimeout");
+
+    /** Keys whose values are secrets: messages show {@value #HIDDEN} instead. */
+    static final List<String> SECRET_KEYS = List.of("token");
+
+    /** What a message shows in place of a secret value. */
+    static final String HIDDEN = "(hidden)";
 
     /** Prefix of the system properties Blade reads. */
     public static final String PROPERTY_PREFIX = "blade.";
@@ -145,8 +160,8 @@ public final class BladeOptionsParser {
                 } else if (!KEYS.contains(key)) {
                     reader.errors.add("unknown option '" + key + "' " + VALID);
                 } else if (seen.containsKey(key)) {
-                    reader.errors.add("option '" + key + "' given twice: '" + key + "=" + seen.get(key) + "' and '"
-                        + key + "=" + value + "'");
+                    reader.errors.add("option '" + key + "' given twice: '" + key + "=" + shown(key, seen.get(key))
+                        + "' and '" + key + "=" + shown(key, value) + "'");
                 } else {
                     seen.put(key, value);
                     reader.read(key, value, "");
@@ -191,6 +206,11 @@ public final class BladeOptionsParser {
         return sb.toString();
     }
 
+    /** @return the value as a message may show it: secrets hidden */
+    private static String shown(String key, String value) {
+        return SECRET_KEYS.contains(key) ? HIDDEN : value;
+    }
+
     private static String keyOfEnv(String name) {
         for (String key : KEYS) {
             if (envName(key).equals(name)) {
@@ -207,11 +227,14 @@ public final class BladeOptionsParser {
 
         void read(String key, String rawValue, String from) {
             String value = rawValue == null ? "" : rawValue.trim();
-            String where = "'" + key + "=" + value + "'" + from;
+            String where = "'" + key + "=" + shown(key, value) + "'" + from;
             Object parsed = switch (key) {
                 case "enabled", "strict" -> parseBoolean(value, where);
-                case "drainTimeout", "sampleInterval" -> parseDuration(key, value, where, false);
+                case "drainTimeout", "sampleInterval", "coordinatorTimeout" -> parseDuration(key, value, where, false);
                 case "margin" -> parseDuration(key, value, where, true);
+                case "coordinator" -> parseCoordinator(value, where);
+                case "nodeId" -> parseNodeId(value, where);
+                case "token" -> parseToken(value, where);
                 default -> throw new AssertionError("unhandled key " + key);
             };
             if (parsed != null) {
@@ -228,6 +251,45 @@ public final class BladeOptionsParser {
             }
             errors.add("malformed option " + where + ": expected true or false");
             return null;
+        }
+
+        private URI parseCoordinator(String value, String where) {
+            String hint = ": expected an http:// or https:// URL such as http://127.0.0.1:7070";
+            URI uri;
+            try {
+                uri = new URI(value);
+            } catch (URISyntaxException e) {
+                errors.add("malformed option " + where + hint);
+                return null;
+            }
+            if (value.isEmpty() || !uri.isAbsolute()) {
+                errors.add("malformed option " + where + hint);
+                return null;
+            }
+            String problem = BladeOptions.coordinatorProblem(uri);
+            if (problem != null) {
+                errors.add("malformed option " + where + ": the coordinator URL " + problem
+                    + ", e.g. http://127.0.0.1:7070");
+                return null;
+            }
+            return uri;
+        }
+
+        private String parseNodeId(String value, String where) {
+            if (!BladeOptions.validNodeId(value)) {
+                errors.add("malformed option " + where + ": expected 1 to 64 characters from A-Z a-z 0-9 . _ - "
+                    + "(not . or ..)");
+                return null;
+            }
+            return value;
+        }
+
+        private String parseToken(String value, String where) {
+            if (!BladeOptions.TOKEN.matcher(value).matches()) {
+                errors.add("malformed option " + where + ": expected 1 to 4096 visible ASCII characters, no spaces");
+                return null;
+            }
+            return value;
         }
 
         private Duration parseDuration(String key, String value, String where, boolean zeroAllowed) {
@@ -303,6 +365,18 @@ public final class BladeOptionsParser {
                 }
                 if (values.get("sampleInterval") instanceof Duration d) {
                     b.sampleInterval(d);
+                }
+                if (values.get("coordinator") instanceof URI u) {
+                    b.coordinator(u);
+                }
+                if (values.get("nodeId") instanceof String id) {
+                    b.nodeId(id);
+                }
+                if (values.get("token") instanceof String t) {
+                    b.token(t);
+                }
+                if (values.get("coordinatorTimeout") instanceof Duration d) {
+                    b.coordinatorTimeout(d);
                 }
                 try {
                     return new Result(b.build(), errors);

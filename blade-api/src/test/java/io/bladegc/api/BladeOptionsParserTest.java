@@ -16,7 +16,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class BladeOptionsParserTest {
 
-    private static final String VALID_LIST = "(valid: enabled, strict, drainTimeout, margin, sampleInterval)";
+    private static final String VALID_LIST = "(valid: enabled, strict, drainTimeout, margin, sampleInterval, "
+        + "coordinator, nodeId, token, coordinatorTimeout)";
 
     private static Properties props(String... kv) {
         Properties p = new Properties();
@@ -59,14 +60,16 @@ class BladeOptionsParserTest {
     @Test
     void keysAreInDocumentationOrder() {
         assertThat(BladeOptionsParser.KEYS)
-            .containsExactly("enabled", "strict", "drainTimeout", "margin", "sampleInterval");
+            .containsExactly("enabled", "strict", "drainTimeout", "margin", "sampleInterval", "coordinator",
+                "nodeId", "token", "coordinatorTimeout");
     }
 
     @Test
     void envNamesAreUpperSnakeCase() {
         assertThat(BladeOptionsParser.KEYS.stream().map(BladeOptionsParser::envName).toList())
             .containsExactly("BLADE_ENABLED", "BLADE_STRICT", "BLADE_DRAIN_TIMEOUT", "BLADE_MARGIN",
-                "BLADE_SAMPLE_INTERVAL");
+                "BLADE_SAMPLE_INTERVAL", "BLADE_COORDINATOR", "BLADE_NODE_ID", "BLADE_TOKEN",
+                "BLADE_COORDINATOR_TIMEOUT");
     }
 
     @Nested
@@ -323,7 +326,8 @@ class BladeOptionsParserTest {
         void unknownEnvironmentVariableSaysWhereItCameFrom() {
             String e = singleError(BladeOptionsParser.parse(null, null, env("BLADE_XYZ", "1")));
             assertThat(e).isEqualTo("unknown option in environment variable 'BLADE_XYZ' (valid: BLADE_ENABLED, "
-                + "BLADE_STRICT, BLADE_DRAIN_TIMEOUT, BLADE_MARGIN, BLADE_SAMPLE_INTERVAL)");
+                + "BLADE_STRICT, BLADE_DRAIN_TIMEOUT, BLADE_MARGIN, BLADE_SAMPLE_INTERVAL, BLADE_COORDINATOR, "
+                + "BLADE_NODE_ID, BLADE_TOKEN, BLADE_COORDINATOR_TIMEOUT)");
         }
 
         @Test
@@ -369,6 +373,138 @@ class BladeOptionsParserTest {
                 assertThat(r.errors()).anySatisfy(e -> assertThat(e).contains(n));
             }
             assertDisabledDefaults(r);
+        }
+    }
+
+    @Nested
+    class Coordinator {
+
+        @Test
+        void defaultsAreSingleNodeWithAOneSecondTimeoutAndAHostPidNodeId() {
+            BladeOptions d = BladeOptions.defaults();
+            assertThat(d.coordinator()).isNull();
+            assertThat(d.coordinated()).isFalse();
+            assertThat(d.token()).isNull();
+            assertThat(d.coordinatorTimeout()).isEqualTo(Duration.ofSeconds(1));
+            assertThat(d.nodeId()).isEqualTo(BladeOptions.defaultNodeId())
+                .endsWith("-" + ProcessHandle.current().pid()).matches("[A-Za-z0-9._-]{1,64}");
+        }
+
+        @Test
+        void allCoordinatorKeysFromAgentArguments() {
+            Result r = args("coordinator=http://127.0.0.1:7070,nodeId=web-1.eu_a,token=s3cr3t+/=,"
+                + "coordinatorTimeout=250ms");
+            assertThat(r.errors()).isEmpty();
+            BladeOptions o = r.options();
+            assertThat(o.coordinator()).hasToString("http://127.0.0.1:7070");
+            assertThat(o.coordinated()).isTrue();
+            assertThat(o.nodeId()).isEqualTo("web-1.eu_a");
+            assertThat(o.token()).isEqualTo("s3cr3t+/=");
+            assertThat(o.coordinatorTimeout()).isEqualTo(Duration.ofMillis(250));
+        }
+
+        @Test
+        void fromEnvironmentAndProperties() {
+            Result r = BladeOptionsParser.parse(null, props("blade.nodeId", "n1"),
+                env("BLADE_COORDINATOR", "https://coord.example:8443/blade/", "BLADE_TOKEN", "t0k",
+                    "BLADE_NODE_ID", "n2", "BLADE_COORDINATOR_TIMEOUT", "2s"));
+            assertThat(r.errors()).isEmpty();
+            assertThat(r.options().coordinator()).as("trailing slash dropped")
+                .hasToString("https://coord.example:8443/blade");
+            assertThat(r.options().nodeId()).as("property beats env").isEqualTo("n1");
+            assertThat(r.options().token()).isEqualTo("t0k");
+            assertThat(r.options().coordinatorTimeout()).isEqualTo(Duration.ofSeconds(2));
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"127.0.0.1:7070", "localhost:7070", "ftp://host:21", "http://", "http//host",
+            "http://host:7070/?x=1", "http://host#frag", "http://user:pw@host:7070", "http://ho st", "", "/v1",
+            "mailto:a@b"})
+        void malformedCoordinatorIsOneLine(String v) {
+            Result r = args("coordinator=" + v);
+            String e = singleError(r);
+            assertThat(e).startsWith("malformed option 'coordinator=" + v + "'").contains("http://127.0.0.1:7070");
+            assertDisabledDefaults(r);
+            assertThat(r.options().coordinator()).isNull();
+        }
+
+        @Test
+        void malformedCoordinatorSaysWhatIsWrong() {
+            assertThat(singleError(args("coordinator=http://u:p@h"))).contains("user info");
+            assertThat(singleError(args("coordinator=ftp://h"))).contains("http:// or https://");
+            assertThat(singleError(args("coordinator=http://h/?q"))).contains("query");
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"", ".", "..", "a/b", "a b", "caf\u00e9", "x?y", "host:123",
+            "12345678901234567890123456789012345678901234567890123456789012345"})
+        void malformedNodeId(String v) {
+            String e = singleError(args("nodeId=" + v));
+            assertThat(e).startsWith("malformed option 'nodeId=" + v.trim() + "'").contains("1 to 64 characters");
+        }
+
+        @Test
+        void nodeIdOfExactly64IsFine() {
+            String id = "a".repeat(60) + "-123";
+            assertThat(args("nodeId=" + id).options().nodeId()).isEqualTo(id);
+        }
+
+        @Test
+        void aMalformedTokenIsReportedWithoutItsValue() {
+            Result r = BladeOptionsParser.parse(null, props("blade.token", "has space"),
+                env("BLADE_TOKEN", "x\u0001y"));
+            assertThat(r.errors()).hasSize(2).allSatisfy(e -> assertThat(e).contains("'token=(hidden)'")
+                .doesNotContain("has space", "\u0001"));
+            assertThat(singleError(args("token="))).isEqualTo("malformed option 'token=(hidden)': expected 1 to 4096 "
+                + "visible ASCII characters, no spaces");
+        }
+
+        @Test
+        void aTokenGivenTwiceIsReportedWithoutItsValues() {
+            String e = singleError(args("token=first,token=second"));
+            assertThat(e).contains("'token'", "given twice").doesNotContain("first", "second");
+        }
+
+        @Test
+        void theTokenNeverAppearsInToString() {
+            BladeOptions o = args("coordinator=http://h:1,token=sekrit").options();
+            assertThat(o.toString()).doesNotContain("sekrit").contains("token=(set)", "coordinator=http://h:1");
+            assertThat(BladeOptions.defaults().toString()).contains("token=none");
+        }
+
+        @ParameterizedTest
+        @CsvSource({
+            "0ms, greater than zero",
+            "61m, at most",
+        })
+        void coordinatorTimeoutOutOfRange(String value, String hint) {
+            String e = singleError(args("coordinatorTimeout=" + value));
+            assertThat(e).startsWith("invalid option 'coordinatorTimeout=" + value + "'").contains(hint);
+        }
+
+        @Test
+        void coordinatorTimeoutNeedsAUnit() {
+            assertThat(singleError(args("coordinatorTimeout=5"))).contains("needs a unit");
+        }
+
+        @Test
+        void theBuilderChecksToo() {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> BladeOptions.builder()
+                .coordinator(java.net.URI.create("ftp://x")).build()).isInstanceOf(IllegalArgumentException.class);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> BladeOptions.builder().nodeId("..").build())
+                .isInstanceOf(IllegalArgumentException.class);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> BladeOptions.builder().token("a b").build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageNotContaining("a b");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> BladeOptions.builder()
+                .coordinatorTimeout(Duration.ZERO).build()).isInstanceOf(IllegalArgumentException.class);
+        }
+
+        @Test
+        void mapFormTakesTheCoordinatorKeys() {
+            Result r = BladeOptionsParser.parse(Map.of("coordinator", "http://10.0.0.1:7070", "nodeId", "w1"));
+            assertThat(r.errors()).isEmpty();
+            assertThat(r.options().coordinator()).hasToString("http://10.0.0.1:7070");
+            assertThat(r.options().nodeId()).isEqualTo("w1");
         }
     }
 }

@@ -10,8 +10,10 @@ import javax.management.ObjectName;
  * The application the agent integration tests start in a child JVM: prints {@code app ran}, then what the JDK-level
  * Blade channel (the platform MBean {@code io.bladegc:type=Node}) says: {@code blade node: <summary>}, or
  * {@code blade node: none} when no node runs. With {@code -Dtinyapp.allocate=true} it first allocates garbage for
- * two seconds, as a busy service would, and then also prints {@code blade stats: Mode=..., Collections=...,
- * Forced=...} from the same MBean. It knows nothing of Blade's classes, like any application.
+ * two seconds ({@code -Dtinyapp.allocateMillis=...} to change), as a busy service would, and then also prints
+ * {@code blade stats: Mode=..., Collections=..., Forced=...} from the same MBean. With
+ * {@code -Dtinyapp.coordination=true} it also prints {@code blade coordination: Grants=..., ...} from the MBean
+ * {@code io.bladegc:type=Coordination}. It knows nothing of Blade's classes, like any application.
  */
 public final class TinyApp {
     private TinyApp() {
@@ -21,7 +23,7 @@ public final class TinyApp {
 
     public static void main(String[] args) throws InterruptedException {
         if (Boolean.getBoolean("tinyapp.allocate")) {
-            long end = System.nanoTime() + 2_000_000_000L;
+            long end = System.nanoTime() + Long.getLong("tinyapp.allocateMillis", 2000) * 1_000_000L;
             while (System.nanoTime() < end) {
                 for (int i = 0; i < 64; i++) {
                     sink = new byte[1024];
@@ -33,6 +35,24 @@ public final class TinyApp {
         System.out.println("blade node: " + nodeSummary());
         if (Boolean.getBoolean("tinyapp.allocate")) {
             System.out.println("blade stats: " + nodeStats());
+        }
+        if (Boolean.getBoolean("tinyapp.coordination")) {
+            System.out.println("blade coordination: " + coordinationStats());
+        }
+    }
+
+    private static String coordinationStats() {
+        try {
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            ObjectName name = new ObjectName("io.bladegc:type=Coordination");
+            StringBuilder sb = new StringBuilder();
+            for (String a : new String[] {"CoordinatorUp", "Grants", "QueuedWaits", "FailOpens", "Cancels",
+                "Fenced", "StaleReleases", "Rejoins"}) {
+                sb.append(sb.length() == 0 ? "" : ", ").append(a).append('=').append(server.getAttribute(name, a));
+            }
+            return sb.toString();
+        } catch (Exception | LinkageError e) {
+            return "unreadable (" + e + ")";
         }
     }
 

@@ -1,0 +1,224 @@
+package io.bladegc.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bladegc.agent.CoordinatorException.Kind;
+import io.bladegc.agent.FakeCoordinator.Reply;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The wire protocol: paths, bodies, headers, answers, and what each failure is called. */
+class CoordinatorClientTest {
+    private FakeCoordinator fake;
+    private CoordinatorClient client;
+
+    @BeforeEach
+    void start() throws IOException {
+        fake = FakeCoordinator.start();
+        client = new CoordinatorClient(fake.uri(), "web-1.42", null, Duration.ofSeconds(2));
+    }
+
+    @AfterEach
+    void stop() {
+        client.close();
+        fake.close();
+    }
+
+    private static CoordinatorException failure(ThrowingCall call) {
+        try {
+            call.run();
+        } catch (CoordinatorException e) {
+            return e;
+        } catch (ExecutionException e) {
+            return CoordinatorClient.unwrap(e);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+        throw new AssertionError("no failure");
+    }
+
+    private interface ThrowingCall {
+        void run() throws Exception;
+    }
+
+    @Test
+    void everyOperationPostsToItsPathWithItsBody() throws Exception {
+        client.join();
+        client.heartbeat();
+        assertThat(client.acquire(3, 120, 50).get().granted()).isTrue();
+        client.renew(7);
+        client.release(7, 12);
+        client.cancel(4);
+        client.leave();
+        assertThat(fake.calls()).extracting(FakeCoordinator.Call::op)
+            .containsExactly("join", "heartbeat", "acquire", "renew", "release", "cancel", "leave");
+        assertThat(fake.calls()).allSatisfy(c -> assertThat(c.node()).isEqualTo("web-1.42"));
+        assertThat(fake.calls("join").get(0).body()).isEmpty();
+        assertThat(fake.calls("acquire").get(0).body()).containsEntry("gcId", 3).containsEntry("leadMillis", 120)
+            .containsEntry("waitMillis", 50);
+        assertThat(fake.calls("release").get(0).body()).containsEntry("epoch", 7).containsEntry("pauseMillis", 12);
+        assertThat(fake.calls("renew").get(0).body()).containsEntry("epoch", 7);
+        assertThat(fake.calls("cancel").get(0).body()).containsEntry("gcId", 4);
+    }
+
+    @Test
+    void theLeaseEndsRemainingMillisAfterTheCallWasSentWhateverTheCoordinatorsClock() throws Exception {
+        fake.on("acquire", c -> Reply.granted(7, 2_000)); // the fake's clock is an hour ahead
+        long before = System.nanoTime();
+        AcquireAnswer a = client.acquire(1, 0, 0).get();
+        long after = System.nanoTime();
+        assertThat(a.granted()).isTrue();
+        assertThat(a.epoch()).isEqualTo(7);
+        assertThat(a.leaseEndNanos()).isBetween(before + 2_000_000_000L, after + 2_000_000_000L);
+    }
+
+    @Test
+    void withoutRemainingMillisTheLeaseIsDeadlineMinusNowOfTheSameAnswer() throws Exception {
+        fake.on("acquire", c -> Reply.status(200, "{\"status\":\"GRANTED\",\"epoch\":7,\"deadline\":5000,"
+            + "\"now\":3000}"));
+        long before = System.nanoTime();
+        AcquireAnswer a = client.acquire(1, 0, 0).get();
+        assertThat(a.leaseEndNanos()).isBetween(before + 2_000_000_000L, System.nanoTime() + 2_000_000_000L);
+    }
+
+    @Test
+    void withNeitherTheDeadlineIsWallClockTime() throws Exception {
+        long wall = System.currentTimeMillis();
+        fake.on("acquire", c -> Reply.status(200, "{\"status\":\"GRANTED\",\"epoch\":7,\"deadline\":"
+            + (wall + 2_000) + "}"));
+        long before = System.nanoTime();
+        AcquireAnswer a = client.acquire(1, 0, 0).get();
+        assertThat(Duration.ofNanos(a.leaseEndNanos() - before)).isBetween(Duration.ofMillis(1_500),
+            Duration.ofMillis(2_100));
+    }
+
+    @Test
+    void cancelledIsAnAnswer() throws Exception {
+        fake.on("acquire", c -> Reply.status(200, "{\"status\":\"CANCELLED\",\"message\":\"GC request 1 is no "
+            + "longer queued\"}"));
+        assertThat(client.acquire(1, 0, 0).get()).isEqualTo(AcquireAnswer.cancelledAnswer());
+    }
+
+    @Test
+    void queuedWithAndWithoutAPosition() throws Exception {
+        fake.on("acquire", c -> Reply.queued(4));
+        assertThat(client.acquire(1, 0, 0).get()).isEqualTo(AcquireAnswer.queued(4));
+        fake.on("acquire", c -> Reply.status(200, "{\"status\":\"QUEUED\"}"));
+        assertThat(client.acquire(1, 0, 0).get()).isEqualTo(AcquireAnswer.queued(0));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "404 | UNKNOWN_NODE | UNKNOWN_NODE | false",
+        "404 | NOT_FOUND    | BAD_ANSWER   | true",
+        "409 | STALE_EPOCH  | STALE_EPOCH  | false",
+        "409 | REJECTED     | REJECTED     | false",
+        "400 | BAD_REQUEST  | REJECTED     | false",
+        "401 | UNAUTHORIZED | UNAUTHORIZED | true",
+        "408 | REQUEST_TIMEOUT | BAD_ANSWER | true",
+        "503 | UNAVAILABLE  | BAD_ANSWER   | true",
+    })
+    void theCoordinatorsStatusesHaveKinds(int status, String named, Kind kind, boolean down) {
+        fake.on("acquire", c -> Reply.status(status, "{\"status\":\"" + named + "\",\"message\":\"m\"}"));
+        CoordinatorException e = failure(() -> client.acquire(1, 0, 0).get());
+        assertThat(e.kind()).isEqualTo(kind);
+        assertThat(e.kind().coordinatorDown()).isEqualTo(down);
+        assertThat(e.getMessage()).isEqualTo("acquire: HTTP " + status + ": m");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "404 | UNKNOWN_NODE | false",
+        "409 | STALE_EPOCH  | false",
+        "400 | REJECTED     | false",
+        "401 | UNAUTHORIZED | true",
+        "403 | UNAUTHORIZED | true",
+        "413 | BAD_ANSWER   | true",
+        "500 | BAD_ANSWER   | true",
+        "503 | BAD_ANSWER   | true",
+    })
+    void statusesHaveKinds(int status, Kind kind, boolean down) {
+        fake.on("release", c -> Reply.status(status, "{\"message\":\"why\\nnot\"}"));
+        CoordinatorException e = failure(() -> client.release(1, 1));
+        assertThat(e.kind()).isEqualTo(kind);
+        assertThat(e.kind().coordinatorDown()).isEqualTo(down);
+        assertThat(e.status()).isEqualTo(status);
+        assertThat(e.getMessage()).isEqualTo("release: HTTP " + status + ": why not");
+    }
+
+    @Test
+    void aNonJsonErrorBodyIsShownAsTextOnOneLineAndShort() {
+        fake.on("heartbeat", c -> Reply.status(502, "<html>\n" + "x".repeat(500) + "</html>"));
+        CoordinatorException e = failure(client::heartbeat);
+        assertThat(e.getMessage()).startsWith("heartbeat: HTTP 502: <html> xxx").endsWith("...").doesNotContain("\n")
+            .hasSizeLessThan(250);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "{\"status\":\"GRANTED\",\"deadline\":5}",
+        "{\"status\":\"GRANTED\",\"epoch\":\"7\",\"deadline\":5}",
+        "{\"status\":\"GRANTED\",\"epoch\":7}",
+        "{\"status\":\"GRANTED\",\"epoch\":7.5,\"deadline\":5}",
+        "{\"status\":\"OK\"}",
+        "[1,2]",
+        "not json",
+        "''",
+    })
+    void anAcquireAnswerThatIsNotTheJsonExpectedIsABadAnswer(String body) {
+        fake.on("acquire", c -> Reply.status(200, body));
+        CoordinatorException e = failure(() -> client.acquire(1, 0, 0).get());
+        assertThat(e.kind()).isEqualTo(Kind.BAD_ANSWER);
+        assertThat(e.getMessage()).startsWith("acquire: ").doesNotContain("\n");
+    }
+
+    @Test
+    void refusedIsUnreachable() throws IOException {
+        CoordinatorClient c = new CoordinatorClient(URI.create("http://127.0.0.1:" + FakeCoordinator.closedPort()),
+            "n", null, Duration.ofSeconds(4));
+        long t0 = System.nanoTime();
+        CoordinatorException e = failure(c::join);
+        assertThat(e.kind()).isEqualTo(Kind.UNREACHABLE);
+        assertThat(e.kind().coordinatorDown()).isTrue();
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("no wait for the timeout").isLessThan(
+            Duration.ofSeconds(2));
+        c.close();
+    }
+
+    @Test
+    void noAnswerIsATimeoutWithinTheTimeout() {
+        fake.on("heartbeat", c -> Reply.blackHoled());
+        CoordinatorClient c = new CoordinatorClient(fake.uri(), "n", null, Duration.ofMillis(500));
+        long t0 = System.nanoTime();
+        CoordinatorException e = failure(c::heartbeat);
+        Duration took = Duration.ofNanos(System.nanoTime() - t0);
+        c.close();
+        assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
+        assertThat(took).as("the timeout (+ grace, + slack for a loaded machine)").isBetween(Duration.ofMillis(450),
+            Duration.ofMillis(500).plus(CoordinatorClient.GRACE).plusMillis(700));
+    }
+
+    @Test
+    void theTokenGoesIntoTheAuthorizationHeaderOnly() throws Exception {
+        CoordinatorClient c = new CoordinatorClient(fake.uri(), "n", "abc.DEF-123_~+/=", Duration.ofSeconds(2));
+        fake.on("release", x -> Reply.status(409, "{\"message\":\"stale\"}"));
+        c.join();
+        CoordinatorException e = failure(() -> c.release(1, 1));
+        assertThat(fake.calls()).allSatisfy(x -> assertThat(x.authorization()).isEqualTo("Bearer abc.DEF-123_~+/="));
+        assertThat(e.getMessage()).doesNotContain("abc.DEF");
+        c.close();
+    }
+
+    @Test
+    void warmUpCallsNobody() {
+        client.warmUp();
+        assertThat(fake.calls()).isEmpty();
+    }
+}

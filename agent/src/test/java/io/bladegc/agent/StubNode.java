@@ -1,0 +1,80 @@
+package io.bladegc.agent;
+
+import io.bladegc.api.BladeNode;
+import io.bladegc.api.DrainedCollection;
+import io.bladegc.api.Gate;
+import io.bladegc.api.GcHandler;
+import io.bladegc.api.GcOutcome;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A {@link BladeNode} for handler tests: {@link #drainAndCollect} records the id and the time, and reports 1 ms of
+ * trailers and a 3 ms collection (3 ms of pause). Thread-safe.
+ */
+final class StubNode implements BladeNode {
+    /** One drainAndCollect call. */
+    record Drain(long id, long nanos) {
+    }
+
+    final List<Drain> drains = new CopyOnWriteArrayList<>();
+    final List<GcHandler> registered = new CopyOnWriteArrayList<>();
+    private final AtomicLong pauseNanos = new AtomicLong();
+    private final Gate gate = new Gate();
+    volatile RuntimeException failDrain;
+
+    List<Long> drainedIds() {
+        return drains.stream().map(Drain::id).toList();
+    }
+
+    @Override
+    public Gate gate() {
+        return gate;
+    }
+
+    @Override
+    public void register(GcHandler handler) {
+        registered.add(handler);
+    }
+
+    @Override
+    public GcOutcome startGc(long id) {
+        return GcOutcome.COLLECTED;
+    }
+
+    @Override
+    public DrainedCollection drainAndCollect(long id) {
+        drains.add(new Drain(id, System.nanoTime()));
+        RuntimeException e = failDrain;
+        if (e != null) {
+            throw e;
+        }
+        pauseNanos.addAndGet(3_000_000);
+        return new DrainedCollection(GcOutcome.COLLECTED, Duration.ofMillis(1), Duration.ofMillis(3), true);
+    }
+
+    @Override
+    public Duration retryAfter() {
+        return Duration.ZERO;
+    }
+
+    @Override
+    public long pauseNanos() {
+        return pauseNanos.get();
+    }
+
+    @Override
+    public void attachGate() {
+    }
+
+    @Override
+    public void detachGate() {
+    }
+
+    @Override
+    public String summary() {
+        return "Blade: stub node";
+    }
+}
