@@ -1,5 +1,6 @@
 package io.bladegc.api;
 
+import io.bladegc.api.internal.StatsMBean;
 import java.lang.management.ManagementFactory;
 import java.util.HashMap;
 import java.util.Map;
@@ -8,16 +9,8 @@ import java.util.function.Function;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
-import javax.management.Attribute;
-import javax.management.AttributeList;
-import javax.management.DynamicMBean;
-import javax.management.InstanceAlreadyExistsException;
 import javax.management.InstanceNotFoundException;
 import javax.management.JMException;
-import javax.management.MBeanAttributeInfo;
-import javax.management.MBeanInfo;
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
 
 /**
  * The JDK-level channel through which copies of Blade in different class loaders find the one node of a JVM: the
@@ -40,17 +33,13 @@ import javax.management.ObjectName;
  * summary       Supplier&lt;String&gt;
  * stats         Supplier&lt;Map&lt;String, Object&gt;&gt;   counters, also shown as the MBean's other attributes
  * </pre>
+ * The MBean itself is a {@link StatsMBean}: the counters are its listed attributes, {@code Channel} is readable by name.
  */
-final class NodeChannel implements DynamicMBean {
+final class NodeChannel {
     static final String NAME = "io.bladegc:type=Node";
     static final int VERSION = 1;
 
-    private final Map<String, Object> channel;
-    private final Supplier<Map<String, Object>> stats;
-
-    private NodeChannel(Map<String, Object> channel, Supplier<Map<String, Object>> stats) {
-        this.channel = Map.copyOf(channel);
-        this.stats = stats;
+    private NodeChannel() {
     }
 
     /**
@@ -77,14 +66,7 @@ final class NodeChannel implements DynamicMBean {
         });
         ch.put("summary", (Supplier<String>) node::summary);
         ch.put("stats", stats);
-        try {
-            server().registerMBean(new NodeChannel(ch, stats), name());
-            return true;
-        } catch (InstanceAlreadyExistsException e) {
-            return false;
-        } catch (JMException e) {
-            throw new IllegalStateException("cannot publish the Blade node as " + NAME, e);
-        }
+        return new StatsMBean("Blade node", stats, Map.of("Channel", Map.copyOf(ch))).publish(NAME);
     }
 
     private static GcHandler adapt(Function<long[], Boolean> f) {
@@ -94,81 +76,19 @@ final class NodeChannel implements DynamicMBean {
 
     /** Removes the published node, if any. */
     static void unpublish() {
-        try {
-            server().unregisterMBean(name());
-        } catch (InstanceNotFoundException e) {
-            // already gone
-        } catch (JMException e) {
-            throw new IllegalStateException("cannot unpublish " + NAME, e);
-        }
+        StatsMBean.unpublish(NAME);
     }
 
     /** @return the published channel, or {@code null} when no node runs in this JVM */
     @SuppressWarnings("unchecked")
     static Map<String, Object> lookup() {
         try {
-            Object ch = server().getAttribute(name(), "Channel");
+            Object ch = ManagementFactory.getPlatformMBeanServer().getAttribute(StatsMBean.name(NAME), "Channel");
             return ch instanceof Map ? (Map<String, Object>) ch : null;
         } catch (InstanceNotFoundException e) {
             return null;
         } catch (JMException e) {
             throw new IllegalStateException("cannot read " + NAME, e);
         }
-    }
-
-    private static MBeanServer server() {
-        return ManagementFactory.getPlatformMBeanServer();
-    }
-
-    private static ObjectName name() {
-        try {
-            return new ObjectName(NAME);
-        } catch (JMException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    @Override
-    public Object getAttribute(String attribute) {
-        if ("Channel".equals(attribute)) {
-            return channel;
-        }
-        return stats.get().get(attribute);
-    }
-
-    @Override
-    public void setAttribute(Attribute attribute) {
-        throw new UnsupportedOperationException("the Blade node MBean is read-only");
-    }
-
-    @Override
-    public AttributeList getAttributes(String[] attributes) {
-        AttributeList list = new AttributeList();
-        for (String a : attributes) {
-            list.add(new Attribute(a, getAttribute(a)));
-        }
-        return list;
-    }
-
-    @Override
-    public AttributeList setAttributes(AttributeList attributes) {
-        return new AttributeList();
-    }
-
-    @Override
-    public Object invoke(String actionName, Object[] params, String[] signature) {
-        throw new UnsupportedOperationException("the Blade node MBean has no operations");
-    }
-
-    @Override
-    public MBeanInfo getMBeanInfo() {
-        Map<String, Object> now = stats.get();
-        MBeanAttributeInfo[] attrs = new MBeanAttributeInfo[now.size()];
-        int i = 0;
-        for (Map.Entry<String, Object> e : now.entrySet()) {
-            attrs[i++] = new MBeanAttributeInfo(e.getKey(), e.getValue().getClass().getName(), e.getKey(), true,
-                false, false);
-        }
-        return new MBeanInfo(NodeChannel.class.getName(), "Blade node", attrs, null, null, null);
     }
 }
