@@ -6,7 +6,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -40,7 +39,8 @@ public final class SlotLedger {
     }
 
     private final SlotPolicy policy;
-    private final Map<String, Long> lastSeen = new TreeMap<>();
+    /** Members by when they were last seen, oldest first: a refresh moves a member to the end (time never goes back). */
+    private final Map<String, Long> lastSeen = new LinkedHashMap<>();
     private final Map<String, Grant> grants = new LinkedHashMap<>();
     private final TreeSet<Waiting> queue = new TreeSet<>(MOST_URGENT_FIRST);
     private long epoch;
@@ -54,7 +54,8 @@ public final class SlotLedger {
     /** Adds a member, or refreshes it (a join is also a heartbeat). */
     public Outcome join(String node, long now) {
         List<SlotEvent> events = advance(now);
-        if (lastSeen.put(node, clock) == null) {
+        if (!seen(node)) {
+            lastSeen.put(node, clock);
             events.add(event(SlotEvent.Type.JOINED, node, 0, 0, ""));
             promote(events);
         }
@@ -67,7 +68,7 @@ public final class SlotLedger {
         if (!lastSeen.containsKey(node)) {
             return answer(Status.UNKNOWN_NODE, node, "node " + node + " is not a member; join first", events);
         }
-        lastSeen.put(node, clock);
+        seen(node);
         return answer(Status.OK, node, "", events);
     }
 
@@ -101,7 +102,7 @@ public final class SlotLedger {
         if (gcId <= 0 || leadMillis < 0) {
             return answer(Status.REJECTED, node, "gcId must be positive and leadMillis not negative", events);
         }
-        lastSeen.put(node, clock);
+        seen(node);
         Grant held = grants.get(node);
         if (held != null) {
             return held.gcId() == gcId ? answer(Status.OK, node, "", events)
@@ -132,7 +133,7 @@ public final class SlotLedger {
             return answer(Status.STALE_EPOCH, node, staleMessage(node, grantEpoch, g), events);
         }
         grants.remove(node);
-        lastSeen.computeIfPresent(node, (n, t) -> clock);
+        seen(node);
         events.add(event(SlotEvent.Type.RELEASED, node, g.gcId(), g.epoch(), "pause " + pauseMillis + " ms"));
         promote(events);
         return answer(Status.OK, node, "", events);
@@ -147,7 +148,7 @@ public final class SlotLedger {
         }
         Grant renewed = new Grant(node, g.gcId(), g.epoch(), g.grantedAt(), saturatedAdd(clock, policy.leaseMillis()));
         grants.put(node, renewed);
-        lastSeen.computeIfPresent(node, (n, t) -> clock);
+        seen(node);
         events.add(event(SlotEvent.Type.RENEWED, node, g.gcId(), g.epoch(), ""));
         return answer(Status.OK, node, "", events);
     }
@@ -180,8 +181,54 @@ public final class SlotLedger {
         for (Waiting w : queue) {
             waiting.add(new QueueEntry(w.node(), w.gcId(), w.urgentAt()));
         }
-        return new SlotView(new ArrayList<>(lastSeen.keySet()), new ArrayList<>(grants.values()), waiting, epoch,
-            policy);
+        List<String> members = new ArrayList<>(lastSeen.keySet());
+        members.sort(null);
+        return new SlotView(members, new ArrayList<>(grants.values()), waiting, epoch, policy);
+    }
+
+    /** @return the grant {@code node} holds, or {@code null} */
+    public Grant grantOf(String node) {
+        return grants.get(node);
+    }
+
+    /** @return the place of {@code node}'s request for {@code gcId} in the queue from 1, or -1 when it is not queued */
+    public int queuePosition(String node, long gcId) {
+        int i = 1;
+        for (Waiting w : queue) {
+            if (w.node().equals(node)) {
+                return w.gcId() == gcId ? i : -1;
+            }
+            i++;
+        }
+        return -1;
+    }
+
+    /** @return how many live members there are (cheaper than {@link #view()}) */
+    public int memberCount() {
+        return lastSeen.size();
+    }
+
+    /** @return how many grants are running */
+    public int collectingCount() {
+        return grants.size();
+    }
+
+    /** @return how many requests wait */
+    public int queueLength() {
+        return queue.size();
+    }
+
+    /**
+     * Marks a member seen now, moving it to the end of the last-seen order.
+     *
+     * @return whether it was a member
+     */
+    private boolean seen(String node) {
+        if (lastSeen.remove(node) == null) {
+            return false;
+        }
+        lastSeen.put(node, clock);
+        return true;
     }
 
     private List<SlotEvent> advance(long now) {
@@ -194,15 +241,17 @@ public final class SlotLedger {
                 events.add(event(SlotEvent.Type.EXPIRED, g.node(), g.gcId(), g.epoch(), "lease deadline passed"));
             }
         }
+        // oldest first: stop at the first member heard from recently, so a call costs the members lost, not all
         for (Iterator<Map.Entry<String, Long>> it = lastSeen.entrySet().iterator(); it.hasNext();) {
             Map.Entry<String, Long> m = it.next();
             String node = m.getKey();
             long silent = clock - m.getValue();
-            if (silent > policy.memberTimeoutMillis()) {
-                it.remove(); // (a TreeMap entry must not be read after its removal)
-                queue.removeIf(w -> w.node().equals(node));
-                events.add(event(SlotEvent.Type.LOST, node, 0, 0, "silent for " + silent + " ms"));
+            if (silent <= policy.memberTimeoutMillis()) {
+                break;
             }
+            it.remove();
+            queue.removeIf(w -> w.node().equals(node));
+            events.add(event(SlotEvent.Type.LOST, node, 0, 0, "silent for " + silent + " ms"));
         }
         promote(events);
         return events;
@@ -211,7 +260,10 @@ public final class SlotLedger {
     private void promote(List<SlotEvent> events) {
         while (!queue.isEmpty()) {
             int live = lastSeen.size();
-            long liveCollecting = grants.keySet().stream().filter(lastSeen::containsKey).count();
+            long liveCollecting = 0;
+            for (String holder : grants.keySet()) {
+                liveCollecting += lastSeen.containsKey(holder) ? 1 : 0;
+            }
             if (grants.size() >= policy.allowance(live) || live - liveCollecting - 1 < policy.minHealthy()) {
                 return;
             }

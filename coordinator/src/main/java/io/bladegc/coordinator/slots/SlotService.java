@@ -2,11 +2,9 @@ package io.bladegc.coordinator.slots;
 
 import io.bladegc.api.slot.Grant;
 import io.bladegc.api.slot.Outcome;
-import io.bladegc.api.slot.QueueEntry;
 import io.bladegc.api.slot.SlotEvent;
 import io.bladegc.api.slot.SlotLedger;
 import io.bladegc.api.slot.SlotPolicy;
-import io.bladegc.api.slot.SlotView;
 import io.bladegc.api.slot.Status;
 import io.bladegc.coordinator.lb.LoadBalancer;
 import io.bladegc.coordinator.lb.NoLoadBalancer;
@@ -290,8 +288,7 @@ public final class SlotService implements AutoCloseable {
         try {
             long now = clock.getAsLong();
             publish(ledger.tick(now), now);
-            SlotView view = ledger.view();
-            metrics.gauges(view.members().size(), view.collecting().size(), view.queue().size(), polls.size());
+            metrics.gauges(ledger.memberCount(), ledger.collectingCount(), ledger.queueLength(), polls.size());
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "slot tick failed", e);
         } finally {
@@ -363,18 +360,13 @@ public final class SlotService implements AutoCloseable {
 
     /** Where the node's request stands: granted, queued at a position, or gone. */
     private SlotReply standing(String node, long gcId, long now) {
-        SlotView view = ledger.view();
-        for (Grant g : view.collecting()) {
-            if (g.node().equals(node) && g.gcId() == gcId) {
-                return SlotReply.granted(g, now);
-            }
+        Grant g = ledger.grantOf(node);
+        if (g != null && g.gcId() == gcId) {
+            return SlotReply.granted(g, now);
         }
-        int position = 1;
-        for (QueueEntry q : view.queue()) {
-            if (q.node().equals(node) && q.gcId() == gcId) {
-                return SlotReply.queued(node, gcId, position, now);
-            }
-            position++;
+        int position = ledger.queuePosition(node, gcId);
+        if (position > 0) {
+            return SlotReply.queued(node, gcId, position, now);
         }
         return SlotReply.of(SlotReply.Kind.CANCELLED, node, gcId, "GC request " + gcId + " is no longer queued", now);
     }
