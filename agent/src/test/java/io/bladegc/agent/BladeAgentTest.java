@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.ResourceBundle;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +22,7 @@ class BladeAgentTest {
     private final Properties props = new Properties();
     private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
     private final PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
-    private final RecordingLogger log = new RecordingLogger();
+    private final LogLines log = new LogLines();
     private final List<BladeOptions> started = new ArrayList<>();
     private final BladeNode fakeNode = (BladeNode) Proxy.newProxyInstance(getClass().getClassLoader(),
         new Class<?>[] {BladeNode.class}, (proxy, method, args) -> switch (method.getName()) {
@@ -181,31 +180,5 @@ class BladeAgentTest {
         assertThat(errLines()).singleElement().asString()
             .startsWith("[blade] malformed option 'coordinator=localhost:7070': ")
             .contains("http://127.0.0.1:7070").endsWith("; Blade is disabled, the application runs on");
-    }
-
-    /** Records "LEVEL message" lines. */
-    private static final class RecordingLogger implements System.Logger {
-        final List<String> lines = new ArrayList<>();
-
-        @Override
-        public String getName() {
-            return "test";
-        }
-
-        @Override
-        public boolean isLoggable(Level level) {
-            return true;
-        }
-
-        @Override
-        public void log(Level level, ResourceBundle bundle, String msg, Throwable thrown) {
-            lines.add(level + " " + msg);
-        }
-
-        @Override
-        public void log(Level level, ResourceBundle bundle, String format, Object... params) {
-            lines.add(level + " " + (params == null || params.length == 0 ? format
-                : java.text.MessageFormat.format(format, params)));
-        }
     }
 }
