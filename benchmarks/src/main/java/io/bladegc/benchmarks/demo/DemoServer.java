@@ -30,7 +30,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * </pre>
  *
  * <p>Prints exactly one line {@code LISTENING <port>} on stdout once the server accepts requests. Endpoints:
- * {@code /work} (one request's work; the body is a checksum), {@code GET /stats} (JSON: every GC notification the
+ * {@code /work} (one request's work; the body is a checksum), {@code /sleep?ms=N} (a request that stays in flight
+ * for N ms, at most 60,000: what a slow request looks like to Blade's drain), {@code GET /stats} (JSON: every GC notification the
  * demo saw, and the Blade node's MBean attributes), {@code POST /stats/reset} (forgets the GC notifications).
  * Stops gracefully on SIGTERM.
  */
@@ -106,6 +107,7 @@ public final class DemoServer {
 
         ServletContextHandler context = new ServletContextHandler("/");
         context.addServlet(new ServletHolder("work", new WorkServlet()), "/work");
+        context.addServlet(new ServletHolder("sleep", new SleepServlet()), "/sleep");
         context.addServlet(new ServletHolder("stats", new StatsServlet()), "/stats");
         context.addServlet(new ServletHolder("reset", new ResetServlet()), "/stats/reset");
         if (options.blade()) {
@@ -178,6 +180,31 @@ public final class DemoServer {
         @Override
         protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
             doGet(req, resp);
+        }
+    }
+
+    private static final class SleepServlet extends HttpServlet {
+        private static final long MAX_MILLIS = 60_000;
+
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            long millis;
+            try {
+                millis = Long.parseLong(String.valueOf(req.getParameter("ms")));
+            } catch (NumberFormatException e) {
+                millis = -1;
+            }
+            if (millis < 0 || millis > MAX_MILLIS) {
+                resp.sendError(HttpServletResponse.SC_BAD_REQUEST, "ms takes an integer from 0 to " + MAX_MILLIS);
+                return;
+            }
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            resp.setContentType("text/plain");
+            resp.getOutputStream().write("slept\n".getBytes(StandardCharsets.US_ASCII));
         }
     }
 
