@@ -59,11 +59,19 @@ public final class CoordinatorMain {
         return 0;
     }
 
-    /** Starts the slot service and the server for {@code parsed}. */
+    /**
+     * Starts the slot service and the server for {@code parsed}. The coordinator keeps no state on disk, so it cannot
+     * tell a first start from a restart: it always starts as the successor of a lost one. It grants nothing for one
+     * lease (a predecessor's grants have run out by then), and its epochs start at the wall clock in microseconds,
+     * above any predecessor's as long as that one granted fewer than 1,000 slots per millisecond on average (the
+     * measured maximum is about 22 per millisecond) and the wall clock did not step back by more than the restart
+     * took.
+     */
     static CoordinatorServer start(CoordinatorOptions.Parsed parsed) throws IOException {
         CoordinatorConfig config = parsed.config();
         SlotService slots = SlotService.builder()
             .policy(config.policy())
+            .successorOf(Math.multiplyExact(System.currentTimeMillis(), 1_000L), config.policy().leaseMillis())
             .loadBalancer(loadBalancer(parsed))
             .maxMembers(config.maxMembers())
             .build();
@@ -115,7 +123,7 @@ public final class CoordinatorMain {
             : "K=" + p.maxCollecting();
         return "blade-coordinator " + (version == null ? "dev" : version) + " listening on http://"
             + hostPort(server) + " | " + k + ", min-healthy=" + p.minHealthy() + ", lease=" + p.leaseMillis()
-            + " ms, member-timeout=" + p.memberTimeoutMillis() + " ms | token " + (config.token() == null
+            + " ms, member-timeout=" + p.memberTimeoutMillis() + " ms, first grant after one lease (restart safety) | token " + (config.token() == null
                 ? "not set (loopback only)" : "required for POST") + " | limits: body "
             + CoordinatorServerInitializer.MAX_BODY / 1024 + " KiB, headers " + CoordinatorServerInitializer.MAX_HEADER_SIZE
             + " B, line " + CoordinatorServerInitializer.MAX_INITIAL_LINE + " B, request-timeout "

@@ -81,40 +81,27 @@ class CoordinatorJarIT {
     @Test
     void startsWithOneSummaryLineAndStopsGracefullyOnSigterm() throws Exception {
         Path config = dir.resolve("coordinator.properties");
-        Files.writeString(config, "k=2\nlease=15s\nport=7\n");
+        Files.writeString(config, "k=2\nlease=2s\nport=7\n");
         Process p = launch("--config", config.toString(), "--port", "0");
-        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        CompletableFuture<String> firstLine = CompletableFuture.supplyAsync(() -> {
-            try {
-                return out.readLine();
-            } catch (IOException e) {
-                return "unreadable: " + e;
-            }
-        });
-        String summary = firstLine.get(30, TimeUnit.SECONDS);
+        String summary = firstLine(p);
         assertThat(summary).startsWith("blade-coordinator 0.1.0-SNAPSHOT listening on http://127.0.0.1:")
-            .contains("K=2", "lease=15000 ms", "token not set", "load balancer: ");
-        Matcher m = LISTENING.matcher(summary);
-        assertThat(m.find()).isTrue();
-        URI base = URI.create("http://127.0.0.1:" + m.group(1));
+            .contains("K=2", "lease=2000 ms", "first grant after one lease", "token not set", "load balancer: ");
+        URI base = baseOf(summary);
 
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         assertThat(http.send(HttpRequest.newBuilder(base.resolve("/health")).build(),
             HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
         for (String n : List.of("a", "b", "c")) {
-            http.send(HttpRequest.newBuilder(base.resolve("/v1/nodes/" + n + "/join"))
-                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            post(base, n, "join", "");
         }
-        for (String n : List.of("a", "b")) { // K=2 from the file: both at once
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(base.resolve("/v1/nodes/" + n + "/acquire"))
-                .POST(HttpRequest.BodyPublishers.ofString("{\"gcId\":1,\"leadMillis\":10}")).build(),
-                HttpResponse.BodyHandlers.ofString());
-            assertThat(r.body()).contains("\"status\":\"GRANTED\"");
+        List<CompletableFuture<HttpResponse<String>>> ab = new ArrayList<>();
+        for (String n : List.of("a", "b")) { // K=2 from the file: both at once, once the start-up hold is over
+            ab.add(postAsync(base, n, "acquire", "{\"gcId\":1,\"leadMillis\":10,\"waitMillis\":20000}"));
         }
-        CompletableFuture<HttpResponse<String>> waiting = http.sendAsync(
-            HttpRequest.newBuilder(base.resolve("/v1/nodes/c/acquire")).timeout(Duration.ofSeconds(30))
-                .POST(HttpRequest.BodyPublishers.ofString("{\"gcId\":1,\"leadMillis\":10,\"waitMillis\":20000}"))
-                .build(), HttpResponse.BodyHandlers.ofString());
+        for (CompletableFuture<HttpResponse<String>> r : ab) {
+            assertThat(r.get(30, TimeUnit.SECONDS).body()).contains("\"status\":\"GRANTED\"");
+        }
+        CompletableFuture<HttpResponse<String>> waiting =
+            postAsync(base, "c", "acquire", "{\"gcId\":1,\"leadMillis\":10,\"waitMillis\":20000}");
         Thread.sleep(500);
         assertThat(waiting).isNotDone();
 
@@ -124,5 +111,73 @@ class CoordinatorJarIT {
         HttpResponse<String> answered = waiting.get(5, TimeUnit.SECONDS);
         assertThat(answered.statusCode()).isEqualTo(503);
         assertThat(answered.body()).contains("shutting down");
+    }
+
+    /**
+     * Issue 3's "coordinator killed mid-grant and restarted": the restarted coordinator knows nothing of the grant,
+     * so it must not grant anyone until that grant's lease has run out, its epochs must continue above the old ones,
+     * and the old holder's late release must be rejected.
+     */
+    @Test
+    void aCoordinatorKilledMidGrantAndRestartedNeverLetsTwoCollect() throws Exception {
+        Process first = launch("--port", "0", "--lease", "3s");
+        URI base = baseOf(firstLine(first));
+        post(base, "a", "join", "");
+        post(base, "b", "join", "");
+        String waitForIt = "{\"gcId\":1,\"leadMillis\":10,\"waitMillis\":20000}";
+        HttpResponse<String> granted = post(base, "a", "acquire", waitForIt);
+        assertThat(granted.body()).contains("\"status\":\"GRANTED\"");
+        long epoch = field(granted.body(), "epoch");
+        long deadline = field(granted.body(), "deadline");
+
+        first.destroyForcibly(); // SIGKILL while a holds the slot
+        assertThat(first.waitFor(15, TimeUnit.SECONDS)).isTrue();
+        Process second = launch("--port", "" + base.getPort(), "--lease", "3s");
+        assertThat(baseOf(firstLine(second))).isEqualTo(base);
+        post(base, "a", "join", ""); // what an agent does when its heartbeat is answered 404
+        post(base, "b", "join", "");
+        HttpResponse<String> b = post(base, "b", "acquire", waitForIt);
+        long grantedAt = field(b.body(), "grantedAt");
+        assertThat(b.body()).contains("\"status\":\"GRANTED\"");
+        assertThat(grantedAt).as("b's grant comes only after a's old lease ran out").isGreaterThanOrEqualTo(deadline);
+        assertThat(field(b.body(), "epoch")).as("epochs continue above the killed coordinator's").isGreaterThan(epoch);
+        HttpResponse<String> late = post(base, "a", "release", "{\"epoch\":" + epoch + ",\"pauseMillis\":5}");
+        assertThat(late.statusCode()).isEqualTo(409);
+        assertThat(late.body()).contains("STALE_EPOCH");
+    }
+
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    private static String firstLine(Process p) throws Exception {
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return out.readLine();
+            } catch (IOException e) {
+                return "unreadable: " + e;
+            }
+        }).get(30, TimeUnit.SECONDS);
+    }
+
+    private static URI baseOf(String summary) {
+        Matcher m = LISTENING.matcher(summary);
+        assertThat(m.find()).as("summary line names the address: " + summary).isTrue();
+        return URI.create("http://127.0.0.1:" + m.group(1));
+    }
+
+    private static long field(String json, String name) {
+        Matcher m = Pattern.compile("\"" + name + "\":(\\d+)").matcher(json);
+        assertThat(m.find()).as(name + " in " + json).isTrue();
+        return Long.parseLong(m.group(1));
+    }
+
+    private HttpResponse<String> post(URI base, String node, String op, String body) throws Exception {
+        return postAsync(base, node, op, body).get(30, TimeUnit.SECONDS);
+    }
+
+    private CompletableFuture<HttpResponse<String>> postAsync(URI base, String node, String op, String body) {
+        return http.sendAsync(HttpRequest.newBuilder(base.resolve("/v1/nodes/" + node + "/" + op))
+            .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+            HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -26,7 +26,11 @@ import java.util.TreeSet;
  *   <li>a member silent for {@link SlotPolicy#memberTimeoutMillis()} is lost: it leaves the live members and the
  *       queue, but a grant it holds still runs to its deadline (it may be collecting while frozen).</li>
  * </ul>
- * Every call first applies what time alone decides (expiries, lost members, grants to the queue), so results do not
+ * A ledger that takes over from an earlier one whose state is lost (a restarted coordinator) is made with
+ * {@link #SlotLedger(SlotPolicy, long, long)}: its epochs continue above the old ones, and it grants nothing until the
+ * old leases have run out, so a restart never lets more than K collect.
+ *
+ * <p>Every call first applies what time alone decides (expiries, lost members, grants to the queue), so results do not
  * depend on how often {@link #tick} is called. Time never goes backwards: an earlier {@code now} counts as the latest.
  *
  * <p>Not thread-safe: one caller at a time (the coordinator's single ledger thread, or a state machine's apply).
@@ -43,12 +47,31 @@ public final class SlotLedger {
     private final Map<String, Long> lastSeen = new LinkedHashMap<>();
     private final Map<String, Grant> grants = new LinkedHashMap<>();
     private final TreeSet<Waiting> queue = new TreeSet<>(MOST_URGENT_FIRST);
+    private final long grantsFrom;
     private long epoch;
     private long seq;
     private long clock = Long.MIN_VALUE;
 
+    /** A ledger with nothing before it: epochs from 1, grants at once. */
     public SlotLedger(SlotPolicy policy) {
+        this(policy, 0, Long.MIN_VALUE);
+    }
+
+    /**
+     * A ledger that takes over from one whose state is lost.
+     *
+     * @param epochsAbove every epoch this ledger hands out is greater than this (at least the last epoch the earlier
+     *                    ledger could have handed out)
+     * @param grantsFrom  no grant before this time (the latest deadline the earlier ledger could have set); requests
+     *                    made before it queue
+     */
+    public SlotLedger(SlotPolicy policy, long epochsAbove, long grantsFrom) {
+        if (epochsAbove < 0) {
+            throw new IllegalArgumentException("epochsAbove must not be negative: " + epochsAbove);
+        }
         this.policy = policy;
+        this.epoch = epochsAbove;
+        this.grantsFrom = grantsFrom;
     }
 
     /** Adds a member, or refreshes it (a join is also a heartbeat). */
@@ -183,7 +206,7 @@ public final class SlotLedger {
         }
         List<String> members = new ArrayList<>(lastSeen.keySet());
         members.sort(null);
-        return new SlotView(members, new ArrayList<>(grants.values()), waiting, epoch, policy);
+        return new SlotView(members, new ArrayList<>(grants.values()), waiting, epoch, grantsFrom, policy);
     }
 
     /** @return the grant {@code node} holds, or {@code null} */
@@ -258,6 +281,9 @@ public final class SlotLedger {
     }
 
     private void promote(List<SlotEvent> events) {
+        if (clock < grantsFrom) {
+            return; // an earlier ledger's leases may still run
+        }
         while (!queue.isEmpty()) {
             int live = lastSeen.size();
             long liveCollecting = 0;

@@ -9,10 +9,11 @@ import java.util.List;
  * @param collecting current grants, oldest first
  * @param queue      waiting requests, most urgent first
  * @param epoch      the last epoch handed out
+ * @param grantsFrom no grant before this time ({@link Long#MIN_VALUE} when the ledger granted from the start)
  * @param policy     the policy
  */
 public record SlotView(List<String> members, List<Grant> collecting, List<QueueEntry> queue, long epoch,
-                       SlotPolicy policy) {
+                       long grantsFrom, SlotPolicy policy) {
     public SlotView {
         members = List.copyOf(members);
         collecting = List.copyOf(collecting);

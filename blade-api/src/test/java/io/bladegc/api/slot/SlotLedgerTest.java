@@ -150,4 +150,22 @@ class SlotLedgerTest {
         assertThat(l.tick(0)).isEmpty();
         assertThat(l.renew("a", g.epoch(), 0).grant().deadline()).isEqualTo(6_000);
     }
+
+    @Test
+    void aLedgerTakingOverGrantsNothingUntilTheOldLeasesRanOutAndContinuesTheEpochs() {
+        // the lost ledger's leases end by 2000, its epochs by 41
+        SlotLedger l = new SlotLedger(new SlotPolicy(1, 0, 1, 1_000, 60_000), 41, 2_000);
+        l.join("a", 0);
+        l.join("b", 0);
+        Outcome early = l.acquire("a", 1, 0, 100);
+        assertThat(early.status()).as("queued while old leases may run").isEqualTo(Status.QUEUED);
+        assertThat(l.tick(1_999)).extracting(SlotEvent::type).doesNotContain(SlotEvent.Type.GRANTED);
+        List<SlotEvent> atDeadline = l.tick(2_000);
+        assertThat(atDeadline).extracting(SlotEvent::type, SlotEvent::node, SlotEvent::epoch)
+            .containsExactly(org.assertj.core.groups.Tuple.tuple(SlotEvent.Type.GRANTED, "a", 42L));
+        assertThat(l.release("a", 41, 0, 2_001).status()).as("an old epoch stays stale")
+            .isEqualTo(Status.STALE_EPOCH);
+        assertThat(l.view().grantsFrom()).isEqualTo(2_000);
+        assertThat(new SlotLedger(K1).view().grantsFrom()).isEqualTo(Long.MIN_VALUE);
+    }
 }

@@ -71,6 +71,9 @@ public final class Json {
         ObjectNode o = MAPPER.createObjectNode();
         o.put("now", s.now());
         o.put("epoch", v.epoch());
+        if (v.grantsFrom() != Long.MIN_VALUE) {
+            o.put("grantsFrom", v.grantsFrom());
+        }
         ArrayNode members = o.putArray("members");
         v.members().forEach(members::add);
         ArrayNode collecting = o.putArray("collecting");

@@ -70,8 +70,9 @@ public final class SlotService implements AutoCloseable {
 
     private SlotService(Builder b) {
         this.policy = b.policy;
-        this.ledger = new SlotLedger(b.policy);
         this.clock = b.clock;
+        this.ledger = b.holdMillis < 0 ? new SlotLedger(b.policy)
+            : new SlotLedger(b.policy, b.epochsAbove, saturatedAdd(clock.getAsLong(), b.holdMillis));
         this.executor = b.executor != null ? b.executor : SlotExecutor.singleThread("blade-coordinator-slots");
         this.metrics = b.metrics != null ? b.metrics : new SlotMetrics();
         Executor lbCalls = b.loadBalancerCalls;
@@ -393,8 +394,25 @@ public final class SlotService implements AutoCloseable {
         private SlotMetrics metrics;
         private int maxMembers = 100_000;
         private long tickMillis = TICK_MILLIS;
+        private long epochsAbove;
+        private long holdMillis = -1;
 
         private Builder() {
+        }
+
+        /**
+         * Makes the service the successor of a coordinator whose ledger is lost (a restart): its epochs are greater
+         * than {@code epochsAbove}, and it grants nothing for {@code holdMillis} from when it is built (requests
+         * queue), so leases the predecessor granted run out first. Default: no predecessor (epochs from 1, grants at
+         * once).
+         */
+        public Builder successorOf(long epochsAbove, long holdMillis) {
+            if (epochsAbove < 0 || holdMillis < 0) {
+                throw new IllegalArgumentException("epochsAbove and holdMillis must not be negative");
+            }
+            this.epochsAbove = epochsAbove;
+            this.holdMillis = holdMillis;
+            return this;
         }
 
         /** The ledger's policy; default {@link SlotPolicy#defaults()}. */
