@@ -13,11 +13,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The upcall handler of the coordinated mode (BLADE section 4.1): the node collects only with a slot from the
@@ -29,7 +25,7 @@ import java.util.concurrent.TimeoutException;
  *   <li><b>acquire</b> a slot, with the watcher's lead time as urgency, long-polling at most half the coordinator
  *       timeout and no longer than the lead time (at least {@value #MIN_WAIT_MILLIS} ms); a {@code QUEUED} (or
  *       {@code CANCELLED}: dropped meanwhile) answer asks again. While a call is out the thread checks every
- *       {@value #POLL_MILLIS} ms whether the JVM collected on its own (the node MBean's collection count, see
+ *       {@value CallWatcher#POLL_MILLIS} ms whether the JVM collected on its own (the node MBean's collection count, see
  *       {@link NodeProbe}): then it <b>cancels</b> at once;</li>
  *   <li>on a <b>grant</b>, unless the lease would end before the collection could start (now + drain timeout +
  *       margin past the lease end: then it does not collect under that grant, it cancels: <b>fenced</b>),
@@ -47,6 +43,9 @@ import java.util.concurrent.TimeoutException;
  * heartbeat thread sends it once more when the coordinator answers again, so that a grant left behind does not make
  * the coordinator refuse the next request until its lease ends.
  *
+ * <p>The handler asks the node to raise its upcalls earlier by the recent worst schedule time ({@link ScheduleLead}),
+ * so that a node that queued behind another has the room to wait for its turn the next time.
+ *
  * <p>One log line per GC event with its timeline ({@link GcTimeline}: T_schedule, T_trailers, T_gc, T_notify).
  *
  * <p>Thread-safe: {@link #onGcRequest} runs on the node's watcher thread and only enqueues; everything else runs on
@@ -54,8 +53,6 @@ import java.util.concurrent.TimeoutException;
  */
 final class CoordinatedHandler implements GcHandler, AutoCloseable {
     static final String THREAD_NAME = "blade-coordination";
-    /** How often the thread looks at the collection count while a coordinator call is out. */
-    static final long POLL_MILLIS = 5;
     /** Shortest long poll asked for, so that a node past its lead time does not spin on {@code QUEUED} answers. */
     static final long MIN_WAIT_MILLIS = 10;
     private static final long MAX_LEAD_MILLIS = 3_600_000;
@@ -75,6 +72,8 @@ final class CoordinatedHandler implements GcHandler, AutoCloseable {
     private final long maxWaitMillis;
     private final long fallbackLeadMillis;
     private final BlockingQueue<Pending> inbox = new LinkedBlockingQueue<>();
+    private final CallWatcher watcher;
+    private final ScheduleLead scheduleLead;
     private final Thread thread;
     private volatile boolean closed;
     private volatile String lastEvent = "";
@@ -84,17 +83,6 @@ final class CoordinatedHandler implements GcHandler, AutoCloseable {
     }
 
     private static final Pending STOP = new Pending(new GcRequest(0, 0, 0, Duration.ZERO, Generation.YOUNG), 0, -1);
-
-    /** What waiting for a coordinator call ended with: its value, its failure, or something local that came first. */
-    private record Waited<T>(T value, CoordinatorException failure, boolean collected, boolean superseded) {
-        static <T> Waited<T> of(T value) {
-            return new Waited<>(value, null, false, false);
-        }
-
-        static <T> Waited<T> failed(CoordinatorException e) {
-            return new Waited<>(null, e, false, false);
-        }
-    }
 
     /**
      * @param node       the node whose collections this handler schedules
@@ -117,6 +105,8 @@ final class CoordinatedHandler implements GcHandler, AutoCloseable {
         this.timeoutNanos = options.coordinatorTimeout().toNanos();
         this.maxWaitMillis = options.coordinatorTimeout().toMillis() / 2;
         this.fallbackLeadMillis = Math.max(1, options.margin().toMillis() + 2 * options.sampleInterval().toMillis());
+        this.watcher = new CallWatcher(options.coordinatorTimeout(), () -> !inbox.isEmpty());
+        this.scheduleLead = new ScheduleLead(timeoutNanos);
         this.thread = new Thread(this::run, THREAD_NAME);
         this.thread.setDaemon(true);
     }
@@ -135,12 +125,19 @@ final class CoordinatedHandler implements GcHandler, AutoCloseable {
         return GcDecision.DEFER;
     }
 
+    /** @return the recent worst time from an upcall to its grant, which the node adds to its lead time */
+    @Override
+    public long scheduleLeadNanos() {
+        return scheduleLead.nanos();
+    }
+
     /** @return the counters, whether the coordinator is up, and the last event's line; JDK types only */
     Map<String, Object> stats() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("Coordinator", String.valueOf(options.coordinator()));
         m.put("NodeId", options.nodeId());
         m.put("CoordinatorUp", membership.isUp());
+        m.put("ScheduleLeadMs", scheduleLead.nanos() / 1_000_000);
         counters.putInto(m);
         m.put("LastEvent", lastEvent);
         return m;
@@ -192,8 +189,10 @@ final class CoordinatedHandler implements GcHandler, AutoCloseable {
         AcquireAnswer grant = null;
         while (grant == null) {
             long lead = leadMillis(p);
-            Waited<AcquireAnswer> w = await(client.acquire(r.id(), lead, waitMillis(lead)), p);
+            CallWatcher.Waited<AcquireAnswer> w =
+                watcher.await(client.acquire(r.id(), lead, waitMillis(lead)), () -> collectedSince(p));
             if (w.collected()) {
+                scheduleLead.overtaken(System.nanoTime() - p.upcallNanos());
                 cancel(p, polls == 0 ? "the JVM collected on its own while the node asked for a slot"
                     : "the JVM collected on its own while queued at position " + position);
                 return;
@@ -248,9 +247,11 @@ final class CoordinatedHandler implements GcHandler, AutoCloseable {
         String how = "granted (epoch " + grant.epoch() + (polls == 0 ? "" : ", after " + polls + " queued poll"
             + (polls == 1 ? "" : "s")) + ")";
         if (collectedSince(p)) {
+            scheduleLead.overtaken(schedule);
             cancel(p, "the JVM collected on its own before the grant (epoch " + grant.epoch() + ") arrived");
             return;
         }
+        scheduleLead.granted(schedule);
         long leaseLeft = grant.leaseEndNanos() - granted;
         long needed = options.drainTimeout().toNanos() + options.margin().toNanos();
         if (leaseLeft < needed) {
@@ -349,38 +350,6 @@ final class CoordinatedHandler implements GcHandler, AutoCloseable {
         }
     }
 
-
-    /**
-     * Waits for a coordinator call while watching the node: returns early when the JVM collected on its own or a
-     * newer request came. Bounded by the coordinator timeout plus {@link CoordinatorClient#GRACE}, whatever the
-     * HTTP client does.
-     */
-    private <T> Waited<T> await(CompletableFuture<T> call, Pending p) {
-        long deadline = System.nanoTime() + timeoutNanos + CoordinatorClient.GRACE.toNanos();
-        while (true) {
-            try {
-                return Waited.of(call.get(POLL_MILLIS, TimeUnit.MILLISECONDS));
-            } catch (TimeoutException e) {
-                // still out: look at the node
-            } catch (ExecutionException e) {
-                return Waited.failed(CoordinatorClient.unwrap(e));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return Waited.failed(new CoordinatorException(Kind.TIMEOUT, -1, "interrupted"));
-            }
-            if (collectedSince(p)) {
-                return new Waited<>(null, null, true, false);
-            }
-            if (!inbox.isEmpty()) {
-                return new Waited<>(null, null, false, true);
-            }
-            if (System.nanoTime() - deadline > 0) {
-                call.cancel(true);
-                return Waited.failed(new CoordinatorException(Kind.TIMEOUT, -1, "no answer within "
-                    + options.coordinatorTimeout().toMillis() + " ms"));
-            }
-        }
-    }
 
     private boolean collectedSince(Pending p) {
         return p.collectionsAtUpcall() >= 0 && probe.collections() > p.collectionsAtUpcall();

@@ -132,28 +132,32 @@ class BladeAgentTest {
     void aCoordinatorStartsTheCoordinatedModeWithoutDelayAndTheStartLineNamesItButNotTheToken() throws Exception {
         StubNode node = new StubNode();
         List<CoordinatedMode> modes = new ArrayList<>();
-        int port = FakeCoordinator.closedPort(); // down: the start must not wait for it
-        long t0 = System.nanoTime();
-        BladeNode started = BladeAgent.start("coordinator=http://127.0.0.1:" + port + ",nodeId=n1,"
-            + "coordinatorTimeout=5s", props,
-            Map.of("BLADE_TOKEN", "s3cr3t"), err, log, o -> node, (n, o, l) -> {
-                CoordinatedMode m = CoordinatedMode.start(n, o, l, new NodeProbe(() -> -1, () -> -1),
-                    Duration.ofSeconds(1), false);
-                modes.add(m);
-                return m;
-            });
+        FakeCoordinator fake = FakeCoordinator.start();
+        fake.on("join", c -> FakeCoordinator.Reply.blackHoled()); // the join never gets an answer
+        int port = fake.uri().getPort();
+        BladeNode started;
         try {
-            assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("no I/O before main")
-                .isLessThan(Duration.ofSeconds(2));
+            started = BladeAgent.start("coordinator=http://127.0.0.1:" + port + ",nodeId=n1,"
+                + "coordinatorTimeout=30s", props,
+                Map.of("BLADE_TOKEN", "s3cr3t"), err, log, o -> node, (n, o, l) -> {
+                    CoordinatedMode m = CoordinatedMode.start(n, o, l, new NodeProbe(() -> -1, () -> -1),
+                        Duration.ofSeconds(1), false);
+                    modes.add(m);
+                    return m;
+                });
+            // had the start waited for the coordinator, the join would have timed out and marked it down by now
+            assertThat(modes).singleElement().satisfies(m -> assertThat(m.membership().downReason())
+                .as("no I/O before main: the join is still out").isEqualTo("not joined yet"));
             assertThat(started).isSameAs(node);
             assertThat(node.registered).singleElement().isInstanceOf(CoordinatedHandler.class);
             assertThat(log.lines).as("the start-up line (the heartbeat thread may log beside it)")
                 .contains("INFO Blade: stub node, coordinator=http://127.0.0.1:" + port
-                    + ", node id=n1, coordinator timeout=5000 ms, token set");
+                    + ", node id=n1, coordinator timeout=30000 ms, token set");
             assertThat(log.lines).noneMatch(l -> l.contains("s3cr3t"));
             assertThat(errLines()).isEmpty();
         } finally {
             modes.forEach(CoordinatedMode::close);
+            fake.close();
         }
         assertThat(node.registered).as("closing gives the node its default handler back").last().isNull();
     }

@@ -298,6 +298,39 @@ class CoordinatedHandlerTest {
     }
 
     @Test
+    void aNodeThatQueuedOrWasOvertakenAsksEarlierNextTime() {
+        assertThat(new CoordinatedHandler(node, null, null, counters, new NodeProbe(collections::get, lead::get),
+            options(fake.uri()).build(), log).scheduleLeadNanos()).as("nothing learned yet").isZero();
+        AtomicInteger n = new AtomicInteger();
+        fake.on("acquire", c -> n.incrementAndGet() == 1 ? Reply.queued(1).after(300) : Reply.granted(9, 10_000));
+        start();
+        upcall(1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> fake.calls("release").size() == 1);
+        long afterQueue = handler.scheduleLeadNanos();
+        assertThat(Duration.ofNanos(afterQueue)).as("the upcall-to-grant time, queueing included")
+            .isGreaterThanOrEqualTo(Duration.ofMillis(290)).isLessThan(TIMEOUT);
+
+        fake.on("acquire", c -> Reply.queued(1).after(c.longField("waitMillis")));
+        lead.set(10_000);
+        upcall(2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> fake.calls("acquire").size() >= 3);
+        sleepMillis(400);
+        collections.incrementAndGet(); // the JVM overtook the node after it waited 400+ ms
+        await().atMost(Duration.ofSeconds(5)).until(() -> fake.calls("cancel").size() == 1);
+        assertThat(Duration.ofNanos(handler.scheduleLeadNanos())).as("twice the time waited when overtaken")
+            .isGreaterThanOrEqualTo(Duration.ofMillis(800)).isLessThanOrEqualTo(TIMEOUT);
+        assertThat(handler.stats().get("ScheduleLeadMs")).isEqualTo(handler.scheduleLeadNanos() / 1_000_000);
+    }
+
+    private static void sleepMillis(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Test
     void aCollectionOfTheJvmDuringTheAcquireMeansCancelNotCollect() {
         fake.on("acquire", c -> {
             collections.incrementAndGet(); // the JVM collects while the coordinator decides

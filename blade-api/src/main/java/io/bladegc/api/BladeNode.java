@@ -33,9 +33,9 @@ public interface BladeNode {
 
     /**
      * The single-node sequence for a handler that got permission elsewhere (a coordinator's grant): closes the
-     * gate, waits for the requests in flight (at most the drain timeout; after it, collects anyway, counted and
-     * logged), collects for request {@code id} as {@link #startGc(long)} does, and opens the gate again. Blocks the
-     * caller; never call it on a request thread.
+     * gate, waits for the requests in flight (at most the drain timeout; after it, collects anyway, counted),
+     * collects for request {@code id} as {@link #startGc(long)} does, and opens the gate again. Blocks the caller;
+     * never call it on a request thread. It logs nothing: the caller reports the returned timeline in its own line.
      *
      * @param id the latest issued {@link GcRequest#id()}
      * @return the timeline

@@ -58,6 +58,41 @@ class UpcallTest {
         assertThat(gate.inFlight()).isZero();
     }
 
+    @Test
+    void aHandlersScheduleLeadIsAddedToTheLeadTimeTheNodeNeeds() throws Exception {
+        BladeNode node = Blade.startNode(BladeOptions.defaults());
+        long before = neededLeadMs();
+        node.register(new GcHandler() {
+            @Override
+            public GcDecision onGcRequest(GcRequest request) {
+                return GcDecision.DEFER;
+            }
+
+            @Override
+            public long scheduleLeadNanos() {
+                return TimeUnit.MILLISECONDS.toNanos(250);
+            }
+        });
+        assertThat(neededLeadMs()).isEqualTo(before + 250);
+        node.register(new GcHandler() {
+            @Override
+            public GcDecision onGcRequest(GcRequest request) {
+                return GcDecision.DEFER;
+            }
+
+            @Override
+            public long scheduleLeadNanos() {
+                throw new IllegalStateException("broken handler");
+            }
+        });
+        assertThat(neededLeadMs()).as("a handler that fails to say adds nothing").isEqualTo(before);
+    }
+
+    private static long neededLeadMs() throws Exception {
+        return ((Number) java.lang.management.ManagementFactory.getPlatformMBeanServer()
+            .getAttribute(new javax.management.ObjectName("io.bladegc:type=Node"), "NeededLeadMs")).longValue();
+    }
+
     /** Registers a deferring handler and allocates steadily until the upcall comes. */
     private static GcRequest awaitUpcall(BladeNode node) throws InterruptedException {
         BlockingQueue<GcRequest> requests = new LinkedBlockingQueue<>();

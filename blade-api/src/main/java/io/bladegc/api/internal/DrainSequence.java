@@ -48,9 +48,11 @@ final class DrainSequence {
     /**
      * Runs the sequence on the calling thread; the gate is open again when it returns or throws.
      *
+     * @param logLine whether to log the event's line (and a drain timeout); {@code false} when the caller logs its
+     *                own line with the returned timeline, so that one GC event makes one line
      * @return the timeline
      */
-    DrainedCollection run(GcRequest request) {
+    DrainedCollection run(GcRequest request, boolean logLine) {
         long t0 = System.nanoTime();
         gate.close();
         try {
@@ -59,6 +61,8 @@ final class DrainSequence {
             long[] quietFrom = layout.beanCounts();
             if (!drained) {
                 counters.drainTimeouts.increment();
+            }
+            if (!drained && logLine) {
                 LocalNode.LOG.log(Level.WARNING, "Blade GC #" + request.id() + ": " + gate.inFlight()
                     + " requests still in flight after the drain timeout of " + drainTimeout.toMillis()
                     + " ms; collecting anyway");
@@ -71,10 +75,12 @@ final class DrainSequence {
             long drainNanos = t1 - t0;
             drainEstimateNanos = Math.min(drainTimeout.toNanos(),
                 Math.max(drainNanos, drainEstimateNanos - (drainEstimateNanos >> 4)));
-            LocalNode.LOG.log(Level.INFO, () -> String.format(
-                "Blade GC #%d %s %s: trailers %.1f ms, gc %.1f ms (estimated %.1f ms), headroom was %d KiB",
-                request.id(), request.generation(), outcome, drainNanos / 1e6, (t2 - t1) / 1e6,
-                request.estimatedPause().toNanos() / 1e6, request.remainingBytes() >> 10));
+            if (logLine) {
+                LocalNode.LOG.log(Level.INFO, () -> String.format(
+                    "Blade GC #%d %s %s: trailers %.1f ms, gc %.1f ms (estimated %.1f ms), headroom was %d KiB",
+                    request.id(), request.generation(), outcome, drainNanos / 1e6, (t2 - t1) / 1e6,
+                    request.estimatedPause().toNanos() / 1e6, request.remainingBytes() >> 10));
+            }
             return new DrainedCollection(outcome, Duration.ofNanos(drainNanos), Duration.ofNanos(t2 - t1), drained);
         } finally {
             gate.open();

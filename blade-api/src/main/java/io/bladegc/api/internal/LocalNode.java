@@ -84,7 +84,21 @@ public final class LocalNode implements BladeNode {
     }
 
     long neededLeadNanos() {
-        return drainSequence.drainEstimateNanos() + options.margin().toNanos() + 2 * options.sampleInterval().toNanos();
+        return drainSequence.drainEstimateNanos() + options.margin().toNanos() + 2 * options.sampleInterval().toNanos()
+            + handlerLeadNanos();
+    }
+
+    /** @return what the registered handler needs before it lets the node drain; 0 when it fails to say */
+    private long handlerLeadNanos() {
+        GcHandler h = handler;
+        if (h == null) {
+            return 0;
+        }
+        try {
+            return Math.max(0, h.scheduleLeadNanos());
+        } catch (RuntimeException e) {
+            return 0;
+        }
     }
 
     private boolean armed() {
@@ -109,7 +123,7 @@ public final class LocalNode implements BladeNode {
         if (h == null) {
             gcThread.execute(() -> {
                 try {
-                    drainSequence.run(request);
+                    drainSequence.run(request, true);
                 } catch (RuntimeException e) {
                     LOG.log(Level.ERROR, "Blade GC #" + request.id() + " failed", e);
                 }
@@ -199,7 +213,7 @@ public final class LocalNode implements BladeNode {
             }
             request = issued.request();
         }
-        return drainSequence.run(request);
+        return drainSequence.run(request, false);
     }
 
     @Override

@@ -1,0 +1,53 @@
+package io.bladegc.agent;
+
+/**
+ * What coordination adds to the node's lead time (BLADE's T_schedule): the longest schedule time among the last
+ * {@value #WINDOW} GC events, so that a node that had to queue behind another asks that much earlier the next time
+ * instead of being overtaken by the JVM's own collection.
+ *
+ * <p>A schedule time is measured from the upcall until the grant, queueing and the load balancer's drain included.
+ * When the JVM collected on its own while the node was still waiting, the node needed more than it waited: that event
+ * counts twice the time waited. Every value is capped at {@code capNanos} (beyond the coordinator timeout the node
+ * falls back to collecting on its own anyway).
+ *
+ * <p>Thread-safe: one writer (the coordination thread), any number of readers ({@link #nanos()} on the watcher
+ * thread).
+ */
+final class ScheduleLead {
+    static final int WINDOW = 8;
+
+    private final long capNanos;
+    private final long[] recent = new long[WINDOW];
+    private int next;
+    private volatile long lead;
+
+    /** @param capNanos the most any one event may add */
+    ScheduleLead(long capNanos) {
+        this.capNanos = capNanos;
+    }
+
+    /** A grant came {@code scheduleNanos} after the upcall. */
+    void granted(long scheduleNanos) {
+        record(scheduleNanos);
+    }
+
+    /** The JVM collected on its own {@code waitedNanos} after the upcall, before a grant came. */
+    void overtaken(long waitedNanos) {
+        record(waitedNanos > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * waitedNanos);
+    }
+
+    /** @return the lead time to add, nanoseconds: the longest of the recent events, 0 before any */
+    long nanos() {
+        return lead;
+    }
+
+    private void record(long nanos) {
+        recent[next] = Math.max(0, Math.min(capNanos, nanos));
+        next = (next + 1) % WINDOW;
+        long max = 0;
+        for (long v : recent) {
+            max = Math.max(max, v);
+        }
+        lead = max;
+    }
+}

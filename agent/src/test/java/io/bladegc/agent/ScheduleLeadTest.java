@@ -1,0 +1,34 @@
+package io.bladegc.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class ScheduleLeadTest {
+    @Test
+    void theLongestOfTheRecentEventsCountsAndAnOldPeakAgesOut() {
+        ScheduleLead lead = new ScheduleLead(1_000);
+        assertThat(lead.nanos()).isZero();
+        lead.granted(5);
+        lead.granted(300);
+        lead.granted(7);
+        assertThat(lead.nanos()).isEqualTo(300);
+        for (int i = 0; i < ScheduleLead.WINDOW - 1; i++) {
+            lead.granted(4);
+        }
+        assertThat(lead.nanos()).as("the 300 fell out of the window").isEqualTo(7);
+        lead.granted(4);
+        assertThat(lead.nanos()).isEqualTo(4);
+    }
+
+    @Test
+    void beingOvertakenCountsTwiceTheWaitAndEverythingIsCapped() {
+        ScheduleLead lead = new ScheduleLead(1_000);
+        lead.overtaken(200);
+        assertThat(lead.nanos()).isEqualTo(400);
+        lead.overtaken(Long.MAX_VALUE);
+        assertThat(lead.nanos()).isEqualTo(1_000);
+        lead.granted(-5);
+        assertThat(lead.nanos()).isEqualTo(1_000);
+    }
+}
