@@ -88,6 +88,27 @@ class UpcallTest {
         assertThat(neededLeadMs()).as("a handler that fails to say adds nothing").isEqualTo(before);
     }
 
+    @Test
+    void evenAnEndlessLeadTimeNeverAsksBeforeEdenIsHalfFull() throws Exception {
+        BladeNode node = Blade.startNode(BladeOptions.defaults());
+        BlockingQueue<GcRequest> requests = new LinkedBlockingQueue<>();
+        node.register(new GcHandler() {
+            @Override
+            public GcDecision onGcRequest(GcRequest request) {
+                requests.add(request);
+                return GcDecision.DEFER;
+            }
+
+            @Override
+            public long scheduleLeadNanos() {
+                return TimeUnit.HOURS.toNanos(1);
+            }
+        });
+        GcRequest request = allocateUntil(requests);
+        assertThat(request.remainingBytes()).as("headroom at the upcall, against eden used: %s", request)
+            .isLessThanOrEqualTo(request.allocatedBytes());
+    }
+
     private static long neededLeadMs() throws Exception {
         return ((Number) java.lang.management.ManagementFactory.getPlatformMBeanServer()
             .getAttribute(new javax.management.ObjectName("io.bladegc:type=Node"), "NeededLeadMs")).longValue();
@@ -100,7 +121,11 @@ class UpcallTest {
             requests.add(r);
             return GcDecision.DEFER;
         });
+        return allocateUntil(requests);
+    }
 
+    /** Allocates steadily until an upcall shows up in {@code requests}. */
+    private static GcRequest allocateUntil(BlockingQueue<GcRequest> requests) throws InterruptedException {
         GcRequest request = null;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (request == null && System.nanoTime() < deadline) {

@@ -150,7 +150,10 @@ final class HeapWatcher {
         long headroom = Math.max(0, capacity - used);
         long lead = (long) (headroom / r);
         lastLeadNanos = lead;
-        if (lead <= neededLeadNanos.getAsLong() && freshSamples >= 2) {
+        // never ask before eden is half full: with a lead time longer than that (a slow drain, a long queue at the
+        // coordinator) the node would collect a nearly empty eden again and again
+        long needed = Math.min(neededLeadNanos.getAsLong(), (long) (capacity / r) / 2);
+        if (lead <= needed && freshSamples >= 2) {
             boolean oldFull = layout.oldFree() < 2 * promotedPerYoung + layout.survivorCommitted();
             onLowLead.accept(new Prediction(oldFull ? Generation.OLD : Generation.YOUNG, used, headroom, lead));
         }
