@@ -117,7 +117,11 @@ final class Membership implements AutoCloseable {
                 client.release(epoch, 0);
             }
         } catch (CoordinatorException e) {
-            // stale (the lease ended meanwhile), or down again: the lease ends on its own
+            if (e.kind() == CoordinatorException.Kind.STALE_EPOCH) {
+                counters.staleReleases.increment();
+                log.log(Level.INFO, "Blade: node " + nodeId + ": the release of epoch " + epoch + " sent again was "
+                    + "refused as stale: the lease had ended at the coordinator");
+            } // down again: the lease ends on its own
         }
         try {
             if (gcId != 0) {

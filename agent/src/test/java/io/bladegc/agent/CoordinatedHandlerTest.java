@@ -406,6 +406,18 @@ class CoordinatedHandlerTest {
     }
 
     @Test
+    void aReleaseSentAgainAndRefusedAsStaleIsCountedAndLogged() {
+        AtomicInteger n = new AtomicInteger();
+        fake.on("release", c -> n.incrementAndGet() == 1 ? Reply.blackHoled()
+            : Reply.status(409, "{\"message\":\"node n1 holds no grant with epoch 7\"}"));
+        start(options(fake.uri()).coordinatorTimeout(SHORT_TIMEOUT).build(), true);
+        upcall(1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> counters.staleReleases.sum() == 1);
+        assertThat(fake.calls("release")).hasSize(2);
+        assertThat(log.matching("the release of epoch 7 sent again was refused as stale")).hasSize(1);
+    }
+
+    @Test
     void aNewerRequestWhileQueuedCancelsTheOlderOne() {
         fake.on("acquire", c -> c.longField("gcId") == 1 ? Reply.queued(1).after(c.longField("waitMillis"))
             : Reply.granted(14, 10_000));

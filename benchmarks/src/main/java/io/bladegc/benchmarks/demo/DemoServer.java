@@ -31,7 +31,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  *
  * <p>Prints exactly one line {@code LISTENING <port>} on stdout once the server accepts requests. Endpoints:
  * {@code /work} (one request's work; the body is a checksum), {@code /sleep?ms=N} (a request that stays in flight
- * for N ms, at most 60,000: what a slow request looks like to Blade's drain), {@code GET /stats} (JSON: every GC notification the
+ * for N ms, at most 60,000: what a slow request looks like to Blade's drain), {@code POST /gc} ({@code System.gc()}:
+ * tests empty several nodes' heaps at one moment, so that they reach their next collection together), {@code GET /stats} (JSON: every GC notification the
  * demo saw, and the Blade node's MBean attributes), {@code POST /stats/reset} (forgets the GC notifications).
  * Stops gracefully on SIGTERM.
  */
@@ -108,6 +109,7 @@ public final class DemoServer {
         ServletContextHandler context = new ServletContextHandler("/");
         context.addServlet(new ServletHolder("work", new WorkServlet()), "/work");
         context.addServlet(new ServletHolder("sleep", new SleepServlet()), "/sleep");
+        context.addServlet(new ServletHolder("gc", new GcServlet()), "/gc");
         context.addServlet(new ServletHolder("stats", new StatsServlet()), "/stats");
         context.addServlet(new ServletHolder("reset", new ResetServlet()), "/stats/reset");
         if (options.blade()) {
@@ -205,6 +207,14 @@ public final class DemoServer {
             }
             resp.setContentType("text/plain");
             resp.getOutputStream().write("slept\n".getBytes(StandardCharsets.US_ASCII));
+        }
+    }
+
+    private static final class GcServlet extends HttpServlet {
+        @Override
+        protected void doPost(HttpServletRequest req, HttpServletResponse resp) {
+            System.gc();
+            resp.setStatus(HttpServletResponse.SC_NO_CONTENT);
         }
     }
 

@@ -1,0 +1,197 @@
+package io.bladegc.benchmarks;
+
+import static io.bladegc.benchmarks.CoordinatedCluster.await;
+import static io.bladegc.benchmarks.CoordinatedCluster.since;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.bladegc.benchmarks.cluster.ChildProcess;
+import io.bladegc.benchmarks.cluster.DemoServerProcess;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+/**
+ * Issue 3's faults with real processes ({@link CoordinatedCluster}: the coordinator jar, DemoServer backends with the
+ * agent jar in coordinated mode). Where a contender must ask at a known moment, the test itself is a member
+ * ({@code probe}) and speaks the coordinator's HTTP API.
+ *
+ * <ul>
+ *   <li>a node frozen (SIGSTOP) or killed (SIGKILL) while it holds a slot loses it when its lease ends, nobody else
+ *       gets a slot before that, and its late release is rejected ({@code 409 STALE_EPOCH});</li>
+ *   <li>a coordinator black-holed (SIGSTOP) or killed: the nodes fall back to collecting on their own within a
+ *       bounded time, and come back by themselves (to the resumed coordinator, to a restarted one).</li>
+ * </ul>
+ * The coordinator killed mid-grant and restarted is in the coordinator's own {@code CoordinatorJarIT}.
+ */
+class CoordinatorFaultIT {
+    /** Lease 4 s, drain timeout 3 s: a node refuses a grant whose lease could end before its drain does. */
+    private static final String LEASE = "4s";
+    private static final String DRAIN = "drainTimeout=3000ms";
+    /** A slow request kept in flight at the node that is to be caught holding its slot: its drain lasts seconds. */
+    private static final String SLOW_REQUEST = "/sleep?ms=2500";
+    private static final Pattern FAIL_OPEN = Pattern.compile("fail-open \\(coordinator [^\\n]*T_schedule ([0-9.]+) ms");
+
+    private CoordinatedCluster c;
+    private final List<Traffic> traffic = new ArrayList<>();
+
+    @BeforeEach
+    void cluster(TestInfo test) throws Exception {
+        c = new CoordinatedCluster(Path.of("target", "faults", test.getTestMethod().orElseThrow().getName()));
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        traffic.forEach(Traffic::stop);
+        c.close();
+    }
+
+    @Test
+    void aFrozenHolderLosesItsSlotAtTheLeaseDeadlineAndItsLateReleaseIsRejected() throws Exception {
+        c.startCoordinator("coordinator", "--lease", LEASE, "--member-timeout", "10s");
+        DemoServerProcess n1 = c.startBackend("n1", DRAIN);
+        c.startBackend("n2", DRAIN);
+        c.awaitGranting(2);
+
+        Held held = freezeWhileHolding("n1", n1);
+        assertNobodyElseBeforeTheDeadline(held);
+
+        c.signal(n1.process().pid(), "CONT");
+        // the release comes from the handler, or, when the call out at the freeze timed out, from the heartbeat thread
+        await(() -> Files.readString(n1.process().stderr()).contains("refused as stale"),
+            "n1's late release of epoch " + held.epoch + " refused as stale (its log)");
+        long resumedAt = c.now();
+        traffic.add(Traffic.lockstep(c.http(), List.of(n1.uri("/work")), 5));
+        await(() -> c.grantsAfter("n1", resumedAt) > 0, "n1 granted again after it resumed");
+    }
+
+    @Test
+    void aKilledHolderLosesItsSlotAtTheLeaseDeadlineAndIsLostAsAMember() throws Exception {
+        c.startCoordinator("coordinator", "--lease", LEASE, "--member-timeout", "10s");
+        DemoServerProcess n1 = c.startBackend("n1", DRAIN);
+        c.startBackend("n2", DRAIN);
+        c.awaitGranting(2);
+
+        Held held = freezeWhileHolding("n1", n1); // frozen first: then it surely still holds the slot when killed
+        c.signal(n1.process().pid(), "KILL");
+        await(() -> !n1.process().isAlive(), "n1 gone after SIGKILL");
+        assertNobodyElseBeforeTheDeadline(held);
+
+        HttpResponse<String> late = c.post("n1", "release", "{\"epoch\":" + held.epoch + ",\"pauseMillis\":3}");
+        assertThat(late.statusCode()).as("a release of the expired grant: %s", late.body()).isEqualTo(409);
+        assertThat(late.body()).contains("STALE_EPOCH");
+        await(() -> c.events("LOST").stream().anyMatch(e -> e.path("node").asText().equals("n1")),
+            "n1 lost as a member once silent past the member timeout");
+        assertThat(c.cluster().path("members")).extracting(JsonNode::asText).doesNotContain("n1");
+    }
+
+    @Test
+    void nodesFailOpenWhileTheCoordinatorIsAwayAndComeBackByThemselves() throws Exception {
+        ChildProcess first = c.startCoordinator("coordinator", "--lease", LEASE);
+        DemoServerProcess n1 = c.startBackend("n1", "");
+        DemoServerProcess n2 = c.startBackend("n2", "");
+        c.awaitGranting(2);
+        traffic.add(Traffic.lockstep(c.http(), List.of(n1.uri("/work"), n2.uri("/work")), 5));
+        long t0 = c.now();
+        await(() -> c.grantsAfter("n1", t0) > 0 && c.grantsAfter("n2", t0) > 0, "both nodes collecting under grants");
+
+        // black hole: the coordinator's socket accepts, nothing answers
+        List<Path> logs = List.of(n1.process().stderr(), n2.process().stderr());
+        long[] from = {Files.size(logs.get(0)), Files.size(logs.get(1))};
+        c.signal(first.pid(), "STOP");
+        for (int i = 0; i < logs.size(); i++) {
+            Path log = logs.get(i);
+            long offset = from[i];
+            await(() -> FAIL_OPEN.matcher(since(log, offset)).find(),
+                "a fail-open collection on n" + (i + 1) + " with the coordinator black-holed");
+            Matcher m = FAIL_OPEN.matcher(since(log, offset));
+            assertThat(m.find()).isTrue();
+            assertThat(Double.parseDouble(m.group(1))).as("decided within the coordinator timeout (1 s) + grace, "
+                + "with slack for a loaded machine: %s", m.group()).isLessThan(5_000);
+        }
+
+        c.signal(first.pid(), "CONT");
+        long resumed = c.now();
+        await(() -> c.grantsAfter("n1", resumed) > 0 && c.grantsAfter("n2", resumed) > 0,
+            "both nodes granted again once the coordinator answers");
+
+        // killed and restarted on the same port: an empty coordinator; the nodes join it again by themselves
+        c.signal(first.pid(), "KILL");
+        await(() -> !first.isAlive(), "the coordinator gone after SIGKILL");
+        long[] beforeRestart = {Files.size(logs.get(0)), Files.size(logs.get(1))};
+        await(() -> since(logs.get(0), beforeRestart[0]).contains("fail-open (coordinator")
+            && since(logs.get(1), beforeRestart[1]).contains("fail-open (coordinator"),
+            "fail-open collections on both nodes with the coordinator gone");
+        c.startCoordinator("coordinator-restarted", "--lease", LEASE);
+        await(() -> c.cluster().path("members").size() == 2, "both nodes members of the restarted coordinator");
+        long restarted = c.now();
+        await(() -> c.grantsAfter("n1", restarted) > 0 && c.grantsAfter("n2", restarted) > 0,
+            "both nodes granted by the restarted coordinator");
+    }
+
+    /** A grant a node holds, as the coordinator reported it. */
+    private record Held(String node, long epoch, long deadline) {
+    }
+
+    /**
+     * Catches {@code n} holding a slot (a slow request in flight makes its drain last seconds, and allocation makes
+     * it ask) and freezes it (SIGSTOP). When its collection ended between the coordinator's answer and the signal (the
+     * grant is gone), it is let go and caught again, at most three times.
+     */
+    private Held freezeWhileHolding(String node, DemoServerProcess n) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            Held held;
+            try (Traffic slow = Traffic.slow(c.http(), n.uri(SLOW_REQUEST));
+                 Traffic work = Traffic.lockstep(c.http(), List.of(n.uri("/work")), 5)) {
+                Held[] seen = new Held[1];
+                await(() -> {
+                    for (JsonNode g : c.cluster().path("collecting")) {
+                        if (g.path("node").asText().equals(node)) {
+                            seen[0] = new Held(node, g.path("epoch").asLong(), g.path("deadline").asLong());
+                            return true;
+                        }
+                    }
+                    return false;
+                }, node + " holding a slot");
+                held = seen[0];
+                c.signal(n.process().pid(), "STOP");
+            }
+            boolean holding = false;
+            for (JsonNode g : c.cluster().path("collecting")) {
+                holding |= g.path("epoch").asLong() == held.epoch;
+            }
+            if (holding) {
+                return held;
+            }
+            assertThat(attempt).as("attempts to freeze %s while it holds a slot", node).isLessThan(3);
+            c.signal(n.process().pid(), "CONT");
+        }
+    }
+
+    /** The probe asks at once; it may be granted only once the holder's lease has run out. */
+    private void assertNobodyElseBeforeTheDeadline(Held held) throws Exception {
+        assertThat(c.post("probe", "join", "").statusCode()).isEqualTo(200);
+        HttpResponse<String> probe = c.post("probe", "acquire", "{\"gcId\":1,\"leadMillis\":0,\"waitMillis\":20000}");
+        JsonNode granted = c.json(probe);
+        assertThat(granted.path("status").asText()).as(probe.body()).isEqualTo("GRANTED");
+        assertThat(granted.path("epoch").asLong()).isGreaterThan(held.epoch);
+        List<JsonNode> grants = c.events("GRANTED");
+        grants.removeIf(e -> e.path("epoch").asLong() <= held.epoch);
+        assertThat(grants).as("grants after %s's", held.node).isNotEmpty().allSatisfy(e -> assertThat(
+            e.path("at").asLong()).as("granted before %s's lease deadline", held.node).isGreaterThanOrEqualTo(
+                held.deadline));
+        assertThat(c.events("EXPIRED")).as("%s's grant expired at its deadline", held.node).anySatisfy(e -> {
+            assertThat(e.path("epoch").asLong()).isEqualTo(held.epoch);
+            assertThat(e.path("at").asLong()).isGreaterThanOrEqualTo(held.deadline);
+        });
+        c.post("probe", "release", "{\"epoch\":" + granted.path("epoch").asLong() + "}");
+    }
+}
