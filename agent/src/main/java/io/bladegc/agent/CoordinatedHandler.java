@@ -371,6 +371,7 @@ final class CoordinatedHandler implements GcHandler, AutoCloseable {
 
     private void emit(Level level, GcTimeline timeline) {
         String line = timeline.line();
+        counters.timeline(timeline);
         lastEvent = line;
         log.log(level, line);
     }

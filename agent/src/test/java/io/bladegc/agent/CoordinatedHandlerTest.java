@@ -116,7 +116,9 @@ class CoordinatedHandlerTest {
             + "T_schedule \\d+\\.\\d ms, T_trailers 1\\.0 ms, T_gc 3\\.0 ms \\(COLLECTED\\), T_notify \\d+\\.\\d ms; "
             + "released");
         assertThat(handler.stats()).containsEntry("Grants", 1L).containsEntry("CoordinatorUp", true)
-            .containsEntry("NodeId", "n1");
+            .containsEntry("NodeId", "n1").containsEntry("TrailersMsSum", 1.0).containsEntry("GcMsSum", 3.0)
+            .containsEntry("ScheduleCount", 1L).containsEntry("TrailersCount", 1L).containsEntry("GcCount", 1L)
+            .containsEntry("NotifyCount", 1L);
     }
 
     @Test
