@@ -23,7 +23,7 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The routes, status codes and JSON of {@link CoordinatorHandler}, on an embedded channel with a fake slot thread. */
+/** The routes, status codes and JSON of {@link CoordinatorHandler}, on an embedded channel with a fake slot executor. */
 class CoordinatorHandlerTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -1,9 +1,11 @@
 package io.bladegc.coordinator.http;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -15,6 +17,7 @@ import io.bladegc.api.slot.SlotPolicy;
 import io.bladegc.api.slot.SlotView;
 import io.bladegc.coordinator.slots.ClusterSnapshot;
 import io.bladegc.coordinator.slots.SlotReply;
+import java.io.IOException;
 
 /**
  * The coordinator's JSON: one {@link ObjectMapper}, strict on input (duplicate keys, trailing tokens, deep nesting and
@@ -42,27 +45,34 @@ public final class Json {
 
     /** A slot reply: its kind as {@code status}, and what goes with it (grant, queue position, message). */
     public static byte[] reply(SlotReply r) {
-        ObjectNode o = MAPPER.createObjectNode();
-        o.put("status", r.kind().name());
-        o.put("node", r.node());
-        if (r.gcId() != 0) {
-            o.put("gcId", r.gcId());
+        // written field by field: the answer to every node call, so no tree in between
+        ByteArrayBuilder out = new ByteArrayBuilder(192);
+        try (JsonGenerator g = MAPPER.getFactory().createGenerator(out)) {
+            g.writeStartObject();
+            g.writeStringField("status", r.kind().name());
+            g.writeStringField("node", r.node());
+            if (r.gcId() != 0) {
+                g.writeNumberField("gcId", r.gcId());
+            }
+            Grant grant = r.grant();
+            if (grant != null) {
+                g.writeNumberField("epoch", grant.epoch());
+                g.writeNumberField("grantedAt", grant.grantedAt());
+                g.writeNumberField("deadline", grant.deadline());
+                g.writeNumberField("remainingMillis", r.remainingMillis());
+            }
+            if (r.position() > 0) {
+                g.writeNumberField("position", r.position());
+            }
+            if (!r.message().isEmpty()) {
+                g.writeStringField("message", r.message());
+            }
+            g.writeNumberField("now", r.now());
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot write JSON", e); // plain values into memory always serialise
         }
-        Grant g = r.grant();
-        if (g != null) {
-            o.put("epoch", g.epoch());
-            o.put("grantedAt", g.grantedAt());
-            o.put("deadline", g.deadline());
-            o.put("remainingMillis", r.remainingMillis());
-        }
-        if (r.position() > 0) {
-            o.put("position", r.position());
-        }
-        if (!r.message().isEmpty()) {
-            o.put("message", r.message());
-        }
-        o.put("now", r.now());
-        return bytes(o);
+        return out.toByteArray();
     }
 
     /** The cluster view. */

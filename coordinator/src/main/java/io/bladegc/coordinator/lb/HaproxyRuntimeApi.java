@@ -1,27 +1,16 @@
 package io.bladegc.coordinator.lb;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.net.SocketTimeoutException;
-import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
-import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -54,12 +43,6 @@ public final class HaproxyRuntimeApi implements LoadBalancer {
 
     private static final System.Logger LOG = System.getLogger(HaproxyRuntimeApi.class.getName());
 
-    /** HAProxy's rule for proxy and server names (configuration manual, section 4). */
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.:-]+");
-
-    /** Upper bound on an answer; {@code show servers state} is about 150 bytes per server. */
-    static final int MAX_ANSWER_BYTES = 4 << 20;
-
     private static final int DESCRIBE_NODES = 5;
 
     /** A server's administrative state as HAProxy reports it in its stats ({@code READY}, {@code DRAIN}, {@code MAINT}). */
@@ -73,23 +56,22 @@ public final class HaproxyRuntimeApi implements LoadBalancer {
     }
 
     private final RuntimeApiEndpoint endpoint;
-    private final Map<String, Server> servers;
+    private final Map<String, HaproxyServer> servers;
     private final AdminState drainState;
-    private final Duration connectTimeout;
-    private final Duration readTimeout;
+    private final RuntimeApiClient client;
 
     private HaproxyRuntimeApi(Builder builder) {
         this.endpoint = Objects.requireNonNull(builder.endpoint, "endpoint");
-        this.servers = validate(builder.servers);
+        this.servers = HaproxyServer.mapping(builder.servers);
         if (builder.drainState == AdminState.READY) {
             throw new IllegalArgumentException(
                     "HAProxy drain state must be 'drain' or 'maint' (the state a node is put in while it collects), not 'ready'");
         }
         this.drainState = builder.drainState;
-        this.connectTimeout = positive(builder.connectTimeout, "connect timeout");
-        this.readTimeout = positive(builder.readTimeout, "read timeout");
+        this.client = new RuntimeApiClient(endpoint, builder.connectTimeout, builder.readTimeout);
     }
 
+    /** @return a builder for an adapter talking to {@code endpoint}; at least one node must be mapped */
     public static Builder builder(RuntimeApiEndpoint endpoint) {
         return new Builder(endpoint);
     }
@@ -120,7 +102,7 @@ public final class HaproxyRuntimeApi implements LoadBalancer {
         }
         return "HAProxy runtime API at " + endpoint + ": a collecting node's server is set to state "
                 + drainState.command() + ", then ready; " + servers.size() + (servers.size() == 1 ? " node (" : " nodes (")
-                + nodes + "); timeouts connect " + connectTimeout.toMillis() + " ms, read " + readTimeout.toMillis() + " ms";
+                + nodes + "); timeouts connect " + client.connectTimeout().toMillis() + " ms, read " + client.readTimeout().toMillis() + " ms";
     }
 
     @Override
@@ -135,6 +117,7 @@ public final class HaproxyRuntimeApi implements LoadBalancer {
         return Collections.unmodifiableMap(out);
     }
 
+    /** Where the runtime API listens. */
     public RuntimeApiEndpoint endpoint() {
         return endpoint;
     }
@@ -151,7 +134,7 @@ public final class HaproxyRuntimeApi implements LoadBalancer {
      *     the server
      */
     public ServerState serverState(String node) {
-        Server server = server(node);
+        HaproxyServer server = server(node);
         String command = "show servers state " + server.backend();
         String answer = send(node, server, command);
         Map<String, ServerState> states = parse(node, server, command, answer);
@@ -173,12 +156,12 @@ public final class HaproxyRuntimeApi implements LoadBalancer {
         Map<String, ServerState> out = new TreeMap<>();
         for (List<String> nodes : nodesByBackend.values()) {
             String first = nodes.get(0);
-            Server firstServer = servers.get(first);
+            HaproxyServer firstServer = servers.get(first);
             String command = "show servers state " + firstServer.backend();
             String answer = send(first, firstServer, command);
             Map<String, ServerState> states = parse(first, firstServer, command, answer);
             for (String node : nodes) {
-                Server server = servers.get(node);
+                HaproxyServer server = servers.get(node);
                 ServerState state = states.get(server.target());
                 if (state == null) {
                     throw failure(node, server, command, answer.strip(), "does not list server " + server.server(), null);
@@ -189,31 +172,31 @@ public final class HaproxyRuntimeApi implements LoadBalancer {
         return Collections.unmodifiableMap(out);
     }
 
-    private Map<String, ServerState> parse(String node, Server server, String command, String answer) {
+    private Map<String, ServerState> parse(String node, HaproxyServer server, String command, String answer) {
         try {
-            return parseServersState(answer);
+            return ServerState.parseAll(answer);
         } catch (IllegalArgumentException e) {
             throw failure(node, server, command, answer.strip(), e.getMessage(), e);
         }
     }
 
     private void change(String node, AdminState state) {
-        Server server = server(node);
+        HaproxyServer server = server(node);
         String command = "set server " + server.target() + " state " + state.command();
         synchronized (server) {
             String answer = send(node, server, command).strip();
             if (!answer.isEmpty()) {
                 String hint = answer.contains("Permission denied")
                         ? " (the stats socket needs 'level admin')" : "";
-                throw failure(node, server, command, answer, "answered: " + oneLine(answer) + hint, null);
+                throw failure(node, server, command, answer, "answered: " + LoadBalancerException.oneLine(answer) + hint, null);
             }
         }
         LOG.log(System.Logger.Level.DEBUG, () -> "HAProxy " + endpoint + ": node " + node + ": " + command);
     }
 
-    private Server server(String node) {
+    private HaproxyServer server(String node) {
         Objects.requireNonNull(node, "node");
-        Server server = servers.get(node);
+        HaproxyServer server = servers.get(node);
         if (server == null) {
             throw new LoadBalancerException("HAProxy runtime API at " + endpoint + ": node '" + node
                     + "' has no HAProxy server in the configuration (mapped nodes: " + String.join(", ", servers.keySet())
@@ -222,9 +205,9 @@ public final class HaproxyRuntimeApi implements LoadBalancer {
         return server;
     }
 
-    private String send(String node, Server server, String command) {
+    private String send(String node, HaproxyServer server, String command) {
         try {
-            return exchange(command);
+            return client.exchange(command);
         } catch (ClosedByInterruptException e) {
             InterruptedIOException interrupted = new InterruptedIOException("interrupted");
             interrupted.initCause(e);
@@ -235,206 +218,10 @@ public final class HaproxyRuntimeApi implements LoadBalancer {
         }
     }
 
-    private LoadBalancerException failure(String node, Server server, String command, String answer, String what,
+    private LoadBalancerException failure(String node, HaproxyServer server, String command, String answer, String what,
                                           Throwable cause) {
         return new LoadBalancerException("HAProxy runtime API at " + endpoint + ": node '" + node + "' (" + server.target()
                 + "): '" + command + "' " + what, node, command, answer, cause);
-    }
-
-    /**
-     * Sends one command line and returns HAProxy's whole answer (read until it closes the connection). Package-private:
-     * the public surface only sends commands built from validated names.
-     */
-    String exchange(String command) throws IOException {
-        if (command.indexOf('\n') >= 0 || command.indexOf('\r') >= 0) {
-            throw new IllegalArgumentException("one command line only");
-        }
-        byte[] line = (command + "\n").getBytes(StandardCharsets.US_ASCII);
-        try (SocketChannel channel = endpoint.open(); Selector selector = Selector.open()) {
-            channel.configureBlocking(false);
-            SelectionKey key = channel.register(selector, 0);
-            long connectDeadline = System.nanoTime() + connectTimeout.toNanos();
-            try {
-                if (!channel.connect(endpoint.address())) {
-                    key.interestOps(SelectionKey.OP_CONNECT);
-                    while (!channel.finishConnect()) {
-                        await(selector, connectDeadline, connectTimeout, "connecting");
-                    }
-                }
-            } catch (InterruptedIOException e) {
-                throw e;
-            } catch (IOException e) {
-                throw new IOException("cannot connect: " + e.getMessage(), e);
-            }
-            long deadline = System.nanoTime() + readTimeout.toNanos();
-            ByteBuffer out = ByteBuffer.wrap(line);
-            key.interestOps(SelectionKey.OP_WRITE);
-            while (out.hasRemaining()) {
-                if (channel.write(out) == 0) {
-                    await(selector, deadline, readTimeout, "sending the command");
-                }
-            }
-            key.interestOps(SelectionKey.OP_READ);
-            ByteArrayOutputStream answer = new ByteArrayOutputStream(256);
-            ByteBuffer in = ByteBuffer.allocate(8192);
-            while (true) {
-                in.clear();
-                int n = channel.read(in);
-                if (n < 0) {
-                    break;
-                }
-                if (n == 0) {
-                    await(selector, deadline, readTimeout, "waiting for the answer (HAProxy closes the connection after it)");
-                    continue;
-                }
-                if (answer.size() + n > MAX_ANSWER_BYTES) {
-                    throw new IOException("answer longer than " + MAX_ANSWER_BYTES + " bytes");
-                }
-                answer.write(in.array(), 0, n);
-            }
-            return answer.toString(StandardCharsets.UTF_8);
-        }
-    }
-
-    private static void await(Selector selector, long deadline, Duration timeout, String what) throws IOException {
-        long remaining = deadline - System.nanoTime();
-        if (remaining <= 0) {
-            throw new SocketTimeoutException("timed out after " + timeout.toMillis() + " ms " + what);
-        }
-        selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining)));
-        selector.selectedKeys().clear();
-        if (Thread.currentThread().isInterrupted()) {
-            throw new InterruptedIOException("interrupted while " + what);
-        }
-    }
-
-    /**
-     * Parses {@code show servers state}: a format version line, a header line {@code # be_id be_name ...} naming
-     * the columns, then one line per server. Columns are found by name, so later format versions that add columns
-     * still parse. Keys are {@code backend/server}.
-     */
-    static Map<String, ServerState> parseServersState(String answer) {
-        List<String> lines = answer.lines().map(String::strip).filter(l -> !l.isEmpty()).collect(Collectors.toList());
-        if (lines.isEmpty()) {
-            throw new IllegalArgumentException("answered nothing");
-        }
-        if (!lines.get(0).matches("\\d+")) {
-            throw new IllegalArgumentException("answered: " + oneLine(answer.strip()));
-        }
-        int backendCol = -1;
-        int serverCol = -1;
-        int opCol = -1;
-        int adminCol = -1;
-        Map<String, ServerState> out = new HashMap<>();
-        for (String line : lines.subList(1, lines.size())) {
-            if (line.startsWith("#")) {
-                List<String> header = Arrays.asList(line.substring(1).strip().split("\\s+"));
-                backendCol = header.indexOf("be_name");
-                serverCol = header.indexOf("srv_name");
-                opCol = header.indexOf("srv_op_state");
-                adminCol = header.indexOf("srv_admin_state");
-                continue;
-            }
-            if (backendCol < 0 || serverCol < 0 || opCol < 0 || adminCol < 0) {
-                throw new IllegalArgumentException("answered without a header naming be_name, srv_name, srv_op_state"
-                        + " and srv_admin_state (format version " + lines.get(0) + ")");
-            }
-            String[] fields = line.split("\\s+");
-            int needed = Math.max(Math.max(backendCol, serverCol), Math.max(opCol, adminCol));
-            if (fields.length <= needed) {
-                throw new IllegalArgumentException("answered a short line: " + line);
-            }
-            try {
-                ServerState state = new ServerState(fields[backendCol], fields[serverCol],
-                        Integer.parseInt(fields[opCol]), Integer.parseInt(fields[adminCol]));
-                out.put(state.backend() + "/" + state.server(), state);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("answered a line with a non-numeric state: " + line, e);
-            }
-        }
-        return out;
-    }
-
-    private static String oneLine(String text) {
-        return text.replace("\r", "").replace("\n", " | ");
-    }
-
-    private static Map<String, Server> validate(Map<String, String> mapping) {
-        if (mapping.isEmpty()) {
-            throw new IllegalArgumentException(
-                    "HAProxy adapter: no node is mapped to an HAProxy server; give each node as node=backend/server");
-        }
-        Map<String, Server> out = new LinkedHashMap<>();
-        Map<String, String> nodeByTarget = new HashMap<>();
-        for (Map.Entry<String, String> e : new TreeMap<>(mapping).entrySet()) {
-            String node = e.getKey();
-            String target = e.getValue();
-            if (node.isBlank() || node.chars().anyMatch(Character::isISOControl)) {
-                throw new IllegalArgumentException("HAProxy adapter: node id '" + printable(node)
-                        + "' is blank or contains control characters");
-            }
-            if (target == null) {
-                throw new IllegalArgumentException("HAProxy adapter: node '" + node + "' has no backend/server");
-            }
-            int slash = target.indexOf('/');
-            String backend = slash < 0 ? "" : target.substring(0, slash);
-            String server = slash < 0 ? "" : target.substring(slash + 1);
-            if (slash < 0 || !NAME.matcher(backend).matches() || !NAME.matcher(server).matches()) {
-                throw new IllegalArgumentException("HAProxy adapter: node '" + node + "' maps to '" + printable(target)
-                        + "', expected backend/server where both names use only letters, digits and - _ . :"
-                        + " (HAProxy's rule for names; no spaces, ';', '\\' or line breaks)");
-            }
-            String previous = nodeByTarget.putIfAbsent(target, node);
-            if (previous != null) {
-                throw new IllegalArgumentException("HAProxy adapter: nodes '" + previous + "' and '" + node
-                        + "' both map to " + target + "; each node needs its own server");
-            }
-            out.put(node, new Server(backend, server));
-        }
-        return Collections.unmodifiableMap(out);
-    }
-
-    private static String printable(String s) {
-        StringBuilder b = new StringBuilder();
-        s.codePoints().forEach(c -> {
-            if (Character.isISOControl(c)) {
-                b.append(String.format("\\u%04x", c));
-            } else {
-                b.appendCodePoint(c);
-            }
-        });
-        return b.toString();
-    }
-
-    private static Duration positive(Duration d, String what) {
-        Objects.requireNonNull(d, what);
-        if (d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException("HAProxy adapter: " + what + " must be positive, was " + d);
-        }
-        return d;
-    }
-
-    /** One HAProxy server; also the lock that orders calls for its node. */
-    private static final class Server {
-        private final String backend;
-        private final String server;
-
-        Server(String backend, String server) {
-            this.backend = backend;
-            this.server = server;
-        }
-
-        String backend() {
-            return backend;
-        }
-
-        String server() {
-            return server;
-        }
-
-        String target() {
-            return backend + "/" + server;
-        }
     }
 
     /** Configuration of a {@link HaproxyRuntimeApi}; validated by {@link #build}. */
@@ -455,6 +242,7 @@ public final class HaproxyRuntimeApi implements LoadBalancer {
             return this;
         }
 
+        /** Maps node id {@code node} to HAProxy server {@code backend/server}; checked by {@link #build}. */
         public Builder server(String node, String backendSlashServer) {
             Objects.requireNonNull(node, "node id");
             servers.put(node, backendSlashServer);

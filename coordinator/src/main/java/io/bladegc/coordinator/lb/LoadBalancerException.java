@@ -34,4 +34,9 @@ public class LoadBalancerException extends RuntimeException {
     public String answer() {
         return answer;
     }
+
+    /** @return a load balancer's answer on one line, for a message: line breaks become {@code " | "} */
+    static String oneLine(String answer) {
+        return answer.replace("\r", "").replace("\n", " | ");
+    }
 }

@@ -1,8 +1,13 @@
 package io.bladegc.coordinator.lb;
 
 import io.bladegc.coordinator.lb.HaproxyRuntimeApi.AdminState;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
-/** One server's line of {@code show servers state}. */
+/** One server's line of {@code show servers state}. Immutable. */
 public record ServerState(String backend, String server, int operationalState, int adminFlags) {
 
     /** {@code srv_admin_state} bits (management guide, "show servers state"). */
@@ -47,5 +52,55 @@ public record ServerState(String backend, String server, int operationalState, i
     public String toString() {
         return backend + "/" + server + " " + operationalName() + " " + adminState()
                 + " (admin 0x" + Integer.toHexString(adminFlags) + ")";
+    }
+
+    /**
+     * Parses the answer to {@code show servers state}: a format version line, a header line {@code # be_id be_name ...}
+     * naming the columns, then one line per server. Columns are found by name, so later format versions that add
+     * columns still parse.
+     *
+     * @return the servers by {@code backend/server}
+     * @throws IllegalArgumentException saying what is wrong with the answer
+     */
+    static Map<String, ServerState> parseAll(String answer) {
+        List<String> lines = answer.lines().map(String::strip).filter(l -> !l.isEmpty()).collect(Collectors.toList());
+        if (lines.isEmpty()) {
+            throw new IllegalArgumentException("answered nothing");
+        }
+        if (!lines.get(0).matches("\\d+")) {
+            throw new IllegalArgumentException("answered: " + LoadBalancerException.oneLine(answer.strip()));
+        }
+        int backendCol = -1;
+        int serverCol = -1;
+        int opCol = -1;
+        int adminCol = -1;
+        Map<String, ServerState> out = new HashMap<>();
+        for (String line : lines.subList(1, lines.size())) {
+            if (line.startsWith("#")) {
+                List<String> header = Arrays.asList(line.substring(1).strip().split("\\s+"));
+                backendCol = header.indexOf("be_name");
+                serverCol = header.indexOf("srv_name");
+                opCol = header.indexOf("srv_op_state");
+                adminCol = header.indexOf("srv_admin_state");
+                continue;
+            }
+            if (backendCol < 0 || serverCol < 0 || opCol < 0 || adminCol < 0) {
+                throw new IllegalArgumentException("answered without a header naming be_name, srv_name, srv_op_state"
+                        + " and srv_admin_state (format version " + lines.get(0) + ")");
+            }
+            String[] fields = line.split("\\s+");
+            int needed = Math.max(Math.max(backendCol, serverCol), Math.max(opCol, adminCol));
+            if (fields.length <= needed) {
+                throw new IllegalArgumentException("answered a short line: " + line);
+            }
+            try {
+                ServerState state = new ServerState(fields[backendCol], fields[serverCol],
+                        Integer.parseInt(fields[opCol]), Integer.parseInt(fields[adminCol]));
+                out.put(state.backend() + "/" + state.server(), state);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("answered a line with a non-numeric state: " + line, e);
+            }
+        }
+        return out;
     }
 }

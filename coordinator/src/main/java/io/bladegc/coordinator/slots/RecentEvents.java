@@ -5,7 +5,7 @@ import java.util.ArrayDeque;
 import java.util.List;
 
 /**
- * The last {@code capacity} ledger events, oldest first. Not thread-safe: used on the slot thread only.
+ * The last {@code capacity} ledger events, oldest first. Not thread-safe: used in {@link SlotExecutor} tasks only.
  */
 final class RecentEvents {
     private final int capacity;

@@ -18,7 +18,7 @@ import java.util.function.Consumer;
  * may block on I/O; a node is told {@code GRANTED} only after its drain call returned (or failed: then the node's
  * 503 gate is the safety net, and the failure is logged and counted).
  *
- * <p>Not thread-safe: {@link #granted}, {@link #ended} and {@link #deliver} run on the slot thread.
+ * <p>Not thread-safe: {@link #granted}, {@link #ended} and {@link #deliver} run as {@link SlotExecutor} tasks.
  */
 final class Rotation {
     private static final System.Logger LOG = System.getLogger(Rotation.class.getName());

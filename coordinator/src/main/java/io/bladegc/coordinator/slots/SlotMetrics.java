@@ -7,7 +7,9 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The coordinator's meters, all under {@code blade.coordinator.}, and their Prometheus exposition. Thread-safe.
@@ -23,6 +25,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </ul>
  */
 public final class SlotMetrics {
+    /** HTTP status codes below this have their request counters cached. */
+    private static final int MAX_STATUS = 600;
+
     private final PrometheusMeterRegistry registry;
     private final Counter grants;
     private final Counter releases;
@@ -34,6 +39,8 @@ public final class SlotMetrics {
     private final AtomicInteger collecting = new AtomicInteger();
     private final AtomicInteger queue = new AtomicInteger();
     private final AtomicInteger waiting = new AtomicInteger();
+    /** Request counters by route, then by status code: a registry lookup builds tags and an id every time. */
+    private final ConcurrentHashMap<String, AtomicReferenceArray<Counter>> requests = new ConcurrentHashMap<>();
 
     /** Metrics on a fresh Prometheus registry. */
     public SlotMetrics() {
@@ -68,7 +75,22 @@ public final class SlotMetrics {
 
     /** Counts one HTTP request. {@code route} and {@code status} come from small fixed sets. */
     public void request(String route, int status) {
-        registry.counter("blade.coordinator.requests", "route", route, "status", Integer.toString(status)).increment();
+        if (status < 0 || status >= MAX_STATUS) {
+            requestCounter(route, status).increment();
+            return;
+        }
+        AtomicReferenceArray<Counter> byStatus =
+            requests.computeIfAbsent(route, r -> new AtomicReferenceArray<>(MAX_STATUS));
+        Counter c = byStatus.get(status);
+        if (c == null) {
+            c = requestCounter(route, status); // the registry hands every racer the same counter
+            byStatus.set(status, c);
+        }
+        c.increment();
+    }
+
+    private Counter requestCounter(String route, int status) {
+        return registry.counter("blade.coordinator.requests", "route", route, "status", Integer.toString(status));
     }
 
     void event(SlotEvent e) {

@@ -164,7 +164,7 @@ class HaproxyRuntimeApiTest {
     void anAnswerLargerThanTheLimitIsAnError() throws Exception {
         byte[] chunk = "x".repeat(64 * 1024).getBytes(StandardCharsets.US_ASCII);
         FakeRuntimeApi.Responder flood = (command, out) -> {
-            for (int i = 0; i < HaproxyRuntimeApi.MAX_ANSWER_BYTES / chunk.length + 2; i++) {
+            for (int i = 0; i < RuntimeApiClient.MAX_ANSWER_BYTES / chunk.length + 2; i++) {
                 out.write(chunk);
             }
         };
@@ -178,8 +178,8 @@ class HaproxyRuntimeApiTest {
     @Test
     void onlyOneCommandLineCanBeSent() throws Exception {
         try (FakeRuntimeApi fake = FakeRuntimeApi.tcp(FakeRuntimeApi.OK)) {
-            HaproxyRuntimeApi lb = api(fake).build();
-            assertThatThrownBy(() -> lb.exchange("show info\nshutdown frontend fe")).isInstanceOf(IllegalArgumentException.class);
+            RuntimeApiClient client = new RuntimeApiClient(fake.endpoint(), Duration.ofSeconds(1), Duration.ofSeconds(2));
+            assertThatThrownBy(() -> client.exchange("show info\nshutdown frontend fe")).isInstanceOf(IllegalArgumentException.class);
             assertThat(fake.connections()).isZero();
         }
     }
@@ -435,7 +435,7 @@ class HaproxyRuntimeApiTest {
     @Test
     void columnsAreFoundByTheirHeaderNames() {
         String reordered = "2\n# srv_admin_state srv_name extra be_name srv_op_state\n4 s1 zz be 1\n";
-        Map<String, ServerState> states = HaproxyRuntimeApi.parseServersState(reordered);
+        Map<String, ServerState> states = ServerState.parseAll(reordered);
         assertThat(states).containsExactly(Map.entry("be/s1", new ServerState("be", "s1", 1, 4)));
         assertThat(states.get("be/s1").adminState()).isEqualTo(AdminState.MAINT);
     }
@@ -454,13 +454,13 @@ class HaproxyRuntimeApiTest {
                     .isInstanceOf(LoadBalancerException.class)
                     .hasMessageContaining("does not list server s2");
         }
-        assertThatThrownBy(() -> HaproxyRuntimeApi.parseServersState("1\n3 be 1 s1 127.0.0.1 2 0\n"))
+        assertThatThrownBy(() -> ServerState.parseAll("1\n3 be 1 s1 127.0.0.1 2 0\n"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("without a header");
-        assertThatThrownBy(() -> HaproxyRuntimeApi.parseServersState("1\n# be_name srv_name srv_op_state srv_admin_state\nbe s1 2\n"))
+        assertThatThrownBy(() -> ServerState.parseAll("1\n# be_name srv_name srv_op_state srv_admin_state\nbe s1 2\n"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("short line");
-        assertThatThrownBy(() -> HaproxyRuntimeApi.parseServersState("1\n# be_name srv_name srv_op_state srv_admin_state\nbe s1 up 0\n"))
+        assertThatThrownBy(() -> ServerState.parseAll("1\n# be_name srv_name srv_op_state srv_admin_state\nbe s1 up 0\n"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("non-numeric");
-        assertThatThrownBy(() -> HaproxyRuntimeApi.parseServersState("\n"))
+        assertThatThrownBy(() -> ServerState.parseAll("\n"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("answered nothing");
     }
 

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * A hand-driven slot thread for tests: {@link #execute} runs the task at once on the caller's thread, delayed tasks
+ * A hand-driven slot executor for tests: {@link #execute} runs the task at once on the caller's thread, delayed tasks
  * run when {@link #advance} moves the fake clock past their time. Single-threaded use only.
  */
 public final class ManualSlotExecutor implements SlotExecutor {
@@ -26,7 +26,7 @@ public final class ManualSlotExecutor implements SlotExecutor {
         this.now = new AtomicLong(startMillis);
     }
 
-    /** @return the fake clock, for {@link SlotService.Builder#clock(LongSupplier)} */
+    /** @return the fake clock, for {@link SlotServiceBuilder#clock(LongSupplier)} */
     public LongSupplier clock() {
         return now::get;
     }

@@ -20,7 +20,7 @@ class SlotServiceTest {
     private final RecordingLoadBalancer lb = new RecordingLoadBalancer();
     private SlotService service = service(Runnable::run);
 
-    /** A service on a fresh fake slot thread, with load-balancer calls run by {@code lbCalls}. */
+    /** A service on a fresh fake slot executor, with load-balancer calls run by {@code lbCalls}. */
     private SlotService service(Executor lbCalls) {
         slotThread = new ManualSlotExecutor(START);
         return SlotService.builder().policy(SlotPolicy.defaults()).clock(slotThread.clock()).executor(slotThread)
