@@ -3,6 +3,7 @@ package io.bladegc.benchmarks.demo;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.bladegc.benchmarks.load.LoadResult;
+import io.bladegc.benchmarks.load.SideBySideTable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,7 +49,7 @@ public final class DemoTable {
                 nodes.put(args[i], stats.path("node"));
             }
         }
-        System.out.print(LoadResult.table(columns));
+        System.out.print(SideBySideTable.format(columns));
         System.out.println("latency: open loop, from each request's intended send time; percentiles over 2xx"
             + " responses; GC rows from the server's own GC notifications during the measured window; Blade rows"
             + " from the node's counters over the same window");
@@ -69,6 +70,17 @@ public final class DemoTable {
     }
 
     /**
+     * @param event one entry of {@code /stats}' {@code gcPauses}
+     * @return whether it reports a pause: every notification but a concurrent cycle's (the {@code ... Cycles} beans
+     *     of ZGC and Shenandoah); the G1, Parallel and Serial beans report pauses
+     */
+    public static boolean isPause(JsonNode event) {
+        String gc = event.path("gc").asText();
+        String action = event.path("action").asText().toLowerCase(Locale.ROOT);
+        return !gc.endsWith("Cycles") && !action.contains("cycle");
+    }
+
+    /**
      * Summarises GC notifications. A notification is a pause unless it reports a concurrent cycle (the
      * {@code ... Cycles} beans of ZGC and Shenandoah); the G1, Parallel and Serial beans report pauses.
      */
@@ -78,9 +90,7 @@ public final class DemoTable {
         long maxMs = 0;
         long totalMs = 0;
         for (JsonNode e : events) {
-            String gc = e.path("gc").asText();
-            String action = e.path("action").asText().toLowerCase(Locale.ROOT);
-            if (gc.endsWith("Cycles") || action.contains("cycle")) {
+            if (!isPause(e)) {
                 continue;
             }
             pauses++;

@@ -4,22 +4,13 @@ import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import java.util.regex.Pattern;
-import org.HdrHistogram.Histogram;
 
 /**
  * Open-loop, constant-rate HTTP load: request {@code i} is due at {@code start + i / rate}, whatever happened to the
@@ -34,9 +25,16 @@ import org.HdrHistogram.Histogram;
  * {@link Builder#connections(int) a fixed number} of requests, hence HTTP/1.1 connections, in flight; a request due
  * while all are busy waits in a client-side queue and is sent when one frees up, its latency still counted from its
  * intended time. (Unbounded, a server stall would make the client open one connection per request due during the
- * stall, and the server would hold buffers for all of them.) Requests due during the warm-up are sent and awaited but not recorded.
- * Every request sent in the measured window ends up in exactly one count: 2xx, 503, other status, I/O error,
- * timeout, or unfinished (still outstanding when the run gave up waiting).
+ * stall, and the server would hold buffers for all of them.) Requests due during the warm-up are sent and awaited
+ * but not recorded. Every request sent in the measured window ends up in exactly one count: 2xx, 503, other
+ * status, I/O error, timeout, or unfinished (still outstanding when the run gave up waiting).
+ *
+ * <p>The parts: this class schedules; {@link RequestSender} sends with the connection limit; {@link LoadTally}
+ * counts outcomes and records latencies in HdrHistograms; {@link LoadResult} is what a run measured;
+ * {@link LoadCommandLine} parses the command line.
+ *
+ * <p>Thread-safety: an instance is immutable; each {@link #run()} uses its own client, threads and counts, so runs
+ * (even concurrent ones) are independent.
  *
  * <p>Usage:
  * <pre>
@@ -47,7 +45,6 @@ import org.HdrHistogram.Histogram;
 public final class OpenLoopLoad {
     /** Highest latency the histograms track; larger values are clamped to it (and counted). */
     public static final long MAX_LATENCY_MICROS = TimeUnit.SECONDS.toMicros(60);
-    private static final Pattern DELAY_SECONDS = Pattern.compile("[0-9]+");
 
     private final URI url;
     private final String method;
@@ -108,9 +105,9 @@ public final class OpenLoopLoad {
             .timeout(timeout)
             .method(method, HttpRequest.BodyPublishers.noBody())
             .build();
-        Tally tally = new Tally();
+        LoadTally tally = new LoadTally();
         try {
-            schedule(new Sender(client, request, io, tally), tally);
+            schedule(new RequestSender(client, request, io, tally, connections), tally);
             // Requests still queued client-side are sent as connections free up: wait as long as answers keep coming.
             if (!tally.awaitAllDone(timeout.plusSeconds(5))) {
                 tally.giveUp();
@@ -121,7 +118,7 @@ public final class OpenLoopLoad {
         return tally.result(rate);
     }
 
-    private void schedule(Sender sender, Tally tally) {
+    private void schedule(RequestSender sender, LoadTally tally) {
         long periodNanos = Math.max(1, Math.round(1e9 / rate));
         long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(20);
         long measureFrom = start + warmup.toNanos();
@@ -154,91 +151,6 @@ public final class OpenLoopLoad {
         tally.measureEnded(System.nanoTime(), periodNanos);
     }
 
-    private static void complete(Tally tally, long intended, boolean measured, HttpResponse<?> response,
-                                 Throwable error) {
-        long latencyMicros = TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - intended);
-        if (error != null) {
-            Throwable cause = error;
-            while ((cause instanceof CompletionException || cause instanceof ExecutionException)
-                && cause.getCause() != null) {
-                cause = cause.getCause();
-            }
-            tally.failed(measured, intended, latencyMicros, cause instanceof HttpTimeoutException);
-        } else {
-            int status = response.statusCode();
-            RetryAfter retryAfter = RetryAfter.NOT_APPLICABLE;
-            if (status == 503) {
-                List<String> values = response.headers().allValues("Retry-After");
-                retryAfter = values.isEmpty() ? RetryAfter.MISSING
-                    : values.size() == 1 && DELAY_SECONDS.matcher(values.get(0).trim()).matches()
-                    ? RetryAfter.VALID : RetryAfter.INVALID;
-            }
-            tally.answered(measured, intended, latencyMicros, status, retryAfter);
-        }
-    }
-
-    /**
-     * Keeps at most {@link #connections} requests in flight; the rest wait in a FIFO queue, sent by whichever thread
-     * completes a request. Thread-safe.
-     */
-    private final class Sender {
-        private final HttpClient client;
-        private final HttpRequest request;
-        private final ExecutorService io;
-        private final Tally tally;
-        private final ArrayDeque<long[]> queue = new ArrayDeque<>();
-        private int inFlight;
-
-        Sender(HttpClient client, HttpRequest request, ExecutorService io, Tally tally) {
-            this.client = client;
-            this.request = request;
-            this.io = io;
-            this.tally = tally;
-        }
-
-        void submit(long intended, boolean measured) {
-            synchronized (this) {
-                if (inFlight >= connections) {
-                    queue.addLast(new long[] {intended, measured ? 1 : 0});
-                    if (measured) {
-                        tally.queued(queue.size());
-                    }
-                    return;
-                }
-                inFlight++;
-            }
-            send(intended, measured);
-        }
-
-        private void send(long intended, boolean measured) {
-            try {
-                client.sendAsync(request, HttpResponse.BodyHandlers.discarding())
-                    .whenComplete((response, error) -> {
-                        complete(tally, intended, measured, response, error);
-                        next();
-                    });
-            } catch (RuntimeException e) {
-                complete(tally, intended, measured, null, e);
-                io.execute(this::next);
-            }
-        }
-
-        private void next() {
-            long[] p;
-            synchronized (this) {
-                p = queue.pollFirst();
-                if (p == null) {
-                    inFlight--;
-                    return;
-                }
-            }
-            send(p[0], p[1] == 1);
-        }
-    }
-
-    /** How a 503's {@code Retry-After} looked. */
-    enum RetryAfter { NOT_APPLICABLE, VALID, MISSING, INVALID }
-
     /** Settings for {@link OpenLoopLoad}. Not thread-safe. */
     public static final class Builder {
         private final URI url;
@@ -261,31 +173,31 @@ public final class OpenLoopLoad {
             return this;
         }
 
-        /** @param perSecond requests per second, constant */
+        /** @param perSecond requests per second, constant (default 1000) */
         public Builder rate(double perSecond) {
             this.rate = perSecond;
             return this;
         }
 
-        /** @param duration the measured window */
+        /** @param duration the measured window (default 30 s) */
         public Builder duration(Duration duration) {
             this.duration = Objects.requireNonNull(duration);
             return this;
         }
 
-        /** @param warmup load before the measured window, not recorded */
+        /** @param warmup load before the measured window, not recorded (default 10 s) */
         public Builder warmup(Duration warmup) {
             this.warmup = Objects.requireNonNull(warmup);
             return this;
         }
 
-        /** @param timeout per request: connect, and send to response headers */
+        /** @param timeout per request: connect, and send to response headers (default 10 s) */
         public Builder timeout(Duration timeout) {
             this.timeout = Objects.requireNonNull(timeout);
             return this;
         }
 
-        /** @param threads threads of the HTTP client's own executor */
+        /** @param threads threads of the HTTP client's own executor (default 2) */
         public Builder ioThreads(int threads) {
             this.ioThreads = threads;
             return this;
@@ -315,55 +227,25 @@ public final class OpenLoopLoad {
         }
     }
 
-    /** Command line: see the class comment. Prints the result table; exits 1 when requests were left unfinished. */
+    /**
+     * Command line: see the class comment and {@link LoadCommandLine}. Prints the result table; exits 2 on a bad
+     * option, 1 when requests were left unfinished.
+     */
     public static void main(String[] args) throws IOException {
-        OpenLoopLoad load;
-        Path save = null;
-        URI url = null;
-        double rate = 1000;
-        Duration duration = Duration.ofSeconds(30);
-        Duration warmup = Duration.ofSeconds(10);
-        Duration timeout = Duration.ofSeconds(10);
-        int ioThreads = 2;
-        int connections = 64;
-        String method = "GET";
+        LoadCommandLine command;
         try {
-            for (int i = 0; i < args.length; i += 2) {
-                if (i + 1 >= args.length) {
-                    throw new IllegalArgumentException("missing value for " + args[i]);
-                }
-                String v = args[i + 1];
-                switch (args[i]) {
-                    case "--url": url = URI.create(v); break;
-                    case "--rate": rate = Double.parseDouble(v); break;
-                    case "--duration": duration = parseDuration(v); break;
-                    case "--warmup": warmup = parseDuration(v); break;
-                    case "--timeout": timeout = parseDuration(v); break;
-                    case "--io-threads": ioThreads = Integer.parseInt(v); break;
-                    case "--connections": connections = Integer.parseInt(v); break;
-                    case "--method": method = v; break;
-                    case "--save": save = Path.of(v); break;
-                    default: throw new IllegalArgumentException("unknown option " + args[i]);
-                }
-            }
-            if (url == null) {
-                throw new IllegalArgumentException("--url is required");
-            }
-            load = builder(url).rate(rate).duration(duration).warmup(warmup).timeout(timeout).ioThreads(ioThreads)
-                .connections(connections).method(method).build();
+            command = LoadCommandLine.parse(args);
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
-            System.err.println("usage: OpenLoopLoad --url URL [--rate PER_SECOND] [--duration 30s] [--warmup 10s]"
-                + " [--timeout 10s] [--connections 64] [--io-threads 2] [--method GET] [--save FILE]");
+            System.err.println(LoadCommandLine.USAGE);
             System.exit(2);
             return;
         }
-        System.err.printf("open-loop load: %s %s at %.0f/s, warm-up %s, measuring %s%n", method, url, rate,
-            human(warmup), human(duration));
-        LoadResult result = load.run();
+        System.err.println(command.description());
+        LoadResult result = command.load().run();
         System.out.println(result);
-        if (save != null) {
-            result.save(save);
+        if (command.save() != null) {
+            result.save(command.save());
         }
         System.exit(result.unfinished() > 0 ? 1 : 0);
     }
@@ -392,152 +274,6 @@ public final class OpenLoopLoad {
             return Duration.ofNanos(Math.round(Double.parseDouble(t) * 1e9));
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("not a duration: " + s + " (use e.g. 30s, 500ms, 2m)");
-        }
-    }
-
-    private static String human(Duration d) {
-        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
-    }
-
-    /** Counts and histograms of one run. Thread-safe (one lock; a few thousand updates a second). */
-    private static final class Tally {
-        private final Histogram ok = new Histogram(MAX_LATENCY_MICROS, 3);
-        private final Histogram all = new Histogram(MAX_LATENCY_MICROS, 3);
-        private final LoadResult.Counts counts = new LoadResult.Counts();
-        private long outstanding;
-        private boolean measureStarted;
-        private long measureStartNanos;
-        private long measureEndNanos;
-        private boolean gaveUp;
-        private long lastDoneNanos = System.nanoTime();
-        private long lastMeasuredDoneNanos;
-        private long measureFrom;
-
-        synchronized void measureStarted(long now) {
-            measureStarted = true;
-            measureStartNanos = now;
-            measureEndNanos = now;
-        }
-
-        synchronized void measureEnded(long now, long periodNanos) {
-            lastDoneNanos = Math.max(lastDoneNanos, now);
-            // The window during which measured sends happened, counting the last request's own period.
-            if (measureStarted) {
-                measureEndNanos = now + periodNanos;
-            }
-        }
-
-        synchronized void sent(boolean measured, long lagNanos) {
-            outstanding++;
-            if (measured) {
-                counts.sent++;
-                counts.maxSendLagMicros = Math.max(counts.maxSendLagMicros, TimeUnit.NANOSECONDS.toMicros(lagNanos));
-            } else {
-                counts.warmupSent++;
-            }
-        }
-
-        synchronized void queued(int length) {
-            counts.maxQueued = Math.max(counts.maxQueued, length);
-        }
-
-        synchronized void window(long measureFrom, int seconds) {
-            this.measureFrom = measureFrom;
-            counts.timelineMaxMicros = new long[seconds];
-            counts.timelineShed = new long[seconds];
-        }
-
-        private int second(long intended) {
-            long s = (intended - measureFrom) / 1_000_000_000L;
-            return (int) Math.max(0, Math.min(s, counts.timelineShed.length - 1));
-        }
-
-        synchronized void answered(boolean measured, long intended, long latencyMicros, int status,
-                                   RetryAfter retryAfter) {
-            if (measured && !gaveUp) {
-                lastMeasuredDoneNanos = System.nanoTime();
-                record(all, latencyMicros);
-                if (status >= 200 && status < 300) {
-                    counts.ok++;
-                    record(ok, latencyMicros);
-                    int sec = second(intended);
-                    counts.timelineMaxMicros[sec] = Math.max(counts.timelineMaxMicros[sec], latencyMicros);
-                } else if (status == 503) {
-                    counts.shed++;
-                    counts.timelineShed[second(intended)]++;
-                    if (retryAfter == RetryAfter.MISSING) {
-                        counts.retryAfterMissing++;
-                    } else if (retryAfter == RetryAfter.INVALID) {
-                        counts.retryAfterInvalid++;
-                    }
-                } else {
-                    counts.otherStatus++;
-                    counts.otherStatuses.merge(status, 1L, Long::sum);
-                }
-            }
-            done();
-        }
-
-        synchronized void failed(boolean measured, long intended, long latencyMicros, boolean timedOut) {
-            if (measured && !gaveUp) {
-                lastMeasuredDoneNanos = System.nanoTime();
-                record(all, latencyMicros);
-                if (timedOut) {
-                    counts.timeouts++;
-                } else {
-                    counts.ioErrors++;
-                }
-            }
-            done();
-        }
-
-        private void record(Histogram h, long micros) {
-            if (micros > MAX_LATENCY_MICROS) {
-                counts.clamped++;
-                micros = MAX_LATENCY_MICROS;
-            }
-            h.recordValue(Math.max(0, micros));
-        }
-
-        private void done() {
-            lastDoneNanos = System.nanoTime();
-            if (--outstanding == 0) {
-                notifyAll();
-            }
-        }
-
-        /** Waits until nothing is outstanding, or until {@code quiet} passed without any request finishing. */
-        synchronized boolean awaitAllDone(Duration quiet) {
-            while (outstanding > 0) {
-                long left = lastDoneNanos + quiet.toNanos() - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                try {
-                    TimeUnit.NANOSECONDS.timedWait(this, left);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        /** Freezes the counts: what is still outstanding in the measured window is unfinished. */
-        synchronized void giveUp() {
-            gaveUp = true;
-        }
-
-        synchronized LoadResult result(double targetRate) {
-            long answered = counts.ok + counts.shed + counts.otherStatus + counts.ioErrors + counts.timeouts;
-            counts.unfinished = counts.sent - answered;
-            double windowSeconds = (measureEndNanos - measureStartNanos) / 1e9;
-            // Throughput: answers over the time from the first measured send to the last measured answer.
-            long lastAnswer = lastMeasuredDoneNanos - measureEndNanos > 0 ? lastMeasuredDoneNanos : measureEndNanos;
-            double answerSeconds = (lastAnswer - measureStartNanos) / 1e9;
-            return new LoadResult(targetRate, windowSeconds > 0 ? counts.sent / windowSeconds : 0,
-                answered > 0 && answerSeconds > 0 ? answered / answerSeconds : 0, counts.copy(), ok.copy(),
-                all.copy());
         }
     }
 }
