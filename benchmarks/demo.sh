@@ -1,6 +1,24 @@
 #!/usr/bin/env bash
-# Blade demo: the same service under the same open-loop load, twice, latency side by side.
+# Blade demo: the same service under the same open-loop load, G1 alone vs Blade, latency side by side.
 #
+#   benchmarks/demo.sh            the cluster demo (the default; same as "benchmarks/demo.sh cluster")
+#   benchmarks/demo.sh single     the single-node comparison (one DemoServer per arm, no load balancer)
+#
+# Cluster demo (io.bladegc.benchmarks.cluster.ClusterDemo): three DemoServer backends behind HAProxy (retry-on 503,
+# option redispatch), once per arm, the arms one after another under the same open-loop rate through HAProxy:
+#   arm "G1 alone": -XX:+UseG1GC, no agent, no filter
+#   arm "Blade":    -XX:+UseParallelGC -XX:-UseAdaptiveSizePolicy, the servlet filter, the agent in coordinated mode
+#                   and the coordinator (K = 1) taking each collecting node out of HAProxy's rotation
+# Backends: -Xms256m -Xmx256m -Xmn64m -XX:MetaspaceSize=64m, one GC thread, live set 64 MB, 64 KiB garbage and
+# 8 KiB churn per request.
+# The load generator runs in the ClusterDemo JVM (a 900 MB young generation, so it does not collect during a run).
+# It needs haproxy (on the PATH or in /usr/sbin): when it is missing the script installs it with apt-get if it runs
+# as root, else says how. Environment (defaults in brackets):
+#   RATE [600] requests/s   DURATION [60] measured s   WARMUP [15] s   ARMS ["g1 blade"] (repeats allowed, e.g.
+#   "g1 blade blade g1")   OUT [benchmarks/target/cluster-demo/<time>]   SKIP_BUILD [0] 1 = use the existing build
+#   JAVA [java]
+#
+# Single-node demo:
 #   arm "G1 alone": DemoServer --blade off, -XX:+UseG1GC
 #   arm "Blade":    DemoServer --blade on (servlet filter) + -javaagent:agent/target/blade-agent-<version>.jar,
 #                   -XX:+UseParallelGC -XX:-UseAdaptiveSizePolicy (a plain stop-the-world collector with a fixed
@@ -11,13 +29,14 @@
 # when the warm-up ends, fetch it when the measured window ends, stop the server by pid. Then print one table.
 #
 # Usage (from anywhere; builds the project once with the Maven wrapper):
-#   benchmarks/demo.sh
-#   RATE=500 DURATION=60 WARMUP=10 benchmarks/demo.sh
+#   benchmarks/demo.sh single
+#   RATE=500 DURATION=60 WARMUP=10 benchmarks/demo.sh single
 # Environment (defaults in brackets):
 #   RATE [1000] requests/s   DURATION [30] measured s   WARMUP [10] s   TIMEOUT [10] per-request s
 #   LIVE_MB [200]  GARBAGE_KB [32]  CHURN_KB [4]  THREADS [32]  (DemoServer settings)
 #   HEAP ["-Xms512m -Xmx512m -Xmn160m"]  SERVER_OPTS [""] extra server JVM flags
-#   ARMS ["g1 blade"] which arms to run (g1, parallel = Parallel without the filter, blade)   SKIP_BUILD [0] 1 = use the existing build   JAVA [java]
+#   ARMS ["g1 blade"] which arms to run (g1, parallel = Parallel without the filter, blade)
+#   SKIP_BUILD [0] 1 = use the existing build   JAVA [java]
 #   OUT [benchmarks/target/demo/<time>] where logs and results go
 # Two cores are plenty but not more: the load generator shares the machine with the server, and so does anything
 # else running; the "max send lag" row shows when the load generator itself fell behind.
@@ -26,6 +45,58 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
+MODE="${1:-cluster}"
+case "$MODE" in
+    cluster|single) ;;
+    *) echo "usage: benchmarks/demo.sh [cluster|single]" >&2; exit 2 ;;
+esac
+SKIP_BUILD="${SKIP_BUILD:-0}"
+JAVA="${JAVA:-java}"
+VERSION="$(awk -F'[<>]' '/<version>/ { print $3; exit }' pom.xml)"
+AGENT_JAR="agent/target/blade-agent-${VERSION}.jar"
+COORDINATOR_JAR="coordinator/target/blade-coordinator.jar"
+
+# Debian's package installs it to /usr/sbin, which is not on every user's PATH.
+HAPROXY="$(command -v haproxy || { [ -x /usr/sbin/haproxy ] && echo /usr/sbin/haproxy; } || true)"
+if [ "$MODE" = cluster ] && [ -z "$HAPROXY" ]; then
+    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "demo: haproxy is missing; installing it (apt-get install haproxy)" >&2
+        apt-get update -q && apt-get install -y -q haproxy
+        HAPROXY="$(command -v haproxy || echo /usr/sbin/haproxy)"
+    else
+        echo "demo: the cluster demo needs haproxy (2.2 or newer) on the PATH; install it, e.g." \
+            "sudo apt-get install haproxy (Debian, Ubuntu), brew install haproxy (macOS)," \
+            "or run the single-node demo: benchmarks/demo.sh single" >&2
+        exit 1
+    fi
+fi
+
+if [ "$SKIP_BUILD" != 1 ]; then
+    echo "demo: building (./mvnw -B -q -DskipTests install)" >&2
+    ./mvnw -B -q -DskipTests install
+fi
+for f in benchmarks/target/classpath.txt "$AGENT_JAR" "$COORDINATOR_JAR"; do
+    if [ ! -f "$f" ]; then
+        echo "demo: $f is missing; build first (drop SKIP_BUILD=1)" >&2
+        exit 1
+    fi
+done
+CP="benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)"
+
+# The load generator gets a young generation large enough not to collect during a run: its own pauses would show
+# up as latency (correctly so, since it times from the intended send time, but they are not the server's).
+LOAD_JVM=(-XX:+UseParallelGC -Xms1g -Xmx1g -Xmn900m -XX:ParallelGCThreads=1 -XX:+AlwaysPreTouch)
+
+if [ "$MODE" = cluster ]; then
+    OUT="${OUT:-benchmarks/target/cluster-demo/$(date +%Y%m%d-%H%M%S)}"
+    # exec: the ClusterDemo JVM starts and stops every child itself (by pid, also on failure and on SIGTERM)
+    exec "$JAVA" "${LOAD_JVM[@]}" -cp "$CP" io.bladegc.benchmarks.cluster.ClusterDemo \
+        --agent-jar "$AGENT_JAR" --coordinator-jar "$COORDINATOR_JAR" --arms "${ARMS:-g1 blade}" \
+        --rate "${RATE:-600}" --warmup "${WARMUP:-15}s" --duration "${DURATION:-60}s" --haproxy "$HAPROXY" \
+        --out "$OUT"
+fi
+
+# Single-node demo from here on.
 RATE="${RATE:-1000}"
 DURATION="${DURATION:-30}"
 WARMUP="${WARMUP:-10}"
@@ -37,12 +108,7 @@ THREADS="${THREADS:-32}"
 HEAP="${HEAP:--Xms512m -Xmx512m -Xmn160m}"
 SERVER_OPTS="${SERVER_OPTS:-}"
 ARMS="${ARMS:-g1 blade}"
-SKIP_BUILD="${SKIP_BUILD:-0}"
-JAVA="${JAVA:-java}"
 OUT="${OUT:-benchmarks/target/demo/$(date +%Y%m%d-%H%M%S)}"
-
-VERSION="$(awk -F'[<>]' '/<version>/ { print $3; exit }' pom.xml)"
-AGENT_JAR="agent/target/blade-agent-${VERSION}.jar"
 
 SERVER_PID=""
 LOAD_PID=""
@@ -70,20 +136,7 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-if [ "$SKIP_BUILD" != 1 ]; then
-    echo "demo: building (./mvnw -B -q -DskipTests install)" >&2
-    ./mvnw -B -q -DskipTests install
-fi
-if [ ! -f benchmarks/target/classpath.txt ]; then
-    echo "demo: benchmarks/target/classpath.txt is missing; build first (drop SKIP_BUILD=1)" >&2
-    exit 1
-fi
-CP="benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)"
 mkdir -p "$OUT"
-
-# The load generator gets a young generation large enough not to collect during a run: its own pauses would show
-# up as latency (correctly so, since it times from the intended send time, but they are not the server's).
-LOAD_JVM=(-XX:+UseParallelGC -Xms1g -Xmx1g -Xmn900m -XX:ParallelGCThreads=1 -XX:+AlwaysPreTouch)
 
 start_server() { # name, then server JVM flags; sets SERVER_PID and PORT
     local name="$1" blade="$2" i
@@ -147,10 +200,6 @@ for arm in $ARMS; do
             run_arm parallel "Parallel, no filter" off -XX:+UseParallelGC -XX:-UseAdaptiveSizePolicy
             ;;
         blade)
-            if [ ! -f "$AGENT_JAR" ]; then
-                echo "demo: $AGENT_JAR is missing; build first (drop SKIP_BUILD=1)" >&2
-                exit 1
-            fi
             # Fixed eden (no adaptive resizing of eden vs survivors): young collections come at a steady pace,
             # comparable with the G1 arm's fixed young generation.
             run_arm blade "Blade" on "-javaagent:$AGENT_JAR" -XX:+UseParallelGC -XX:-UseAdaptiveSizePolicy

@@ -23,13 +23,11 @@ public final class ChildProcess implements AutoCloseable {
 
     private final String name;
     private final Process process;
-    private final Path stdout;
     private final Path stderr;
 
-    private ChildProcess(String name, Process process, Path stdout, Path stderr) {
+    private ChildProcess(String name, Process process, Path stderr) {
         this.name = name;
         this.process = process;
-        this.stdout = stdout;
         this.stderr = stderr;
     }
 
@@ -55,7 +53,7 @@ public final class ChildProcess implements AutoCloseable {
         } else {
             pb.redirectError(stderr.toFile());
         }
-        return new ChildProcess(name, pb.start(), stdout, stderr);
+        return new ChildProcess(name, pb.start(), stderr);
     }
 
     /**
@@ -105,11 +103,6 @@ public final class ChildProcess implements AutoCloseable {
     /** @return whether it is still running */
     public boolean isAlive() {
         return process.isAlive();
-    }
-
-    /** @return the file its standard output goes to */
-    public Path stdout() {
-        return stdout;
     }
 
     /** @return the file its standard error goes to */

@@ -71,11 +71,6 @@ public final class DemoServerProcess implements AutoCloseable {
         return m.find() ? Optional.of(Integer.parseInt(m.group(1))) : Optional.empty();
     }
 
-    /** @return the port it listens on */
-    public int port() {
-        return port;
-    }
-
     /** @return {@code http://127.0.0.1:<port><path>} */
     public URI uri(String path) {
         return URI.create("http://127.0.0.1:" + port + path);

@@ -1,0 +1,127 @@
+package io.bladegc.benchmarks.cluster;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.http.HttpClient;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A running demo cluster: HAProxy in front of N {@link DemoServerProcess demo backends}, and with Blade the
+ * {@link CoordinatorProcess coordinator} driving HAProxy and every backend's agent in coordinated mode
+ * ({@code coordinator=<url>,nodeId=n<i>}). Started in that order (HAProxy first so the coordinator finds its socket;
+ * backends last, and with Blade ready once all have joined); {@link #close()} stops them by pid in the reverse
+ * order, and so does a failed {@link #start}. One owner starts and uses it; {@link #close()} is thread-safe and
+ * idempotent (a shutdown hook may call it, even while {@link #start} runs).
+ */
+public final class Cluster implements AutoCloseable {
+    private final List<AutoCloseable> started = new ArrayList<>();
+    private final List<String> nodes = new ArrayList<>();
+    private final List<DemoServerProcess> backends = new ArrayList<>();
+    private Haproxy haproxy;
+    private CoordinatorProcess coordinator;
+
+    private boolean closed;
+
+    /**
+     * Starts everything {@code spec} asks for, on free ports of 127.0.0.1; call it once.
+     *
+     * @param http a client for the readiness checks
+     * @throws Exception when a part does not start; what was started is stopped again
+     */
+    public void start(ClusterSpec spec, HttpClient http) throws Exception {
+        try {
+            startParts(spec, http);
+        } catch (Exception | Error e) {
+            close();
+            throw e;
+        }
+    }
+
+    private void startParts(ClusterSpec spec, HttpClient http) throws Exception {
+        List<Integer> ports = new ArrayList<>();
+        for (int i = 0; i < spec.backends(); i++) {
+            nodes.add("n" + (i + 1));
+            ports.add(freePort());
+        }
+        haproxy = track(Haproxy.start(spec.haproxy(), spec.logDir(), freePort(), ports));
+        if (spec.blade() != null) {
+            coordinator = track(CoordinatorProcess.start(spec.java(), spec.blade().coordinator(), freePort(), haproxy,
+                nodes, spec.logDir().resolve("coordinator.log"), http));
+        }
+        for (int i = 0; i < nodes.size(); i++) {
+            List<String> flags = new ArrayList<>();
+            if (coordinator != null) {
+                flags.add("-javaagent:" + spec.blade().agent() + "=coordinator=" + coordinator.uri() + ",nodeId="
+                    + nodes.get(i));
+            }
+            flags.addAll(spec.backendJvmFlags());
+            List<String> args = new ArrayList<>(List.of("--port", "" + ports.get(i)));
+            args.addAll(spec.demoArgs());
+            backends.add(track(DemoServerProcess.start(nodes.get(i), spec.java(), spec.classpath(), flags, args,
+                spec.logDir().resolve(nodes.get(i) + ".out"), spec.logDir().resolve(nodes.get(i) + ".log"))));
+        }
+        if (coordinator != null) {
+            coordinator.awaitMembers(http, nodes.size());
+        }
+    }
+
+    /** Records a started part, or stops it at once when {@link #close()} came first (a shutdown during start). */
+    private <T extends AutoCloseable> T track(T part) throws Exception {
+        synchronized (this) {
+            if (!closed) {
+                started.add(part);
+                return part;
+            }
+        }
+        part.close();
+        throw new IllegalStateException("the cluster was closed while it started");
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** @return the node ids, {@code n1..nN}, in the order of {@link #backends()} and HAProxy's servers */
+    public List<String> nodes() {
+        return List.copyOf(nodes);
+    }
+
+    /** @return the backends, {@code n1} first */
+    public List<DemoServerProcess> backends() {
+        return List.copyOf(backends);
+    }
+
+    /** @return the load balancer */
+    public Haproxy haproxy() {
+        return haproxy;
+    }
+
+    /** @return the coordinator, present when the cluster runs Blade */
+    public Optional<CoordinatorProcess> coordinator() {
+        return Optional.ofNullable(coordinator);
+    }
+
+    /**
+     * Stops every part that was started, by pid, in reverse order; carries on past a part that fails to stop. Parts
+     * that a {@link #start} still running starts afterwards are stopped as they come.
+     */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        for (int i = started.size() - 1; i >= 0; i--) {
+            try {
+                started.get(i).close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                System.err.println("interrupted while stopping a child; carrying on: " + e);
+            } catch (Exception e) {
+                System.err.println("cannot stop a child: " + e);
+            }
+        }
+        started.clear();
+    }
+}

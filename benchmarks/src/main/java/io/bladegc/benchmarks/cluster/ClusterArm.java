@@ -1,0 +1,117 @@
+package io.bladegc.benchmarks.cluster;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.bladegc.benchmarks.load.LoadResult;
+import io.bladegc.benchmarks.load.OpenLoopLoad;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One arm of the cluster demo: open-loop load on HAProxy's frontend ({@code /work}) against a started
+ * {@link Cluster}. When the measured window starts it records each backend's {@code /stats} and resets its GC
+ * record, and HAProxy's counters; when the load ends it records them again, and with Blade it watches the
+ * coordinator throughout ({@link ClusterObserver}). Stateless; {@link #run} blocks for the whole arm.
+ */
+public final class ClusterArm {
+    /** How long the measured-window hook may take before the load's end gives up waiting for it. */
+    private static final long START_SNAPSHOT_TIMEOUT_S = 60;
+    private static final OperatingSystemMXBean OS = ManagementFactory.getOperatingSystemMXBean();
+
+    /**
+     * What one arm measured.
+     *
+     * @param title         the column heading
+     * @param load          the client's view
+     * @param nodes         per backend ({@code n1} first): {@code /stats} when the window started (before the
+     *                      reset) and when it ended
+     * @param haproxyStart  HAProxy's {@link Haproxy#stats()} when the window started
+     * @param haproxyEnd    the same at the end
+     * @param observer      the coordinator watch, or {@code null} without Blade
+     * @param loadAverage   the machine's 1-minute load average when the window started and when it ended
+     *                      ({@code -1} where the platform has none): how busy the cores were, with anything else
+     *                      that ran beside the demo
+     */
+    public record Result(String title, LoadResult load, List<NodeWindow> nodes, Map<String, Map<String, Long>>
+        haproxyStart, Map<String, Map<String, Long>> haproxyEnd, ClusterObserver observer, double[] loadAverage) {
+    }
+
+    /**
+     * @param node  the node id
+     * @param start {@code /stats} at the window's start, before the reset
+     * @param end   {@code /stats} at the end: {@code gcPauses} then cover the measured window only
+     */
+    public record NodeWindow(String node, JsonNode start, JsonNode end) {
+    }
+
+    private ClusterArm() {
+    }
+
+    /**
+     * @param title   the column heading
+     * @param cluster the running cluster
+     * @param rate    requests per second through HAProxy
+     * @param warmup  load before the measured window
+     * @param measure the measured window
+     * @param http    a client for the control requests (not the load's)
+     * @return what the arm measured
+     */
+    public static Result run(String title, Cluster cluster, double rate, Duration warmup, Duration measure,
+                             HttpClient http) throws Exception {
+        List<DemoServerProcess> backends = cluster.backends();
+        JsonNode[] starts = new JsonNode[backends.size()];
+        List<Map<String, Map<String, Long>>> haproxyStart = new ArrayList<>();
+        CountDownLatch snapshotTaken = new CountDownLatch(1);
+        double[] loadAverage = new double[2];
+        // Once before the load, so the JSON and JMX code on both sides is loaded and warm, not in the measured window.
+        cluster.haproxy().stats();
+        for (DemoServerProcess b : backends) {
+            b.stats(http);
+        }
+        ClusterObserver observer = cluster.coordinator().isPresent() ? ClusterObserver.start(http, cluster) : null;
+        LoadResult load;
+        try {
+            load = OpenLoopLoad.builder(cluster.haproxy().frontend("/work"))
+                .rate(rate).warmup(warmup).duration(measure).timeout(Duration.ofSeconds(10))
+                .onMeasureStart(() -> {
+                    try {
+                        loadAverage[0] = OS.getSystemLoadAverage();
+                        haproxyStart.add(cluster.haproxy().stats());
+                        for (int i = 0; i < backends.size(); i++) {
+                            starts[i] = backends.get(i).stats(http);
+                            backends.get(i).resetStats(http);
+                        }
+                    } catch (IOException | InterruptedException e) {
+                        System.err.println("cluster demo: cannot read or reset a backend's /stats: " + e);
+                    } finally {
+                        snapshotTaken.countDown();
+                    }
+                })
+                .build()
+                .run();
+            loadAverage[1] = OS.getSystemLoadAverage();
+        } finally {
+            if (observer != null) {
+                observer.stop();
+            }
+        }
+        if (!snapshotTaken.await(START_SNAPSHOT_TIMEOUT_S, TimeUnit.SECONDS) || haproxyStart.isEmpty()
+            || Arrays.asList(starts).contains(null)) {
+            throw new IllegalStateException("the measured window's start snapshot failed; see the messages above");
+        }
+        List<NodeWindow> nodes = new ArrayList<>();
+        for (int i = 0; i < backends.size(); i++) {
+            nodes.add(new NodeWindow(cluster.nodes().get(i), starts[i], backends.get(i).stats(http)));
+        }
+        return new Result(title, load, nodes, haproxyStart.get(0), cluster.haproxy().stats(), observer,
+            loadAverage);
+    }
+}
