@@ -56,10 +56,7 @@ class CoordinatorFaultIT {
 
     @Test
     void aFrozenHolderLosesItsSlotAtTheLeaseDeadlineAndItsLateReleaseIsRejected() throws Exception {
-        c.startCoordinator("coordinator", "--lease", LEASE, "--member-timeout", "10s");
-        DemoServerProcess n1 = c.startBackend("n1", DRAIN);
-        c.startBackend("n2", DRAIN);
-        c.awaitGranting(2);
+        DemoServerProcess n1 = twoNodesOneToCatch();
 
         Held held = freezeWhileHolding("n1", n1);
         assertNobodyElseBeforeTheDeadline(held);
@@ -75,10 +72,7 @@ class CoordinatorFaultIT {
 
     @Test
     void aKilledHolderLosesItsSlotAtTheLeaseDeadlineAndIsLostAsAMember() throws Exception {
-        c.startCoordinator("coordinator", "--lease", LEASE, "--member-timeout", "10s");
-        DemoServerProcess n1 = c.startBackend("n1", DRAIN);
-        c.startBackend("n2", DRAIN);
-        c.awaitGranting(2);
+        DemoServerProcess n1 = twoNodesOneToCatch();
 
         Held held = freezeWhileHolding("n1", n1); // frozen first: then it surely still holds the slot when killed
         c.signal(n1.process().pid(), "KILL");
@@ -135,6 +129,20 @@ class CoordinatorFaultIT {
         long restarted = c.now();
         await(() -> c.grantsAfter("n1", restarted) > 0 && c.grantsAfter("n2", restarted) > 0,
             "both nodes granted by the restarted coordinator");
+    }
+
+    /**
+     * The coordinator (members are lost after 10 s of silence, longer than the lease) and two nodes with a drain
+     * timeout of 3 s, granting.
+     *
+     * @return n1, the node to catch holding a slot (n2 is a live member beside it)
+     */
+    private DemoServerProcess twoNodesOneToCatch() throws Exception {
+        c.startCoordinator("coordinator", "--lease", LEASE, "--member-timeout", "10s");
+        DemoServerProcess n1 = c.startBackend("n1", DRAIN);
+        c.startBackend("n2", DRAIN);
+        c.awaitGranting(2);
+        return n1;
     }
 
     /** A grant a node holds, as the coordinator reported it. */

@@ -62,29 +62,11 @@ class UpcallTest {
     void aHandlersScheduleLeadIsAddedToTheLeadTimeTheNodeNeeds() throws Exception {
         BladeNode node = Blade.startNode(BladeOptions.defaults());
         long before = neededLeadMs();
-        node.register(new GcHandler() {
-            @Override
-            public GcDecision onGcRequest(GcRequest request) {
-                return GcDecision.DEFER;
-            }
-
-            @Override
-            public long scheduleLeadNanos() {
-                return TimeUnit.MILLISECONDS.toNanos(250);
-            }
-        });
+        node.register(deferring(r -> { }, () -> TimeUnit.MILLISECONDS.toNanos(250)));
         assertThat(neededLeadMs()).isEqualTo(before + 250);
-        node.register(new GcHandler() {
-            @Override
-            public GcDecision onGcRequest(GcRequest request) {
-                return GcDecision.DEFER;
-            }
-
-            @Override
-            public long scheduleLeadNanos() {
-                throw new IllegalStateException("broken handler");
-            }
-        });
+        node.register(deferring(r -> { }, () -> {
+            throw new IllegalStateException("broken handler");
+        }));
         assertThat(neededLeadMs()).as("a handler that fails to say adds nothing").isEqualTo(before);
     }
 
@@ -92,21 +74,27 @@ class UpcallTest {
     void evenAnEndlessLeadTimeNeverAsksBeforeEdenIsHalfFull() throws Exception {
         BladeNode node = Blade.startNode(BladeOptions.defaults());
         BlockingQueue<GcRequest> requests = new LinkedBlockingQueue<>();
-        node.register(new GcHandler() {
+        node.register(deferring(requests::add, () -> TimeUnit.HOURS.toNanos(1)));
+        GcRequest request = allocateUntil(requests);
+        assertThat(request.remainingBytes()).as("headroom at the upcall, against eden used: %s", request)
+            .isLessThanOrEqualTo(request.allocatedBytes());
+    }
+
+    /** @return a handler that hands each request to {@code sink}, defers, and needs {@code lead} ns before it drains */
+    private static GcHandler deferring(java.util.function.Consumer<GcRequest> sink,
+                                       java.util.function.LongSupplier lead) {
+        return new GcHandler() {
             @Override
             public GcDecision onGcRequest(GcRequest request) {
-                requests.add(request);
+                sink.accept(request);
                 return GcDecision.DEFER;
             }
 
             @Override
             public long scheduleLeadNanos() {
-                return TimeUnit.HOURS.toNanos(1);
+                return lead.getAsLong();
             }
-        });
-        GcRequest request = allocateUntil(requests);
-        assertThat(request.remainingBytes()).as("headroom at the upcall, against eden used: %s", request)
-            .isLessThanOrEqualTo(request.allocatedBytes());
+        };
     }
 
     private static long neededLeadMs() throws Exception {
