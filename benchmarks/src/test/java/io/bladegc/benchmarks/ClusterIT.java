@@ -11,6 +11,7 @@ import io.bladegc.benchmarks.load.LoadResult;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +29,8 @@ import org.junit.jupiter.api.Test;
  */
 class ClusterIT {
     private static final String HAPROXY = "/usr/sbin/haproxy";
+    /** GC notification stamps and durations have millisecond resolution: overlaps up to this are not counted. */
+    private static final long STAMP_TOLERANCE_MS = 2;
     private static final long SLACK_MS = 150;
 
     @Test
@@ -59,7 +62,15 @@ class ClusterIT {
 
             // (b) each backend's own record: its GC notifications and the node's Forced / Escaped counters
             Map<String, String> perBackend = new LinkedHashMap<>();
+            List<NodePauses.Pause> planned = new ArrayList<>();
+            List<NodePauses.Pause> all = new ArrayList<>();
             for (ClusterArm.NodeWindow n : arm.nodes()) {
+                for (NodePauses.Pause p : NodePauses.of(n.node(), n.end())) {
+                    all.add(p);
+                    if (p.planned()) {
+                        planned.add(p);
+                    }
+                }
                 JsonNode start = n.start().get("node");
                 JsonNode node = n.end().get("node");
                 perBackend.put(n.node(), String.format("pauses in window=%d Forced=%s (measured %d) Escaped=%s"
@@ -68,6 +79,12 @@ class ClusterIT {
                     node.path("Escaped").asLong() - start.path("Escaped").asLong()));
             }
 
+            List<String> plannedOverlaps = NodePauses.overlaps(planned, STAMP_TOLERANCE_MS);
+            List<String> anyOverlaps = NodePauses.overlaps(all, STAMP_TOLERANCE_MS);
+            System.out.printf("ClusterIT: pauses from the backends' own notifications: %d, %d of them planned "
+                + "(inside a quiet window); overlapping pairs across nodes: %d planned, %d counting unplanned ones%s%n",
+                all.size(), planned.size(), plannedOverlaps.size(), anyOverlaps.size(),
+                anyOverlaps.isEmpty() ? "" : ": " + anyOverlaps.subList(0, Math.min(5, anyOverlaps.size())));
             List<String> rotationViolations = observer.rotationViolations(grants, SLACK_MS);
             System.out.printf("ClusterIT: grants per node %s, max concurrent grants (events) %d, max collecting "
                     + "(polls) %d, polls %d, events seen %d, expired %d%nbackends: %s%nhaproxy: %s%n"
@@ -88,6 +105,9 @@ class ClusterIT {
             assertThat(maxConcurrent).as("grants open at once, from the coordinator's events").isLessThanOrEqualTo(1);
             assertThat(observer.maxCollecting()).as("collecting nodes in any /v1/cluster poll").isLessThanOrEqualTo(1);
             assertThat(observer.count("EXPIRED")).as("leases that ran out").isZero();
+            assertThat(planned).as("planned pauses in the backends' own notifications").isNotEmpty();
+            assertThat(plannedOverlaps).as("planned pauses of two nodes at one instant, from their own notifications")
+                .isEmpty();
             for (ClusterArm.NodeWindow n : arm.nodes()) {
                 assertThat(grantsPerNode.get(n.node())).as("grants for %s", n.node()).isPositive();
                 assertThat(n.start()).as("counters of %s at the start of the measured window", n.node()).isNotNull();

@@ -154,6 +154,7 @@ class CoordinatorFaultIT {
      * it ask) and freezes it (SIGSTOP). When its collection ended between the coordinator's answer and the signal (the
      * grant is gone), it is let go and caught again, at most three times.
      */
+    @SuppressWarnings("try") // the traffic only needs to run while the body does
     private Held freezeWhileHolding(String node, DemoServerProcess n) throws Exception {
         for (int attempt = 1; ; attempt++) {
             Held held;

@@ -56,6 +56,7 @@ class OverlapIT {
     }
 
     @Test
+    @SuppressWarnings("try") // the traffic only needs to run while the body does
     void twoNodesThatReachTheirThresholdTogetherCollectOneAfterTheOther() throws Exception {
         c.startCoordinator("coordinator", "--lease", "4s");
         List<DemoServerProcess> nodes = List.of(c.startBackend("n1", ""), c.startBackend("n2", ""));
@@ -86,6 +87,7 @@ class OverlapIT {
         }
     }
 
+    @SuppressWarnings("try") // the traffic only needs to run while the body does
     private Round round(int n, List<DemoServerProcess> nodes) throws Exception {
         Thread.sleep(300); // requests in flight end
         List<CompletableFuture<HttpResponse<Void>>> gcs = new ArrayList<>();

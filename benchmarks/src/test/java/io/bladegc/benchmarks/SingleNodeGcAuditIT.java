@@ -105,36 +105,14 @@ class SingleNodeGcAuditIT {
 
         static Audit of(JsonNode stats) {
             Audit a = new Audit();
-            List<String> beans = new ArrayList<>();
-            stats.get("node").get("GcBeans").forEach(b -> beans.add(b.asText()));
-            JsonNode windows = stats.get("node").get("QuietWindows");
-            int n = beans.size();
-            for (JsonNode gc : stats.get("gcPauses")) {
-                String bean = gc.get("gc").asText();
-                if (bean.endsWith(" Cycles")) {
-                    continue; // concurrent cycles are not pauses
-                }
-                if (bean.equals("G1 Concurrent GC")) {
-                    // JDK 20+ reports the remark and cleanup pauses of G1's concurrent cycle: they reclaim no young
-                    // or old generation, and Blade does not schedule them; counted apart, shown, not judged
-                    a.concurrentPhasePauses++;
-                    continue;
-                }
+            a.concurrentPhasePauses = NodePauses.concurrentPhasePauses(stats);
+            for (NodePauses.Pause p : NodePauses.of("node", stats)) {
                 a.pauses++;
-                if (gc.get("action").asText().contains("major")) {
-                    a.full++;
-                }
-                int b = beans.indexOf(bean);
-                long id = gc.get("id").asLong();
-                boolean inside = false;
-                // each window: n bean counts when the gate was drained, then n counts just before it opened
-                for (int w = 0; b >= 0 && w + 2 * n <= windows.size() && !inside; w += 2 * n) {
-                    inside = windows.get(w + b).asLong() < id && id <= windows.get(w + n + b).asLong();
-                }
-                if (inside) {
+                a.full += p.major() ? 1 : 0;
+                if (p.planned()) {
                     a.quiet++;
                 } else {
-                    a.outside.add(bean + "/" + gc.get("cause").asText() + "@" + gc.get("startMs").asLong());
+                    a.outside.add(p.bean() + "/" + p.cause() + "@" + p.wallStartMs());
                 }
             }
             return a;

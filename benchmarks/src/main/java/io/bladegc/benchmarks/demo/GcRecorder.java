@@ -34,9 +34,12 @@ public final class GcRecorder implements NotificationListener, AutoCloseable {
      * @param startMs    start, in milliseconds of JVM uptime
      * @param endMs      end, in milliseconds of JVM uptime
      * @param durationMs the duration the JVM reports
+     * @param wallEndMs  the notification's time stamp: wall-clock milliseconds, set by the JVM when it queued the
+     *                   notification at the end of the collection, so that pauses of different JVMs on one machine
+     *                   can be compared (uptime-based times cannot)
      */
     public record GcEvent(String gc, String action, String cause, long id, long startMs, long endMs,
-                          long durationMs) {
+                          long durationMs, long wallEndMs) {
         /** @return the event as a JSON-friendly map with the field names of the demo's {@code /stats} */
         public Map<String, Object> toMap() {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -47,6 +50,7 @@ public final class GcRecorder implements NotificationListener, AutoCloseable {
             m.put("startMs", startMs);
             m.put("endMs", endMs);
             m.put("durationMs", durationMs);
+            m.put("wallEndMs", wallEndMs);
             return m;
         }
     }
@@ -75,7 +79,7 @@ public final class GcRecorder implements NotificationListener, AutoCloseable {
             GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
         GcInfo gc = info.getGcInfo();
         GcEvent event = new GcEvent(info.getGcName(), info.getGcAction(), info.getGcCause(), gc.getId(),
-            gc.getStartTime(), gc.getEndTime(), gc.getDuration());
+            gc.getStartTime(), gc.getEndTime(), gc.getDuration(), notification.getTimeStamp());
         synchronized (this) {
             if (events.size() < CAPACITY) {
                 events.add(event);

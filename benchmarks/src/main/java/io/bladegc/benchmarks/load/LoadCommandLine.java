@@ -7,8 +7,8 @@ import java.util.Locale;
 
 /**
  * {@link OpenLoopLoad}'s command line, parsed: {@code --url} (required), {@code --rate} (1000), {@code --duration}
- * (30s), {@code --warmup} (10s), {@code --timeout} (10s), {@code --connections} (64), {@code --io-threads} (2),
- * {@code --method} (GET), {@code --save FILE} (none). Immutable.
+ * (30s), {@code --warmup} (10s), {@code --timeout} (10s), {@code --connections} (64), {@code --arrivals}
+ * ({@code constant} or {@code poisson}), {@code --method} (GET), {@code --save FILE} (none). Immutable.
  *
  * @param load the configured load
  * @param save where to save the result, or {@code null}
@@ -16,7 +16,8 @@ import java.util.Locale;
  */
 record LoadCommandLine(OpenLoopLoad load, Path save, String description) {
     static final String USAGE = "usage: OpenLoopLoad --url URL [--rate PER_SECOND] [--duration 30s] [--warmup 10s]"
-        + " [--timeout 10s] [--connections 64] [--io-threads 2] [--method GET] [--save FILE]";
+        + " [--timeout 10s] [--connections 64] [--arrivals constant|poisson]"
+        + " [--method GET] [--save FILE]";
 
     /**
      * @param args the arguments, as pairs of option and value
@@ -30,7 +31,7 @@ record LoadCommandLine(OpenLoopLoad load, Path save, String description) {
         Duration duration = Duration.ofSeconds(30);
         Duration warmup = Duration.ofSeconds(10);
         Duration timeout = Duration.ofSeconds(10);
-        int ioThreads = 2;
+        boolean poisson = false;
         int connections = 64;
         String method = "GET";
         for (int i = 0; i < args.length; i += 2) {
@@ -44,7 +45,12 @@ record LoadCommandLine(OpenLoopLoad load, Path save, String description) {
                 case "--duration": duration = OpenLoopLoad.parseDuration(v); break;
                 case "--warmup": warmup = OpenLoopLoad.parseDuration(v); break;
                 case "--timeout": timeout = OpenLoopLoad.parseDuration(v); break;
-                case "--io-threads": ioThreads = Integer.parseInt(v); break;
+                case "--arrivals":
+                    if (!v.equals("constant") && !v.equals("poisson")) {
+                        throw new IllegalArgumentException("--arrivals takes constant or poisson, not " + v);
+                    }
+                    poisson = v.equals("poisson");
+                    break;
                 case "--connections": connections = Integer.parseInt(v); break;
                 case "--method": method = v; break;
                 case "--save": save = Path.of(v); break;
@@ -55,9 +61,9 @@ record LoadCommandLine(OpenLoopLoad load, Path save, String description) {
             throw new IllegalArgumentException("--url is required");
         }
         OpenLoopLoad load = OpenLoopLoad.builder(url).rate(rate).duration(duration).warmup(warmup).timeout(timeout)
-            .ioThreads(ioThreads).connections(connections).method(method).build();
-        String description = String.format(Locale.ROOT, "open-loop load: %s %s at %.0f/s, warm-up %s,"
-            + " measuring %s", method, url, rate, human(warmup), human(duration));
+            .poisson(poisson).connections(connections).method(method).build();
+        String description = String.format(Locale.ROOT, "open-loop load: %s %s at %.0f/s (%s), warm-up %s,"
+            + " measuring %s", method, url, rate, poisson ? "Poisson" : "constant", human(warmup), human(duration));
         return new LoadCommandLine(load, save, description);
     }
 

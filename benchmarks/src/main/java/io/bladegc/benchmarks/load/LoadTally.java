@@ -10,14 +10,13 @@ import org.HdrHistogram.Histogram;
  * any-outcome histogram and the per-second timeline. Latencies above {@link OpenLoopLoad#MAX_LATENCY_MICROS} are
  * recorded as that maximum and counted as clamped.
  *
- * <p>Thread-safe: one lock (a few thousand updates a second), shared by the scheduling thread and the client's
- * completion threads.
+ * <p>Thread-safe: one lock, uncontended in a run (the event loop is the only writer; {@link #result} may be read from
+ * another thread).
  */
 final class LoadTally {
     private final Histogram ok = new Histogram(OpenLoopLoad.MAX_LATENCY_MICROS, 3);
     private final Histogram all = new Histogram(OpenLoopLoad.MAX_LATENCY_MICROS, 3);
     private final LoadCounts counts = new LoadCounts();
-    private long outstanding;
     private boolean measureStarted;
     private long measureStartNanos;
     private long measureEndNanos;
@@ -61,7 +60,6 @@ final class LoadTally {
      * @param lagNanos  how late it was sent after its intended time
      */
     synchronized void sent(boolean measured, long lagNanos) {
-        outstanding++;
         if (measured) {
             counts.sent++;
             counts.maxSendLagMicros = Math.max(counts.maxSendLagMicros, TimeUnit.NANOSECONDS.toMicros(lagNanos));
@@ -131,30 +129,11 @@ final class LoadTally {
 
     private void done() {
         lastDoneNanos = System.nanoTime();
-        if (--outstanding == 0) {
-            notifyAll();
-        }
     }
 
-    /**
-     * Waits until nothing is outstanding, or until {@code quiet} passed without any request finishing.
-     *
-     * @return whether every request finished
-     */
-    synchronized boolean awaitAllDone(Duration quiet) {
-        while (outstanding > 0) {
-            long left = lastDoneNanos + quiet.toNanos() - System.nanoTime();
-            if (left <= 0) {
-                return false;
-            }
-            try {
-                TimeUnit.NANOSECONDS.timedWait(this, left);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
-        return true;
+    /** @return nanoseconds from the last outcome (or the start) to {@code now} */
+    synchronized long quietSince(long now) {
+        return now - lastDoneNanos;
     }
 
     /** Freezes the counts: what is still outstanding in the measured window is unfinished. */

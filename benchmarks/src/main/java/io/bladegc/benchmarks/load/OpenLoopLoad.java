@@ -1,16 +1,13 @@
 package io.bladegc.benchmarks.load;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Open-loop, constant-rate HTTP load: request {@code i} is due at {@code start + i / rate}, whatever happened to the
@@ -18,20 +15,25 @@ import java.util.concurrent.locks.LockSupport;
  * server stall therefore shows in the latency of every request that was due during the stall, not just the one
  * being served (no coordinated omission; see Tene, "How NOT to measure latency", and paper 001 section 4.5).
  *
- * <p>One scheduling thread parks until each intended time and hands the request to {@link HttpClient#sendAsync}
- * (HTTP/1.1, on an executor of its own); it never waits for a response. When it falls behind (a pause of this JVM,
- * a slow {@code sendAsync}) it sends at once and still times from the intended time; the largest such lag is
- * reported so a slow client is visible. Like a load balancer (or wrk2), the client keeps at most
- * {@link Builder#connections(int) a fixed number} of requests, hence HTTP/1.1 connections, in flight; a request due
- * while all are busy waits in a client-side queue and is sent when one frees up, its latency still counted from its
- * intended time. (Unbounded, a server stall would make the client open one connection per request due during the
- * stall, and the server would hold buffers for all of them.) Requests due during the warm-up are sent and awaited
- * but not recorded. Every request sent in the measured window ends up in exactly one count: 2xx, 503, other
- * status, I/O error, timeout, or unfinished (still outstanding when the run gave up waiting).
+ * <p>One thread runs the whole load as an event loop: it waits for each intended time while serving the
+ * connections' I/O ({@link NioSender}: a selector, keep-alive HTTP/1.1 connections, a response parser), so it never
+ * waits for a response before sending the next request. Arrivals are evenly spaced or a Poisson process at the rate
+ * ({@link Arrivals}). When the loop falls behind (a pause of this JVM) it sends at once and still times from the
+ * intended time; the largest such lag is reported so a slow client is visible. Like a load balancer (or wrk2), the
+ * client keeps at most {@link Builder#connections(int) a fixed number} of requests, hence connections, in flight; a
+ * request due while all are busy waits in a client-side queue and is sent when one frees up, its latency still
+ * counted from its intended time. (Unbounded, a server stall would make the client open one connection per request
+ * due during the stall, and the server would hold buffers for all of them.) Requests due during the warm-up are sent
+ * and awaited but not recorded. Every request sent in the measured window ends up in exactly one count: 2xx, 503,
+ * other status, I/O error, timeout, or unfinished (still outstanding when the run gave up waiting).
  *
- * <p>The parts: this class schedules; {@link RequestSender} sends with the connection limit; {@link LoadTally}
- * counts outcomes and records latencies in HdrHistograms; {@link LoadResult} is what a run measured;
- * {@link LoadCommandLine} parses the command line.
+ * <p>Once the connections are open the loop allocates nothing per request ({@code NioSenderTest} measures it), so
+ * the load generator can run under a collector that never pauses it: {@code -XX:+UnlockExperimentalVMOptions
+ * -XX:+UseEpsilonGC} with a heap of a few hundred MB.
+ *
+ * <p>The parts: this class schedules; {@link NioSender} sends and reads; {@link LoadTally} counts outcomes and records
+ * latencies in HdrHistograms; {@link LoadResult} is what a run measured; {@link LoadCommandLine} parses the command
+ * line.
  *
  * <p>Thread-safety: an instance is immutable; each {@link #run()} uses its own client, threads and counts, so runs
  * (even concurrent ones) are independent.
@@ -45,6 +47,8 @@ import java.util.concurrent.locks.LockSupport;
 public final class OpenLoopLoad {
     /** Highest latency the histograms track; larger values are clamped to it (and counted). */
     public static final long MAX_LATENCY_MICROS = TimeUnit.SECONDS.toMicros(60);
+    /** Poisson arrivals repeat from run to run: the same gaps, in the same order. */
+    private static final long POISSON_SEED = 20261122L;
 
     private final URI url;
     private final String method;
@@ -52,7 +56,7 @@ public final class OpenLoopLoad {
     private final Duration duration;
     private final Duration warmup;
     private final Duration timeout;
-    private final int ioThreads;
+    private final Arrivals.Kind arrivals;
     private final int connections;
     private final Runnable onMeasureStart;
 
@@ -63,7 +67,7 @@ public final class OpenLoopLoad {
         this.duration = b.duration;
         this.warmup = b.warmup;
         this.timeout = b.timeout;
-        this.ioThreads = b.ioThreads;
+        this.arrivals = b.arrivals;
         this.connections = b.connections;
         this.onMeasureStart = b.onMeasureStart;
         if (!(rate > 0) || Double.isInfinite(rate)) {
@@ -72,8 +76,11 @@ public final class OpenLoopLoad {
         if (duration.isNegative() || duration.isZero() || warmup.isNegative()) {
             throw new IllegalArgumentException("duration must be positive and warmup not negative");
         }
-        if (timeout.isNegative() || timeout.isZero() || ioThreads < 1 || connections < 1) {
-            throw new IllegalArgumentException("timeout must be positive, ioThreads and connections at least 1");
+        if (timeout.isNegative() || timeout.isZero() || connections < 1) {
+            throw new IllegalArgumentException("timeout must be positive and connections at least 1");
+        }
+        if (!"http".equals(url.getScheme()) || url.getHost() == null) {
+            throw new IllegalArgumentException("url must be http://host[:port]/path: " + url);
         }
     }
 
@@ -89,52 +96,50 @@ public final class OpenLoopLoad {
      * @return the measured window's counts and latencies
      */
     public LoadResult run() {
-        AtomicInteger threadNo = new AtomicInteger();
-        ExecutorService io = Executors.newFixedThreadPool(ioThreads, r -> {
-            Thread t = new Thread(r, "open-loop-io-" + threadNo.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        HttpClient client = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .executor(io)
-            .connectTimeout(timeout)
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
-        HttpRequest request = HttpRequest.newBuilder(url)
-            .timeout(timeout)
-            .method(method, HttpRequest.BodyPublishers.noBody())
-            .build();
         LoadTally tally = new LoadTally();
-        try {
-            schedule(new RequestSender(client, request, io, tally, connections), tally);
+        int port = url.getPort() == -1 ? 80 : url.getPort();
+        try (NioSender sender = new NioSender(new InetSocketAddress(url.getHost(), port), request(), connections,
+            timeout, tally)) {
+            schedule(sender, tally);
             // Requests still queued client-side are sent as connections free up: wait as long as answers keep coming.
-            if (!tally.awaitAllDone(timeout.plusSeconds(5))) {
-                tally.giveUp();
+            long quietNanos = timeout.plusSeconds(5).toNanos();
+            while (!sender.idle()) {
+                long now = System.nanoTime();
+                if (tally.quietSince(now) > quietNanos) {
+                    tally.giveUp();
+                    break;
+                }
+                sender.poll(now + TimeUnit.MILLISECONDS.toNanos(10));
             }
-        } finally {
-            io.shutdownNow();
+        } catch (IOException e) {
+            throw new UncheckedIOException("load against " + url + " failed", e);
         }
         return tally.result(rate);
     }
 
-    private void schedule(RequestSender sender, LoadTally tally) {
+    private byte[] request() {
+        String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
+        if (url.getRawQuery() != null) {
+            path += "?" + url.getRawQuery();
+        }
+        String host = url.getPort() == -1 ? url.getHost() : url.getHost() + ":" + url.getPort();
+        return (method + " " + path + " HTTP/1.1\r\nHost: " + host + "\r\nUser-Agent: blade-open-loop\r\n"
+            + (method.equals("GET") || method.equals("HEAD") ? "" : "Content-Length: 0\r\n") + "\r\n")
+            .getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private void schedule(NioSender sender, LoadTally tally) throws IOException {
         long periodNanos = Math.max(1, Math.round(1e9 / rate));
         long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(20);
         long measureFrom = start + warmup.toNanos();
         long end = measureFrom + duration.toNanos();
         tally.window(measureFrom, (int) ((duration.toNanos() + 999_999_999L) / 1_000_000_000L));
+        Arrivals due = new Arrivals(arrivals, rate, start, POISSON_SEED);
         boolean measuring = false;
-        for (long i = 0; ; i++) {
-            // i * period, exact for any rate without accumulating rounding error
-            long intended = start + (long) (i * (1e9 / rate));
-            if (intended >= end) {
-                break;
-            }
-            long now;
-            while ((now = System.nanoTime()) < intended) {
-                LockSupport.parkNanos(intended - now);
-            }
+        while (due.peek() < end) {
+            long intended = due.next();
+            sender.poll(intended);
+            long now = System.nanoTime();
             boolean measured = intended >= measureFrom;
             if (measured && !measuring) {
                 measuring = true;
@@ -159,7 +164,7 @@ public final class OpenLoopLoad {
         private Duration duration = Duration.ofSeconds(30);
         private Duration warmup = Duration.ofSeconds(10);
         private Duration timeout = Duration.ofSeconds(10);
-        private int ioThreads = 2;
+        private Arrivals.Kind arrivals = Arrivals.Kind.CONSTANT;
         private int connections = 64;
         private Runnable onMeasureStart;
 
@@ -173,7 +178,7 @@ public final class OpenLoopLoad {
             return this;
         }
 
-        /** @param perSecond requests per second, constant (default 1000) */
+        /** @param perSecond requests per second (default 1000) */
         public Builder rate(double perSecond) {
             this.rate = perSecond;
             return this;
@@ -191,15 +196,15 @@ public final class OpenLoopLoad {
             return this;
         }
 
-        /** @param timeout per request: connect, and send to response headers (default 10 s) */
+        /** @param timeout per request: from its send to the end of its response (default 10 s) */
         public Builder timeout(Duration timeout) {
             this.timeout = Objects.requireNonNull(timeout);
             return this;
         }
 
-        /** @param threads threads of the HTTP client's own executor (default 2) */
-        public Builder ioThreads(int threads) {
-            this.ioThreads = threads;
+        /** @param poisson {@code true} for Poisson arrivals at the rate, {@code false} for evenly spaced (default) */
+        public Builder poisson(boolean poisson) {
+            this.arrivals = poisson ? Arrivals.Kind.POISSON : Arrivals.Kind.CONSTANT;
             return this;
         }
 

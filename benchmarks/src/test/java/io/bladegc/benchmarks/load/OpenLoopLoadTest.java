@@ -196,6 +196,25 @@ class OpenLoopLoadTest {
     }
 
     @Test
+    void poissonArrivalsKeepTheRateOnAverage() {
+        LoadResult r = OpenLoopLoad.builder(uri("/ok")).rate(400).poisson(true).warmup(Duration.ofMillis(100))
+            .duration(Duration.ofSeconds(2)).timeout(Duration.ofSeconds(5)).build().run();
+        assertThat(r.sent()).as("about 800 requests in 2 s at 400/s (Poisson: sd about 28)").isBetween(680L, 920L);
+        assertThat(r.ok()).isEqualTo(r.sent());
+    }
+
+    @Test
+    void theCommandLineNamesWhatIsWrong() {
+        assertThatThrownBy(() -> LoadCommandLine.parse("--url", "http://127.0.0.1:1/", "--arrivals", "bursty"))
+            .hasMessageContaining("--arrivals takes constant or poisson, not bursty");
+        assertThatThrownBy(() -> LoadCommandLine.parse("--rate", "10")).hasMessageContaining("--url is required");
+        assertThatThrownBy(() -> LoadCommandLine.parse("--url", "https://example.org/"))
+            .hasMessageContaining("url must be http://");
+        assertThat(LoadCommandLine.parse("--url", "http://127.0.0.1:1/x", "--arrivals", "poisson").description())
+            .contains("(Poisson)");
+    }
+
+    @Test
     void rejectsBadSettings() {
         assertThatThrownBy(() -> OpenLoopLoad.builder(uri("/ok")).rate(0).build())
             .isInstanceOf(IllegalArgumentException.class);
