@@ -8,7 +8,8 @@ import java.util.Locale;
 /**
  * {@link OpenLoopLoad}'s command line, parsed: {@code --url} (required), {@code --rate} (1000), {@code --duration}
  * (30s), {@code --warmup} (10s), {@code --timeout} (10s), {@code --connections} (64), {@code --arrivals}
- * ({@code constant} or {@code poisson}), {@code --method} (GET), {@code --save FILE} (none). Immutable.
+ * ({@code constant} or {@code poisson}), {@code --method} (GET), {@code --interval-log FILE} (none),
+ * {@code --save FILE} (none). Immutable.
  *
  * @param load the configured load
  * @param save where to save the result, or {@code null}
@@ -17,7 +18,7 @@ import java.util.Locale;
 record LoadCommandLine(OpenLoopLoad load, Path save, String description) {
     static final String USAGE = "usage: OpenLoopLoad --url URL [--rate PER_SECOND] [--duration 30s] [--warmup 10s]"
         + " [--timeout 10s] [--connections 64] [--arrivals constant|poisson]"
-        + " [--method GET] [--save FILE]";
+        + " [--method GET] [--interval-log FILE] [--save FILE]";
 
     /**
      * @param args the arguments, as pairs of option and value
@@ -26,6 +27,7 @@ record LoadCommandLine(OpenLoopLoad load, Path save, String description) {
      */
     static LoadCommandLine parse(String... args) {
         Path save = null;
+        Path intervalLog = null;
         URI url = null;
         double rate = 1000;
         Duration duration = Duration.ofSeconds(30);
@@ -54,6 +56,7 @@ record LoadCommandLine(OpenLoopLoad load, Path save, String description) {
                 case "--connections": connections = Integer.parseInt(v); break;
                 case "--method": method = v; break;
                 case "--save": save = Path.of(v); break;
+                case "--interval-log": intervalLog = Path.of(v); break;
                 default: throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -61,7 +64,7 @@ record LoadCommandLine(OpenLoopLoad load, Path save, String description) {
             throw new IllegalArgumentException("--url is required");
         }
         OpenLoopLoad load = OpenLoopLoad.builder(url).rate(rate).duration(duration).warmup(warmup).timeout(timeout)
-            .poisson(poisson).connections(connections).method(method).build();
+            .poisson(poisson).intervalLog(intervalLog).connections(connections).method(method).build();
         String description = String.format(Locale.ROOT, "open-loop load: %s %s at %.0f/s (%s), warm-up %s,"
             + " measuring %s", method, url, rate, poisson ? "Poisson" : "constant", human(warmup), human(duration));
         return new LoadCommandLine(load, save, description);

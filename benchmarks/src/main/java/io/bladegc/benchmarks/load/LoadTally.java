@@ -24,6 +24,7 @@ final class LoadTally {
     private long lastDoneNanos = System.nanoTime();
     private long lastMeasuredDoneNanos;
     private long measureFrom;
+    private IntervalLog intervalLog;
 
     /**
      * Sets up the per-second timeline; called once before the first request.
@@ -35,6 +36,11 @@ final class LoadTally {
         this.measureFrom = measureFrom;
         counts.timelineMaxMicros = new long[seconds];
         counts.timelineShed = new long[seconds];
+    }
+
+    /** @param log where measured 2xx latencies also go, one histogram per second; {@code null} for none */
+    synchronized void intervalLog(IntervalLog log) {
+        this.intervalLog = log;
     }
 
     /** @param now when the first measured request was sent */
@@ -82,6 +88,10 @@ final class LoadTally {
             if (status >= 200 && status < 300) {
                 counts.ok++;
                 record(ok, latencyMicros);
+                if (intervalLog != null) {
+                    intervalLog.record(Math.min(latencyMicros, OpenLoopLoad.MAX_LATENCY_MICROS),
+                        System.currentTimeMillis());
+                }
                 int sec = second(intended);
                 counts.timelineMaxMicros[sec] = Math.max(counts.timelineMaxMicros[sec], latencyMicros);
             } else if (status == 503) {

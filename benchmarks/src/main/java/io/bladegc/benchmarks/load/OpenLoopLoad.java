@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -57,6 +58,7 @@ public final class OpenLoopLoad {
     private final Duration warmup;
     private final Duration timeout;
     private final Arrivals.Kind arrivals;
+    private final Path intervalLog;
     private final int connections;
     private final Runnable onMeasureStart;
 
@@ -68,6 +70,7 @@ public final class OpenLoopLoad {
         this.warmup = b.warmup;
         this.timeout = b.timeout;
         this.arrivals = b.arrivals;
+        this.intervalLog = b.intervalLog;
         this.connections = b.connections;
         this.onMeasureStart = b.onMeasureStart;
         if (!(rate > 0) || Double.isInfinite(rate)) {
@@ -98,8 +101,10 @@ public final class OpenLoopLoad {
     public LoadResult run() {
         LoadTally tally = new LoadTally();
         int port = url.getPort() == -1 ? 80 : url.getPort();
-        try (NioSender sender = new NioSender(new InetSocketAddress(url.getHost(), port), request(), connections,
-            timeout, tally)) {
+        try (IntervalLog log = intervalLog == null ? null : new IntervalLog(intervalLog);
+             NioSender sender = new NioSender(new InetSocketAddress(url.getHost(), port), request(), connections,
+                 timeout, tally)) {
+            tally.intervalLog(log);
             schedule(sender, tally);
             // Requests still queued client-side are sent as connections free up: wait as long as answers keep coming.
             long quietNanos = timeout.plusSeconds(5).toNanos();
@@ -165,6 +170,7 @@ public final class OpenLoopLoad {
         private Duration warmup = Duration.ofSeconds(10);
         private Duration timeout = Duration.ofSeconds(10);
         private Arrivals.Kind arrivals = Arrivals.Kind.CONSTANT;
+        private Path intervalLog;
         private int connections = 64;
         private Runnable onMeasureStart;
 
@@ -199,6 +205,15 @@ public final class OpenLoopLoad {
         /** @param timeout per request: from its send to the end of its response (default 10 s) */
         public Builder timeout(Duration timeout) {
             this.timeout = Objects.requireNonNull(timeout);
+            return this;
+        }
+
+        /**
+         * @param file where to write an HdrHistogram interval log of the measured 2xx latencies (one histogram per
+         *             second), or {@code null} for none (default)
+         */
+        public Builder intervalLog(Path file) {
+            this.intervalLog = file;
             return this;
         }
 

@@ -204,6 +204,25 @@ class OpenLoopLoadTest {
     }
 
     @Test
+    void theIntervalLogHoldsEveryMeasuredAnswerSecondBySecond(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path log = dir.resolve("latency.hlog");
+        LoadResult r = OpenLoopLoad.builder(uri("/ok")).rate(500).warmup(Duration.ofMillis(100))
+            .duration(Duration.ofMillis(2_500)).timeout(Duration.ofSeconds(5)).intervalLog(log).build().run();
+        org.HdrHistogram.HistogramLogReader reader = new org.HdrHistogram.HistogramLogReader(log.toFile());
+        long total = 0;
+        int intervals = 0;
+        for (org.HdrHistogram.EncodableHistogram h = reader.nextIntervalHistogram(); h != null;
+             h = reader.nextIntervalHistogram()) {
+            total += ((org.HdrHistogram.Histogram) h).getTotalCount();
+            intervals++;
+            assertThat(h.getEndTimeStamp() - h.getStartTimeStamp()).isLessThanOrEqualTo(1_100);
+        }
+        assertThat(total).as("2xx in the log against the run's count").isEqualTo(r.ok()).isPositive();
+        assertThat(intervals).as("about one per second of a 2.5 s window").isBetween(2, 4);
+    }
+
+    @Test
     void theCommandLineNamesWhatIsWrong() {
         assertThatThrownBy(() -> LoadCommandLine.parse("--url", "http://127.0.0.1:1/", "--arrivals", "bursty"))
             .hasMessageContaining("--arrivals takes constant or poisson, not bursty");
