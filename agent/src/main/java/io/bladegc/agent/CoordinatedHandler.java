@@ -143,11 +143,23 @@ final class CoordinatedHandler implements GcHandler, AutoCloseable {
         return m;
     }
 
-    /** Stops the thread after the request in hand (a wait for a grant is cancelled at the coordinator). */
+    /**
+     * Stops the thread after the request in hand (a wait for a grant is cancelled at the coordinator) and waits for
+     * it, at most the drain timeout plus one coordinator call, so that a release of a collection in progress reaches
+     * the coordinator before the node leaves.
+     */
     @Override
     public void close() {
         closed = true;
         inbox.add(STOP);
+        if (thread.isAlive() && Thread.currentThread() != thread) {
+            try {
+                thread.join(options.drainTimeout().plus(options.coordinatorTimeout()).plus(CoordinatorClient.GRACE)
+                    .toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     private void run() {

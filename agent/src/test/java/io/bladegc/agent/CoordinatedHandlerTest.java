@@ -477,6 +477,20 @@ class CoordinatedHandlerTest {
     }
 
     @Test
+    void closingDuringACollectionWaitsForItsReleaseSoThatTheNodeLeavesLast() {
+        node.drainMillis = 400;
+        start();
+        upcall(1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> !node.drains.isEmpty());
+        handler.close(); // the drain is in progress: close waits for it and its release
+        membership.close();
+        await().atMost(Duration.ofSeconds(5)).until(() -> !fake.calls("leave").isEmpty());
+        List<String> ops = fake.calls().stream().map(Call::op).filter(o -> !o.equals("heartbeat")).toList();
+        assertThat(ops).as("the release of the collection in progress comes before the leave")
+            .containsSubsequence("release", "leave").endsWith("leave");
+    }
+
+    @Test
     void closingWhileQueuedCancelsAndLeaves() {
         fake.on("acquire", c -> Reply.queued(1).after(c.longField("waitMillis")));
         start();

@@ -24,6 +24,8 @@ final class StubNode implements BladeNode {
     private final AtomicLong pauseNanos = new AtomicLong();
     private final Gate gate = new Gate();
     volatile RuntimeException failDrain;
+    /** How long each drain-and-collect takes, milliseconds (default 0). */
+    volatile long drainMillis;
 
     List<Long> drainedIds() {
         return drains.stream().map(Drain::id).toList();
@@ -47,6 +49,13 @@ final class StubNode implements BladeNode {
     @Override
     public DrainedCollection drainAndCollect(long id) {
         drains.add(new Drain(id, System.nanoTime()));
+        if (drainMillis > 0) {
+            try {
+                Thread.sleep(drainMillis);
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+            }
+        }
         RuntimeException e = failDrain;
         if (e != null) {
             throw e;
