@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.net.http.HttpClient;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -66,6 +67,21 @@ public final class ClusterArm {
      */
     public static Result run(String title, Cluster cluster, double rate, Duration warmup, Duration measure,
                              HttpClient http) throws Exception {
+        return run(title, cluster, rate, warmup, measure, http, null, null);
+    }
+
+    /**
+     * {@link #run(String, Cluster, double, Duration, Duration, HttpClient)} with an interval log and a hook of the
+     * caller's at the measured window's start.
+     *
+     * @param intervalLog    where the load writes its HdrHistogram interval log of the measured 2xx latencies, or
+     *                       {@code null} for none
+     * @param onMeasureStart run when the measured window starts, before the backends' snapshots (e.g. to read their
+     *                       CPU time), or {@code null}; an exception it throws fails the arm
+     * @return what the arm measured
+     */
+    public static Result run(String title, Cluster cluster, double rate, Duration warmup, Duration measure,
+                             HttpClient http, Path intervalLog, Runnable onMeasureStart) throws Exception {
         List<DemoServerProcess> backends = cluster.backends();
         JsonNode[] starts = new JsonNode[backends.size()];
         List<Map<String, Map<String, Long>>> haproxyStart = new ArrayList<>();
@@ -81,8 +97,12 @@ public final class ClusterArm {
         try {
             load = OpenLoopLoad.builder(cluster.haproxy().frontend("/work"))
                 .rate(rate).warmup(warmup).duration(measure).timeout(Duration.ofSeconds(10))
+                .intervalLog(intervalLog)
                 .onMeasureStart(() -> {
                     try {
+                        if (onMeasureStart != null) {
+                            onMeasureStart.run();
+                        }
                         loadAverage[0] = OS.getSystemLoadAverage();
                         haproxyStart.add(cluster.haproxy().stats());
                         for (int i = 0; i < backends.size(); i++) {

@@ -44,16 +44,18 @@ import java.util.concurrent.atomic.AtomicReference;
  * the end); and {@code table.txt}.
  */
 public final class ClusterDemo {
-    static final int BACKENDS = 3;
+    /** Backends per arm. */
+    public static final int BACKENDS = 3;
     /**
      * Heap and GC threads of every backend. {@code MetaspaceSize}: the class metadata of Jetty, Jackson and the agent
      * passes the default first threshold (about 21 MB) a while after start, and on Parallel that costs a full
      * collection the JVM starts on its own ("Metadata GC Threshold"), which Blade does not predict; set above the
      * footprint, as production services commonly do, for both arms.
      */
-    static final List<String> HEAP = List.of("-Xms256m", "-Xmx256m", "-Xmn64m", "-XX:MetaspaceSize=64m",
+    public static final List<String> HEAP = List.of("-Xms256m", "-Xmx256m", "-Xmn64m", "-XX:MetaspaceSize=64m",
         "-XX:ParallelGCThreads=1", "-XX:ConcGCThreads=1", "-XX:+AlwaysPreTouch");
-    static final List<String> WORKLOAD = List.of("--live-mb", "64", "--garbage-kb", "64", "--churn-kb", "8",
+    /** DemoServer arguments of every backend: live set, garbage and churn per request, threads. */
+    public static final List<String> WORKLOAD = List.of("--live-mb", "64", "--garbage-kb", "64", "--churn-kb", "8",
         "--threads", "16");
     private static final String USAGE = "usage: ClusterDemo --agent-jar JAR --coordinator-jar JAR [--arms g1,blade]"
         + " [--rate 600] [--warmup 15s] [--duration 60s] [--haproxy haproxy] [--out DIR]";

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The benchmark suite: builds once, runs one scenario's arms (repetitions interleaved), writes a markdown table,
+# the client's raw histograms and a latency plot.
+#
+#   benchmarks/run.sh http-cluster            3 repetitions, 60 s measured per arm (well under an hour);
+#                                             results in benchmarks/results/<date>-http-cluster/
+#   benchmarks/run.sh http-cluster --quick    1 repetition, 8 s measured (under 5 minutes);
+#                                             results in benchmarks/target/suite/<time>-http-cluster-quick/
+#   benchmarks/run.sh single-node | memory-pressure   not yet (exit 2)
+#
+# Environment: SKIP_BUILD [0] 1 = use the existing build; RATE [600] requests/s through HAProxy; JAVA [java];
+# OUT overrides the results directory.
+# The runner (io.bladegc.benchmarks.suite.SuiteMain) starts every process itself and stops each by pid when its arm
+# ends, also on failure and on SIGTERM or Ctrl-C. It needs haproxy (on the PATH or in /usr/sbin): as root it is
+# installed with apt-get when missing. Generational ZGC and Shenandoah run on the first JDK 21+ under /usr/lib/jvm
+# (skipped with a note when there is none).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+usage() { echo "usage: benchmarks/run.sh http-cluster|single-node|memory-pressure [--quick]" >&2; exit 2; }
+SCENARIO="${1:-}"
+QUICK=""
+case "${2:-}" in
+    "") ;;
+    --quick) QUICK="--quick" ;;
+    *) usage ;;
+esac
+case "$SCENARIO" in
+    http-cluster) ;;
+    single-node)
+        echo "run: scenario single-node: not yet; only http-cluster is implemented" \
+            "(meanwhile, the filter off and on: benchmarks/demo.sh single)" >&2
+        exit 2 ;;
+    memory-pressure)
+        echo "run: scenario memory-pressure: not yet; only http-cluster is implemented" >&2
+        exit 2 ;;
+    *) usage ;;
+esac
+
+JAVA="${JAVA:-java}"
+VERSION="$(awk -F'[<>]' '/<version>/ { print $3; exit }' pom.xml)"
+AGENT_JAR="agent/target/blade-agent-${VERSION}.jar"
+COORDINATOR_JAR="coordinator/target/blade-coordinator.jar"
+
+# Debian's package installs it to /usr/sbin, which is not on every user's PATH.
+HAPROXY="$(command -v haproxy || { [ -x /usr/sbin/haproxy ] && echo /usr/sbin/haproxy; } || true)"
+if [ -z "$HAPROXY" ]; then
+    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "run: haproxy is missing; installing it (apt-get install haproxy)" >&2
+        apt-get update -q && apt-get install -y -q haproxy
+        HAPROXY="$(command -v haproxy || echo /usr/sbin/haproxy)"
+    else
+        echo "run: $SCENARIO needs haproxy (2.2 or newer) on the PATH; install it," \
+            "e.g. sudo apt-get install haproxy" >&2
+        exit 1
+    fi
+fi
+
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
+    echo "run: building (./mvnw -B -q -DskipTests install)" >&2
+    ./mvnw -B -q -DskipTests install
+fi
+for f in benchmarks/target/classpath.txt "$AGENT_JAR" "$COORDINATOR_JAR"; do
+    if [ ! -f "$f" ]; then
+        echo "run: $f is missing; build first (drop SKIP_BUILD=1)" >&2
+        exit 1
+    fi
+done
+CP="benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)"
+
+if [ -n "$QUICK" ]; then
+    OUT="${OUT:-benchmarks/target/suite/$(date +%Y%m%d-%H%M%S)-$SCENARIO-quick}"
+else
+    OUT="${OUT:-benchmarks/results/$(date +%F)-$SCENARIO}"
+fi
+echo "run: $SCENARIO ${QUICK:-(full)}, results in $OUT" >&2
+
+# The load generator runs in the SuiteMain JVM: a young generation large enough that it does not collect during an
+# arm. exec: SuiteMain stops its children itself (by pid, also on failure and on SIGTERM).
+exec "$JAVA" -XX:+UseParallelGC -Xms1g -Xmx1g -Xmn900m -XX:ParallelGCThreads=1 -XX:+AlwaysPreTouch -cp "$CP" \
+    io.bladegc.benchmarks.suite.SuiteMain "$SCENARIO" $QUICK --agent-jar "$AGENT_JAR" \
+    --coordinator-jar "$COORDINATOR_JAR" --haproxy "$HAPROXY" --rate "${RATE:-600}" --out "$OUT" \
+    --command "benchmarks/run.sh $*"

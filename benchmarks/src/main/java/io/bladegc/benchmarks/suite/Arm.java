@@ -1,0 +1,54 @@
+package io.bladegc.benchmarks.suite;
+
+import io.bladegc.benchmarks.cluster.ClusterSpec;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One arm of a suite scenario: a name, the {@code java} its backends run on, their JVM flags and how they run Blade.
+ * Immutable.
+ *
+ * @param name        short and file-name safe ({@code g1}, {@code blade-parallel}); the table's column heading
+ * @param java        the backends' {@code java} executable
+ * @param jvmFlags    the backends' JVM flags (collector, heap, GC threads), without the agent
+ * @param blade       how the backends run Blade
+ * @param description one line for the table's notes
+ */
+public record Arm(String name, Path java, List<String> jvmFlags, BladeMode blade, String description) {
+    public Arm {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(java, "java");
+        Objects.requireNonNull(blade, "blade");
+        Objects.requireNonNull(description, "description");
+        jvmFlags = List.copyOf(jvmFlags);
+        if (!name.matches("[a-z0-9-]+")) {
+            throw new IllegalArgumentException("arm names are lower-case letters, digits and '-': " + name);
+        }
+    }
+
+    /**
+     * @param backends   how many backends
+     * @param demoArgs   DemoServer arguments of every backend (workload), without {@code --blade} (added here)
+     * @param classpath  the benchmarks' classpath
+     * @param haproxy    the {@code haproxy} executable
+     * @param jars       the agent and coordinator jars (used by the Blade modes)
+     * @param logDir     where the children's configuration, output and GC logs go
+     * @return the cluster this arm runs: {@link BladeMode#GCI} puts the agent (single-node mode) in front of the
+     *     flags, {@link BladeMode#COORDINATED} hands the jars to the cluster (coordinator, agent in coordinated mode)
+     */
+    public ClusterSpec clusterSpec(int backends, List<String> demoArgs, String classpath, Path haproxy,
+                                   ClusterSpec.BladeJars jars, Path logDir) {
+        List<String> flags = new ArrayList<>();
+        if (blade == BladeMode.GCI) {
+            flags.add("-javaagent:" + jars.agent());
+        }
+        flags.addAll(jvmFlags);
+        flags.add("-Xlog:gc*:file=" + logDir.toAbsolutePath().resolve("gc-%p.log"));
+        List<String> args = new ArrayList<>(demoArgs);
+        args.addAll(List.of("--blade", blade == BladeMode.NONE ? "off" : "on"));
+        return new ClusterSpec(java, classpath, haproxy, blade == BladeMode.COORDINATED ? jars : null, backends,
+            flags, args, logDir);
+    }
+}

@@ -1,0 +1,122 @@
+package io.bladegc.benchmarks.suite;
+
+import io.bladegc.benchmarks.cluster.ClusterDemo;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The {@code http-cluster} scenario: {@link ClusterDemo#BACKENDS} demo backends behind HAProxy (retry-on 503,
+ * redispatch), the cluster demo's workload ({@link ClusterDemo#WORKLOAD}) and heap ({@link ClusterDemo#HEAP}), one
+ * arm per collector or Blade mode. Stateless.
+ *
+ * <p>Arms: {@code g1}, {@code parallel}, {@code serial} (no Blade); {@code blade-parallel}, {@code blade-g1}
+ * (coordinated); {@code gci-parallel} (filter and agent alone, HAProxy retrying the 503s); {@code epsilon} (no
+ * collection at all: the floor, with a heap sized for the whole run); and on a JDK 21 or newer {@code genzgc} and
+ * {@code shenandoah}.
+ */
+public final class HttpClusterScenario {
+    /** The scenario's name on the command line. */
+    public static final String NAME = "http-cluster";
+    /** Heap a backend needs besides the per-request garbage: live set (64 MB) plus Jetty, classes, start-up. */
+    static final int EPSILON_BASE_MIB = 128;
+    /** Per request besides the workload's garbage and churn: Jetty's request and response objects, generously. */
+    static final int REQUEST_OVERHEAD_KIB = 8;
+    /** Margin on the estimate: Epsilon never frees, so running out ends the backend. */
+    static final double EPSILON_MARGIN = 1.5;
+    /** Time a backend runs besides warm-up and measured window: start, snapshots, the last answers. */
+    static final Duration EPSILON_EXTRA_TIME = Duration.ofSeconds(30);
+
+    private static final List<String> GC_THREADS = List.of("-XX:MetaspaceSize=64m", "-XX:ParallelGCThreads=1",
+        "-XX:ConcGCThreads=1", "-XX:+AlwaysPreTouch");
+
+    private HttpClusterScenario() {
+    }
+
+    /**
+     * @param java     the default {@code java} (the one this JVM runs on)
+     * @param newer    a JDK 21 or newer, for generational ZGC and Shenandoah; empty to skip those arms
+     * @param rate     requests per second through HAProxy
+     * @param runTime  warm-up plus measured window of one arm (sizes Epsilon's heap)
+     * @param notes    receives a line for each arm skipped and for Epsilon's heap
+     * @return the arms, in the order the first repetition runs them
+     */
+    public static List<Arm> arms(Path java, Optional<JavaInstallation> newer, double rate, Duration runTime,
+                                 List<String> notes) {
+        List<String> parallel = List.of("-XX:+UseParallelGC", "-XX:-UseAdaptiveSizePolicy");
+        List<Arm> arms = new ArrayList<>();
+        arms.add(new Arm("g1", java, flags(List.of("-XX:+UseG1GC"), ClusterDemo.HEAP), BladeMode.NONE,
+            "G1, no Blade"));
+        arms.add(new Arm("parallel", java, flags(parallel, ClusterDemo.HEAP), BladeMode.NONE,
+            "Parallel (fixed eden), no Blade"));
+        arms.add(new Arm("serial", java, flags(List.of("-XX:+UseSerialGC"), ClusterDemo.HEAP), BladeMode.NONE,
+            "Serial, no Blade"));
+        arms.add(new Arm("blade-parallel", java, flags(parallel, ClusterDemo.HEAP), BladeMode.COORDINATED,
+            "Parallel (fixed eden), filter + agent coordinated, coordinator draining in HAProxy"));
+        arms.add(new Arm("blade-g1", java, flags(List.of("-XX:+UseG1GC"), ClusterDemo.HEAP), BladeMode.COORDINATED,
+            "G1, filter + agent coordinated, coordinator draining in HAProxy"));
+        arms.add(new Arm("gci-parallel", java, flags(parallel, ClusterDemo.HEAP), BladeMode.GCI,
+            "Parallel (fixed eden), filter + agent single-node, no coordinator; HAProxy retries the 503s"));
+        long epsilonMib = epsilonHeapMib(rate / ClusterDemo.BACKENDS, workloadKib("--garbage-kb")
+            + workloadKib("--churn-kb"), runTime);
+        arms.add(new Arm("epsilon", java, flags(List.of("-XX:+UnlockExperimentalVMOptions", "-XX:+UseEpsilonGC",
+            "-Xms" + epsilonMib + "m", "-Xmx" + epsilonMib + "m"), List.of()), BladeMode.NONE,
+            "Epsilon (no collection): the floor"));
+        notes.add(String.format(Locale.ROOT, "epsilon: heap %d MiB per backend = %d MiB + %.0f req/s x"
+            + " (%d + %d KiB) per request x (%d s + %d s) x %.1f", epsilonMib, EPSILON_BASE_MIB,
+            rate / ClusterDemo.BACKENDS, workloadKib("--garbage-kb") + workloadKib("--churn-kb"),
+            REQUEST_OVERHEAD_KIB, runTime.toSeconds(), EPSILON_EXTRA_TIME.toSeconds(), EPSILON_MARGIN));
+        if (newer.isPresent()) {
+            JavaInstallation jdk = newer.get();
+            List<String> zgc = jdk.feature() < 23 ? List.of("-XX:+UseZGC", "-XX:+ZGenerational")
+                : List.of("-XX:+UseZGC"); // generational is the only ZGC from JDK 23 on
+            arms.add(new Arm("genzgc", jdk.java(), flags(zgc, withoutYoung()), BladeMode.NONE,
+                "generational ZGC, JDK " + jdk.version() + ", no Blade"));
+            arms.add(new Arm("shenandoah", jdk.java(), flags(List.of("-XX:+UseShenandoahGC"), withoutYoung()),
+                BladeMode.NONE, "Shenandoah, JDK " + jdk.version() + ", no Blade"));
+        } else {
+            notes.add("genzgc, shenandoah: skipped, no JDK 21 or newer found");
+        }
+        return arms;
+    }
+
+    /**
+     * Epsilon's heap for one backend: everything it allocates in the run, since nothing is ever freed.
+     *
+     * @param ratePerBackend requests per second one backend serves
+     * @param kibPerRequest  the workload's garbage and churn per request, KiB
+     * @param runTime        warm-up plus measured window
+     * @return {@link #EPSILON_BASE_MIB} + rate x (kibPerRequest + {@link #REQUEST_OVERHEAD_KIB}) x (runTime +
+     *     {@link #EPSILON_EXTRA_TIME}) x {@link #EPSILON_MARGIN}, rounded up to a multiple of 64 MiB
+     */
+    static long epsilonHeapMib(double ratePerBackend, int kibPerRequest, Duration runTime) {
+        double seconds = runTime.plus(EPSILON_EXTRA_TIME).toMillis() / 1000.0;
+        double mib = EPSILON_BASE_MIB
+            + ratePerBackend * (kibPerRequest + REQUEST_OVERHEAD_KIB) * seconds * EPSILON_MARGIN / 1024;
+        return (long) Math.ceil(mib / 64) * 64;
+    }
+
+    private static int workloadKib(String option) {
+        int i = ClusterDemo.WORKLOAD.indexOf(option);
+        return Integer.parseInt(ClusterDemo.WORKLOAD.get(i + 1));
+    }
+
+    /** @return the cluster demo's heap flags without the fixed young generation (ZGC, Shenandoah size it themselves) */
+    private static List<String> withoutYoung() {
+        return ClusterDemo.HEAP.stream().filter(f -> !f.startsWith("-Xmn")).toList();
+    }
+
+    private static List<String> flags(List<String> collector, List<String> heap) {
+        List<String> out = new ArrayList<>(collector);
+        out.addAll(heap);
+        for (String f : GC_THREADS) {
+            if (!out.contains(f)) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+}

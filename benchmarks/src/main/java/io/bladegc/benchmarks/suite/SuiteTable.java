@@ -1,0 +1,101 @@
+package io.bladegc.benchmarks.suite;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
+import org.HdrHistogram.Histogram;
+
+/**
+ * A suite's results as a markdown table, one column per arm: the client's 2xx latency percentiles from the histogram
+ * merged over all repetitions, the spread of p99.9 across repetitions, then rates, counts and costs. Stateless.
+ */
+public final class SuiteTable {
+    private static final double[] PERCENTILES = {50, 90, 99, 99.9, 99.99};
+    private static final String[] LABELS = {"p50", "p90", "p99", "p99.9", "p99.99"};
+
+    private SuiteTable() {
+    }
+
+    /**
+     * @param arms     the arms' names, in column order
+     * @param results  every repetition of every arm that completed, any order
+     * @param failures arm name to how many of its repetitions failed (absent: none)
+     * @return the table, GitHub markdown, lines ending in a newline
+     */
+    public static String markdown(List<String> arms, List<RepResult> results, Map<String, Integer> failures) {
+        Map<String, List<String>> rows = new LinkedHashMap<>();
+        for (String arm : arms) {
+            List<RepResult> reps = results.stream().filter(r -> r.arm().equals(arm)).toList();
+            for (Map.Entry<String, String> row : column(reps, failures.getOrDefault(arm, 0)).entrySet()) {
+                rows.computeIfAbsent(row.getKey(), k -> new ArrayList<>()).add(row.getValue());
+            }
+        }
+        StringBuilder sb = new StringBuilder("| |");
+        arms.forEach(a -> sb.append(' ').append(a).append(" |"));
+        sb.append("\n|---|");
+        arms.forEach(a -> sb.append("---:|"));
+        sb.append('\n');
+        rows.forEach((label, values) -> {
+            sb.append("| ").append(label).append(" |");
+            values.forEach(v -> sb.append(' ').append(v).append(" |"));
+            sb.append('\n');
+        });
+        return sb.toString();
+    }
+
+    /** @return one arm's rows, label to value; "-" throughout when no repetition completed */
+    static Map<String, String> column(List<RepResult> reps, int failed) {
+        Map<String, String> rows = new LinkedHashMap<>();
+        Histogram merged = merged(reps);
+        boolean any = merged.getTotalCount() > 0;
+        for (int i = 0; i < PERCENTILES.length; i++) {
+            rows.put(LABELS[i] + " (ms)", any ? ms(merged.getValueAtPercentile(PERCENTILES[i])) : "-");
+        }
+        rows.put("max (ms)", any ? ms(merged.getMaxValue()) : "-");
+        rows.put("p99.9 across reps, min-max (ms)", spread(reps, r -> r.ok().getTotalCount() == 0 ? null
+            : r.ok().getValueAtPercentile(99.9)));
+        rows.put("repetitions (failed)", reps.size() + " (" + failed + ")");
+        rows.put("achieved rate (/s, mean)", reps.isEmpty() ? "-" : String.format(Locale.ROOT, "%.1f",
+            reps.stream().mapToDouble(RepResult::achievedRate).average().orElse(0)));
+        rows.put("503s seen by client", sum(reps, RepResult::shed));
+        rows.put("HAProxy retries", sum(reps, RepResult::retries));
+        rows.put("client errors", sum(reps, RepResult::clientErrors));
+        long sent = reps.stream().mapToLong(RepResult::sent).sum();
+        rows.put("backend CPU s per 1,000 requests", sent == 0 ? "-" : String.format(Locale.ROOT, "%.3f",
+            reps.stream().mapToDouble(RepResult::cpuSeconds).sum() * 1000 / sent));
+        rows.put("peak RSS of a backend (MiB)", reps.isEmpty() ? "-" : Long.toString(
+            reps.stream().mapToLong(RepResult::peakRssKib).max().orElse(0) / 1024));
+        boolean blade = reps.stream().anyMatch(r -> r.forced() >= 0);
+        rows.put("forced / escaped", blade ? reps.stream().mapToLong(r -> Math.max(0, r.forced())).sum() + " / "
+            + reps.stream().mapToLong(r -> Math.max(0, r.escaped())).sum() : "-");
+        return rows;
+    }
+
+    /** @return the repetitions' 2xx latency histograms added up, microseconds (empty when there are none) */
+    public static Histogram merged(List<RepResult> reps) {
+        Histogram merged = new Histogram(3);
+        reps.forEach(r -> merged.add(r.ok()));
+        return merged;
+    }
+
+    private static String spread(List<RepResult> reps, Function<RepResult, Long> micros) {
+        List<Long> values = reps.stream().map(micros).filter(v -> v != null).toList();
+        if (values.isEmpty()) {
+            return "-";
+        }
+        return ms(values.stream().mapToLong(Long::longValue).min().orElseThrow()) + "-"
+            + ms(values.stream().mapToLong(Long::longValue).max().orElseThrow());
+    }
+
+    private static String sum(List<RepResult> reps, ToLongFunction<RepResult> f) {
+        return reps.isEmpty() ? "-" : Long.toString(reps.stream().mapToLong(f).sum());
+    }
+
+    private static String ms(long micros) {
+        return String.format(Locale.ROOT, "%.2f", micros / 1000.0);
+    }
+}

@@ -1,0 +1,81 @@
+package io.bladegc.benchmarks.suite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class HttpClusterScenarioTest {
+    private static final Path JAVA17 = Path.of("/jdk17/bin/java");
+
+    @Test
+    void withoutANewerJdkTheConcurrentCollectorsAreSkippedWithANote() {
+        List<String> notes = new ArrayList<>();
+        List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.empty(), 600, Duration.ofSeconds(75), notes);
+        assertThat(arms).extracting(Arm::name).containsExactly("g1", "parallel", "serial", "blade-parallel",
+            "blade-g1", "gci-parallel", "epsilon");
+        assertThat(arms).allSatisfy(a -> assertThat(a.java()).isEqualTo(JAVA17));
+        assertThat(notes).anySatisfy(n -> assertThat(n).contains("genzgc, shenandoah: skipped"));
+        assertThat(arms).filteredOn(a -> a.name().startsWith("blade")).extracting(Arm::blade)
+            .containsOnly(BladeMode.COORDINATED);
+        assertThat(arms.get(5).blade()).isEqualTo(BladeMode.GCI);
+        assertThat(arms.get(6).jvmFlags()).contains("-XX:+UseEpsilonGC").noneMatch(f -> f.startsWith("-Xmn"));
+    }
+
+    @Test
+    void aNewerJdkAddsGenerationalZgcAndShenandoahOnIt() {
+        Path java25 = Path.of("/jdk25/bin/java");
+        List<String> notes = new ArrayList<>();
+        List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.of(new JavaInstallation(java25, "25.0.3", 25)), 600,
+            Duration.ofSeconds(75), notes);
+        assertThat(arms).extracting(Arm::name).endsWith("epsilon", "genzgc", "shenandoah");
+        Arm zgc = arms.get(7);
+        assertThat(zgc.java()).isEqualTo(java25);
+        assertThat(zgc.jvmFlags()).contains("-XX:+UseZGC", "-Xmx256m").doesNotContain("-XX:+ZGenerational")
+            .noneMatch(f -> f.startsWith("-Xmn"));
+        assertThat(arms.get(8).jvmFlags()).contains("-XX:+UseShenandoahGC");
+        assertThat(notes).noneMatch(n -> n.contains("skipped"));
+
+        List<Arm> on21 = HttpClusterScenario.arms(JAVA17, Optional.of(new JavaInstallation(java25, "21.0.5", 21)),
+            600, Duration.ofSeconds(75), new ArrayList<>());
+        assertThat(on21.get(7).jvmFlags()).contains("-XX:+UseZGC", "-XX:+ZGenerational");
+    }
+
+    @Test
+    void epsilonsHeapHoldsEverythingTheRunAllocatesWithAMargin() {
+        // 128 + 200/s x (72 + 8) KiB x (75 + 30) s x 1.5 / 1024 = 128 + 2460.9 = 2588.9 -> 2624 (41 x 64)
+        assertThat(HttpClusterScenario.epsilonHeapMib(200, 72, Duration.ofSeconds(75))).isEqualTo(2624);
+        assertThat(HttpClusterScenario.epsilonHeapMib(200, 72, Duration.ofSeconds(12))).isEqualTo(1152);
+        // twice the rate: 128 + 4921.9 = 5049.9 -> 5056 (79 x 64)
+        assertThat(HttpClusterScenario.epsilonHeapMib(400, 72, Duration.ofSeconds(75))).isEqualTo(5056);
+        List<String> notes = new ArrayList<>();
+        List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.empty(), 600, Duration.ofSeconds(75), notes);
+        assertThat(arms.get(6).jvmFlags()).contains("-Xms2624m", "-Xmx2624m");
+        assertThat(notes).anySatisfy(n -> assertThat(n).startsWith("epsilon: heap 2624 MiB per backend"));
+    }
+
+    @Test
+    void theArmBecomesAClusterSpecPerBladeMode() {
+        List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.empty(), 600, Duration.ofSeconds(12),
+            new ArrayList<>());
+        var jars = new io.bladegc.benchmarks.cluster.ClusterSpec.BladeJars(Path.of("agent.jar"), Path.of("coord.jar"));
+        Path logs = Path.of("/tmp/logs");
+        var g1 = arms.get(0).clusterSpec(3, List.of("--live-mb", "64"), "cp", Path.of("haproxy"), jars, logs);
+        assertThat(g1.blade()).isNull();
+        assertThat(g1.demoArgs()).containsExactly("--live-mb", "64", "--blade", "off");
+        assertThat(g1.backendJvmFlags()).noneMatch(f -> f.startsWith("-javaagent")).last().asString()
+            .startsWith("-Xlog:gc*:file=/tmp/logs/");
+        var blade = arms.get(3).clusterSpec(3, List.of(), "cp", Path.of("haproxy"), jars, logs);
+        assertThat(blade.blade()).isEqualTo(jars);
+        assertThat(blade.demoArgs()).containsExactly("--blade", "on");
+        assertThat(blade.backendJvmFlags()).noneMatch(f -> f.startsWith("-javaagent")); // the cluster adds it
+        var gci = arms.get(5).clusterSpec(3, List.of(), "cp", Path.of("haproxy"), jars, logs);
+        assertThat(gci.blade()).isNull();
+        assertThat(gci.demoArgs()).containsExactly("--blade", "on");
+        assertThat(gci.backendJvmFlags().get(0)).isEqualTo("-javaagent:agent.jar");
+    }
+}

@@ -1,0 +1,37 @@
+package io.bladegc.benchmarks.suite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class SuiteOptionsTest {
+    @Test
+    void quickIsOneShortRepetitionAndTheFullRunThreeOfAMinute() {
+        SuiteOptions quick = SuiteOptions.parse("http-cluster", "--quick", "--agent-jar", "a.jar",
+            "--coordinator-jar", "c.jar", "--out", "out");
+        assertThat(quick.quick()).isTrue();
+        assertThat(quick.repetitions()).isEqualTo(1);
+        assertThat(quick.measure()).isEqualTo(Duration.ofSeconds(8));
+        assertThat(quick.agentJar()).isEqualTo(Path.of("a.jar"));
+        assertThat(quick.command()).isEqualTo("SuiteMain http-cluster --quick --agent-jar a.jar --coordinator-jar"
+            + " c.jar --out out");
+        SuiteOptions full = SuiteOptions.parse("http-cluster", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar",
+            "--out", "out", "--rate", "500", "--command", "benchmarks/run.sh http-cluster");
+        assertThat(full.repetitions()).isEqualTo(3);
+        assertThat(full.measure()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(full.rate()).isEqualTo(500);
+        assertThat(full.command()).isEqualTo("benchmarks/run.sh http-cluster");
+    }
+
+    @Test
+    void rejectsMissingAndUnknownOptions() {
+        assertThatThrownBy(() -> SuiteOptions.parse("http-cluster", "--quick"))
+            .hasMessageContaining("required");
+        assertThatThrownBy(() -> SuiteOptions.parse("--quick")).hasMessageContaining("scenario");
+        assertThatThrownBy(() -> SuiteOptions.parse("http-cluster", "--nope", "x"))
+            .hasMessageContaining("unknown option --nope");
+    }
+}
