@@ -56,32 +56,12 @@ VERSION="$(awk -F'[<>]' '/<version>/ { print $3; exit }' pom.xml)"
 AGENT_JAR="agent/target/blade-agent-${VERSION}.jar"
 COORDINATOR_JAR="coordinator/target/blade-coordinator.jar"
 
-# Debian's package installs it to /usr/sbin, which is not on every user's PATH.
-HAPROXY="$(command -v haproxy || { [ -x /usr/sbin/haproxy ] && echo /usr/sbin/haproxy; } || true)"
-if [ "$MODE" = cluster ] && [ -z "$HAPROXY" ]; then
-    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
-        echo "demo: haproxy is missing; installing it (apt-get install haproxy)" >&2
-        apt-get update -q && apt-get install -y -q haproxy
-        HAPROXY="$(command -v haproxy || echo /usr/sbin/haproxy)"
-    else
-        echo "demo: the cluster demo needs haproxy (2.2 or newer) on the PATH; install it, e.g." \
-            "sudo apt-get install haproxy (Debian, Ubuntu), brew install haproxy (macOS)," \
-            "or run the single-node demo: benchmarks/demo.sh single" >&2
-        exit 1
-    fi
+. benchmarks/cluster-prerequisites.sh
+HAPROXY=""
+if [ "$MODE" = cluster ]; then
+    find_haproxy demo "or run the single-node demo: benchmarks/demo.sh single"
 fi
-
-if [ "$SKIP_BUILD" != 1 ]; then
-    echo "demo: building (./mvnw -B -q -DskipTests install)" >&2
-    ./mvnw -B -q -DskipTests install
-fi
-for f in benchmarks/target/classpath.txt "$AGENT_JAR" "$COORDINATOR_JAR"; do
-    if [ ! -f "$f" ]; then
-        echo "demo: $f is missing; build first (drop SKIP_BUILD=1)" >&2
-        exit 1
-    fi
-done
-CP="benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)"
+build_once demo
 
 # The load generator gets a young generation large enough not to collect during a run: its own pauses would show
 # up as latency (correctly so, since it times from the intended send time, but they are not the server's).

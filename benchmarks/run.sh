@@ -44,31 +44,9 @@ VERSION="$(awk -F'[<>]' '/<version>/ { print $3; exit }' pom.xml)"
 AGENT_JAR="agent/target/blade-agent-${VERSION}.jar"
 COORDINATOR_JAR="coordinator/target/blade-coordinator.jar"
 
-# Debian's package installs it to /usr/sbin, which is not on every user's PATH.
-HAPROXY="$(command -v haproxy || { [ -x /usr/sbin/haproxy ] && echo /usr/sbin/haproxy; } || true)"
-if [ -z "$HAPROXY" ]; then
-    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
-        echo "run: haproxy is missing; installing it (apt-get install haproxy)" >&2
-        apt-get update -q && apt-get install -y -q haproxy
-        HAPROXY="$(command -v haproxy || echo /usr/sbin/haproxy)"
-    else
-        echo "run: $SCENARIO needs haproxy (2.2 or newer) on the PATH; install it," \
-            "e.g. sudo apt-get install haproxy" >&2
-        exit 1
-    fi
-fi
-
-if [ "${SKIP_BUILD:-0}" != 1 ]; then
-    echo "run: building (./mvnw -B -q -DskipTests install)" >&2
-    ./mvnw -B -q -DskipTests install
-fi
-for f in benchmarks/target/classpath.txt "$AGENT_JAR" "$COORDINATOR_JAR"; do
-    if [ ! -f "$f" ]; then
-        echo "run: $f is missing; build first (drop SKIP_BUILD=1)" >&2
-        exit 1
-    fi
-done
-CP="benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)"
+. benchmarks/cluster-prerequisites.sh
+find_haproxy run
+build_once run
 
 if [ -n "$QUICK" ]; then
     OUT="${OUT:-benchmarks/target/suite/$(date +%Y%m%d-%H%M%S)-$SCENARIO-quick}"
