@@ -33,7 +33,7 @@
 #   RATE=500 DURATION=60 WARMUP=10 benchmarks/demo.sh single
 # Environment (defaults in brackets):
 #   RATE [1000] requests/s   DURATION [30] measured s   WARMUP [10] s   TIMEOUT [10] per-request s
-#   LIVE_MB [200]  GARBAGE_KB [32]  CHURN_KB [4]  THREADS [32]  (DemoServer settings)
+#   LIVE_MB [200]  GARBAGE_KB [32]  CHURN_KB [4]  OBJECT_BYTES [8192]  THREADS [32]  (DemoServer settings)
 #   HEAP ["-Xms512m -Xmx512m -Xmn160m"]  SERVER_OPTS [""] extra server JVM flags
 #   ARMS ["g1 blade"] which arms to run (g1, parallel = Parallel without the filter, blade)
 #   SKIP_BUILD [0] 1 = use the existing build   JAVA [java]
@@ -84,6 +84,7 @@ TIMEOUT="${TIMEOUT:-10}"
 LIVE_MB="${LIVE_MB:-200}"
 GARBAGE_KB="${GARBAGE_KB:-32}"
 CHURN_KB="${CHURN_KB:-4}"
+OBJECT_BYTES="${OBJECT_BYTES:-8192}"
 THREADS="${THREADS:-32}"
 HEAP="${HEAP:--Xms512m -Xmx512m -Xmn160m}"
 SERVER_OPTS="${SERVER_OPTS:-}"
@@ -125,7 +126,7 @@ start_server() { # name, then server JVM flags; sets SERVER_PID and PORT
     "$JAVA" "$@" $HEAP -XX:ParallelGCThreads=1 -XX:ConcGCThreads=1 -XX:+AlwaysPreTouch \
         -Xlog:gc*:file="$OUT/$name.gc.log" $SERVER_OPTS \
         -cp "$CP" io.bladegc.benchmarks.demo.DemoServer --port 0 --live-mb "$LIVE_MB" \
-        --garbage-kb "$GARBAGE_KB" --churn-kb "$CHURN_KB" --threads "$THREADS" --blade "$blade" \
+        --garbage-kb "$GARBAGE_KB" --churn-kb "$CHURN_KB" --object-bytes "$OBJECT_BYTES" --threads "$THREADS" --blade "$blade" \
         >"$OUT/$name.server.out" 2>"$OUT/$name.server.log" &
     SERVER_PID=$!
     PORT=""

@@ -6,9 +6,15 @@
 #                                             results in benchmarks/results/<date>-http-cluster/
 #   benchmarks/run.sh http-cluster --quick    1 repetition, 8 s measured (under 5 minutes);
 #                                             results in benchmarks/target/suite/<time>-http-cluster-quick/
-#   benchmarks/run.sh single-node | memory-pressure   not yet (exit 2)
+#   benchmarks/run.sh single-node             one DemoServer, no balancer, the filter off and on (Parallel, G1);
+#                                             3 repetitions, 60 s measured per arm (about 20 minutes)
+#   benchmarks/run.sh memory-pressure         per heap ratio (8, 4, 2, 1.5, 1.25 x the live footprint) and arm (G1,
+#                                             coordinated Blade) the highest rate with p99 < 10 ms (about 35 minutes)
+#   ... --quick                               any scenario in under 5 minutes, build included;
+#                                             results in benchmarks/target/suite/<time>-<scenario>-quick/
 #
-# Environment: SKIP_BUILD [0] 1 = use the existing build; RATE [600] requests/s through HAProxy; JAVA [java];
+# Environment: SKIP_BUILD [0] 1 = use the existing build; RATE [600] requests/s (through HAProxy for http-cluster,
+# to the one server for single-node, the rate search's first window for memory-pressure); JAVA [java];
 # OUT overrides the results directory.
 # The runner (io.bladegc.benchmarks.suite.SuiteMain) starts every process itself and stops each by pid when its arm
 # ends, also on failure and on SIGTERM or Ctrl-C. It needs haproxy (on the PATH or in /usr/sbin): as root it is
@@ -28,14 +34,7 @@ case "${2:-}" in
     *) usage ;;
 esac
 case "$SCENARIO" in
-    http-cluster) ;;
-    single-node)
-        echo "run: scenario single-node: not yet; only http-cluster is implemented" \
-            "(meanwhile, the filter off and on: benchmarks/demo.sh single)" >&2
-        exit 2 ;;
-    memory-pressure)
-        echo "run: scenario memory-pressure: not yet; only http-cluster is implemented" >&2
-        exit 2 ;;
+    http-cluster|single-node|memory-pressure) ;;
     *) usage ;;
 esac
 

@@ -29,24 +29,30 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  *     --port 0 --live-mb 200 --garbage-kb 32 --churn-kb 4 --blade on --threads 32
  * </pre>
  *
+ * {@code --object-bytes} (default 8192: each 8 KiB chunk of the live set is one array) splits the live set into
+ * smaller arrays, which is what makes marking and copying it cost what it does in a real service.
+ *
  * <p>Prints exactly one line {@code LISTENING <port>} on stdout once the server accepts requests. Endpoints:
  * {@code /work} (one request's work; the body is a checksum), {@code /sleep?ms=N} (a request that stays in flight
  * for N ms, at most 60,000: what a slow request looks like to Blade's drain), {@code POST /gc} ({@code System.gc()}:
- * tests empty several nodes' heaps at one moment, so that they reach their next collection together), {@code GET /stats} (JSON: every GC notification the
- * demo saw, and the Blade node's MBean attributes), {@code POST /stats/reset} (forgets the GC notifications).
+ * tests empty several nodes' heaps at one moment, so that they reach their next collection together),
+ * {@code GET /stats} (JSON: every GC notification the demo saw, the Blade node's MBean attributes, and
+ * {@code heapUsedBytes}: heap in use now, which right after a {@code POST /gc} on a compacting collector is the live
+ * footprint), {@code POST /stats/reset} (forgets the GC notifications).
  * Stops gracefully on SIGTERM.
  */
 public final class DemoServer {
     private static final String USAGE = "usage: DemoServer [--port N] [--live-mb M] [--garbage-kb K] [--churn-kb C]"
-        + " [--blade on|off] [--threads N]";
+        + " [--object-bytes B] [--blade on|off] [--threads N]";
 
     /** Command-line settings. */
-    record Options(int port, int liveMb, int garbageKb, int churnKb, boolean blade, int threads) {
+    record Options(int port, int liveMb, int garbageKb, int churnKb, int objectBytes, boolean blade, int threads) {
         static Options parse(String... args) {
             int port = 8080;
             int liveMb = 64;
             int garbageKb = 32;
             int churnKb = 4;
+            int objectBytes = Workload.CHUNK_BYTES;
             boolean blade = false;
             int threads = 32;
             for (int i = 0; i < args.length; i++) {
@@ -60,6 +66,7 @@ public final class DemoServer {
                     case "--live-mb": liveMb = nonNegative(key, value); break;
                     case "--garbage-kb": garbageKb = nonNegative(key, value); break;
                     case "--churn-kb": churnKb = nonNegative(key, value); break;
+                    case "--object-bytes": objectBytes = nonNegative(key, value); break;
                     case "--threads": threads = nonNegative(key, value); break;
                     case "--blade":
                         if (!value.equals("on") && !value.equals("off")) {
@@ -73,7 +80,11 @@ public final class DemoServer {
             if (threads < 8) {
                 throw new IllegalArgumentException("--threads must be at least 8 (Jetty needs some for itself)");
             }
-            return new Options(port, liveMb, garbageKb, churnKb, blade, threads);
+            if (objectBytes < 16 || objectBytes > Workload.CHUNK_BYTES) {
+                throw new IllegalArgumentException("--object-bytes takes 16 to " + Workload.CHUNK_BYTES + ", not "
+                    + objectBytes);
+            }
+            return new Options(port, liveMb, garbageKb, churnKb, objectBytes, blade, threads);
         }
 
         private static int nonNegative(String key, String value) {
@@ -98,7 +109,7 @@ public final class DemoServer {
 
     DemoServer(Options options) {
         this.options = options;
-        this.workload = new Workload(options.liveMb(), options.garbageKb(), options.churnKb());
+        this.workload = new Workload(options.liveMb(), options.garbageKb(), options.churnKb(), options.objectBytes());
         QueuedThreadPool pool = new QueuedThreadPool(options.threads(), Math.min(8, options.threads()));
         pool.setName("demo-http");
         server = new Server(pool);
@@ -146,6 +157,7 @@ public final class DemoServer {
         out.put("uptimeMs", ManagementFactory.getRuntimeMXBean().getUptime());
         out.put("requests", workload.requests());
         out.put("blade", options.blade());
+        out.put("heapUsedBytes", ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
         return out;
     }
 
@@ -163,9 +175,9 @@ public final class DemoServer {
         demo.start();
         System.out.println("LISTENING " + demo.port());
         System.out.flush();
-        System.err.printf("demo: live set %d MiB, garbage %d KiB/request, churn %d KiB/request, blade %s, "
-                + "%d threads%n", options.liveMb(), options.garbageKb(), options.churnKb(),
-            options.blade() ? "on" : "off", options.threads());
+        System.err.printf("demo: live set %d MiB in objects of %d B, garbage %d KiB/request, churn %d KiB/request,"
+                + " blade %s, %d threads%n", options.liveMb(), options.objectBytes(), options.garbageKb(),
+            options.churnKb(), options.blade() ? "on" : "off", options.threads());
         demo.server.join();
     }
 

@@ -6,9 +6,11 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The demo service's memory behaviour: a live set of byte[] chunks built at start, some garbage per request, and
- * some live-set churn per request (chunks replaced by new ones, so the old generation keeps filling with dead chunks
- * and full collections happen).
+ * The demo service's memory behaviour: a live set of chunks built at start, some garbage per request, and some
+ * live-set churn per request (chunks replaced by new ones, so the old generation keeps filling with dead chunks and
+ * full collections happen). A chunk is {@link #CHUNK_BYTES} of byte arrays: one array, or many small ones (the
+ * object size), which is what a collector's marking and copying cost follows (a live set of a few large arrays is
+ * nearly free to trace; real services hold maps of small objects).
  *
  * <p>Thread-safe.
  */
@@ -18,10 +20,11 @@ final class Workload {
     /** Size of one piece of per-request garbage. */
     static final int PIECE_BYTES = 1024;
 
-    private final Map<Integer, byte[]> live = new ConcurrentHashMap<>();
+    private final Map<Integer, Object> live = new ConcurrentHashMap<>();
     private final int chunks;
     private final int garbageBytes;
     private final int churnBytes;
+    private final int objectBytes;
     private final AtomicLong requests = new AtomicLong();
 
     /**
@@ -29,12 +32,17 @@ final class Workload {
      *
      * @param liveMb    size of the live set in MiB
      * @param garbageKb garbage allocated per request, in KiB
-     * @param churnKb   live-set bytes replaced per request, in KiB
+     * @param churnKb     live-set bytes replaced per request, in KiB
+     * @param objectBytes size of the byte arrays a chunk is made of, 16 to {@link #CHUNK_BYTES} (one array)
      */
-    Workload(int liveMb, int garbageKb, int churnKb) {
+    Workload(int liveMb, int garbageKb, int churnKb, int objectBytes) {
+        if (objectBytes < 16 || objectBytes > CHUNK_BYTES) {
+            throw new IllegalArgumentException("object size must be 16 to " + CHUNK_BYTES + " bytes: " + objectBytes);
+        }
         this.chunks = (int) ((long) liveMb * 1024 * 1024 / CHUNK_BYTES);
         this.garbageBytes = garbageKb * 1024;
         this.churnBytes = churnKb * 1024;
+        this.objectBytes = objectBytes;
         for (int i = 0; i < chunks; i++) {
             live.put(i, newChunk(i));
         }
@@ -61,9 +69,7 @@ final class Workload {
             int replace = churnBytes / CHUNK_BYTES + (rnd.nextInt(CHUNK_BYTES) < churnBytes % CHUNK_BYTES ? 1 : 0);
             for (int r = 0; r < replace; r++) {
                 int index = rnd.nextInt(chunks);
-                byte[] chunk = newChunk(n);
-                live.put(index, chunk);
-                sum += chunk[0];
+                live.put(index, newChunk(n));
             }
         }
         return sum;
@@ -79,11 +85,22 @@ final class Workload {
         return (long) chunks * CHUNK_BYTES;
     }
 
-    private static byte[] newChunk(long seed) {
-        byte[] chunk = new byte[CHUNK_BYTES];
-        for (int i = 0; i < CHUNK_BYTES; i += 512) {
-            chunk[i] = (byte) (seed + i);
+    private Object newChunk(long seed) {
+        if (objectBytes == CHUNK_BYTES) {
+            return filled(CHUNK_BYTES, seed);
+        }
+        Object[] chunk = new Object[CHUNK_BYTES / objectBytes];
+        for (int i = 0; i < chunk.length; i++) {
+            chunk[i] = filled(objectBytes, seed + i);
         }
         return chunk;
+    }
+
+    private static byte[] filled(int bytes, long seed) {
+        byte[] array = new byte[bytes];
+        for (int i = 0; i < bytes; i += 512) {
+            array[i] = (byte) (seed + i);
+        }
+        return array;
     }
 }

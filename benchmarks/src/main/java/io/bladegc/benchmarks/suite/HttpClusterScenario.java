@@ -10,8 +10,11 @@ import java.util.Optional;
 
 /**
  * The {@code http-cluster} scenario: {@link ClusterDemo#BACKENDS} demo backends behind HAProxy (retry-on 503,
- * redispatch), the cluster demo's workload ({@link ClusterDemo#WORKLOAD}) and heap ({@link ClusterDemo#HEAP}), one
- * arm per collector or Blade mode. Stateless.
+ * redispatch), {@link #WORKLOAD} on a {@link #HEAP} heap, one arm per collector or Blade mode. Stateless.
+ *
+ * <p>The workload is heavier than the README demo's: a live set of small objects (what a collector's marking and
+ * copying cost follows) with churn, so that on this machine's two cores the stop-the-world collectors pause for
+ * hundreds of milliseconds and G1 for tens, as services with a few hundred megabytes of cache do.
  *
  * <p>Arms: {@code g1}, {@code parallel}, {@code serial} (no Blade); {@code blade-parallel}, {@code blade-g1}
  * (coordinated); {@code gci-parallel} (filter and agent alone, HAProxy retrying the 503s); {@code epsilon} (no
@@ -21,17 +24,28 @@ import java.util.Optional;
 public final class HttpClusterScenario {
     /** The scenario's name on the command line. */
     public static final String NAME = "http-cluster";
-    /** Heap a backend needs besides the per-request garbage: live set (64 MB) plus Jetty, classes, start-up. */
-    static final int EPSILON_BASE_MIB = 128;
+    /**
+     * DemoServer arguments of every backend: 384 MiB live set in 64-byte arrays, 32 KiB garbage and 64 KiB of the
+     * live set replaced per request.
+     */
+    public static final List<String> WORKLOAD = List.of("--live-mb", "384", "--object-bytes", "64",
+        "--garbage-kb", "32", "--churn-kb", "64", "--threads", "16");
+    /**
+     * Heap of every backend but Epsilon's: 1 GiB, young generation sized by each collector (G1 and the concurrent
+     * ones adapt it; Parallel and Serial take their default third of the heap).
+     */
+    public static final List<String> HEAP = List.of("-Xms1g", "-Xmx1g");
+    /**
+     * Heap a backend needs besides the per-request garbage: the live set as laid out in the heap (64-byte arrays
+     * take 80 bytes and a reference: 1.4 times their payload, rounded up) plus Jetty, classes, start-up.
+     */
+    static final int EPSILON_BASE_MIB = 128 + 384 * 14 / 10;
     /** Per request besides the workload's garbage and churn: Jetty's request and response objects, generously. */
     static final int REQUEST_OVERHEAD_KIB = 8;
     /** Margin on the estimate: Epsilon never frees, so running out ends the backend. */
     static final double EPSILON_MARGIN = 1.5;
     /** Time a backend runs besides warm-up and measured window: start, snapshots, the last answers. */
     static final Duration EPSILON_EXTRA_TIME = Duration.ofSeconds(30);
-
-    private static final List<String> GC_THREADS = List.of("-XX:MetaspaceSize=64m", "-XX:ParallelGCThreads=1",
-        "-XX:ConcGCThreads=1", "-XX:+AlwaysPreTouch");
 
     private HttpClusterScenario() {
     }
@@ -46,24 +60,23 @@ public final class HttpClusterScenario {
      */
     public static List<Arm> arms(Path java, Optional<JavaInstallation> newer, double rate, Duration runTime,
                                  List<String> notes) {
-        List<String> parallel = List.of("-XX:+UseParallelGC", "-XX:-UseAdaptiveSizePolicy");
         List<Arm> arms = new ArrayList<>();
-        arms.add(new Arm("g1", java, flags(List.of("-XX:+UseG1GC"), ClusterDemo.HEAP), BladeMode.NONE,
+        arms.add(new Arm("g1", java, BackendFlags.of(BackendFlags.G1, HEAP), BladeMode.NONE,
             "G1, no Blade"));
-        arms.add(new Arm("parallel", java, flags(parallel, ClusterDemo.HEAP), BladeMode.NONE,
+        arms.add(new Arm("parallel", java, BackendFlags.of(BackendFlags.PARALLEL, HEAP), BladeMode.NONE,
             "Parallel (fixed eden), no Blade"));
-        arms.add(new Arm("serial", java, flags(List.of("-XX:+UseSerialGC"), ClusterDemo.HEAP), BladeMode.NONE,
+        arms.add(new Arm("serial", java, BackendFlags.of(List.of("-XX:+UseSerialGC"), HEAP), BladeMode.NONE,
             "Serial, no Blade"));
-        arms.add(new Arm("blade-parallel", java, flags(parallel, ClusterDemo.HEAP), BladeMode.COORDINATED,
+        arms.add(new Arm("blade-parallel", java, BackendFlags.of(BackendFlags.PARALLEL, HEAP), BladeMode.COORDINATED,
             "Parallel (fixed eden), filter + agent coordinated, coordinator draining in HAProxy"));
-        arms.add(new Arm("blade-g1", java, flags(List.of("-XX:+UseG1GC"), ClusterDemo.HEAP), BladeMode.COORDINATED,
+        arms.add(new Arm("blade-g1", java, BackendFlags.of(BackendFlags.G1, HEAP), BladeMode.COORDINATED,
             "G1, filter + agent coordinated, coordinator draining in HAProxy"));
-        arms.add(new Arm("gci-parallel", java, flags(parallel, ClusterDemo.HEAP), BladeMode.GCI,
+        arms.add(new Arm("gci-parallel", java, BackendFlags.of(BackendFlags.PARALLEL, HEAP), BladeMode.GCI,
             "Parallel (fixed eden), filter + agent single-node, no coordinator; HAProxy retries the 503s"));
         long epsilonMib = epsilonHeapMib(rate / ClusterDemo.BACKENDS, workloadKib("--garbage-kb")
             + workloadKib("--churn-kb"), runTime);
-        arms.add(new Arm("epsilon", java, flags(List.of("-XX:+UnlockExperimentalVMOptions", "-XX:+UseEpsilonGC",
-            "-Xms" + epsilonMib + "m", "-Xmx" + epsilonMib + "m"), List.of()), BladeMode.NONE,
+        arms.add(new Arm("epsilon", java, BackendFlags.of(List.of("-XX:+UnlockExperimentalVMOptions",
+            "-XX:+UseEpsilonGC"), List.of("-Xms" + epsilonMib + "m", "-Xmx" + epsilonMib + "m")), BladeMode.NONE,
             "Epsilon (no collection): the floor"));
         notes.add(String.format(Locale.ROOT, "epsilon: heap %d MiB per backend = %d MiB + %.0f req/s x"
             + " (%d + %d KiB) per request x (%d s + %d s) x %.1f", epsilonMib, EPSILON_BASE_MIB,
@@ -73,9 +86,9 @@ public final class HttpClusterScenario {
             JavaInstallation jdk = newer.get();
             List<String> zgc = jdk.feature() < 23 ? List.of("-XX:+UseZGC", "-XX:+ZGenerational")
                 : List.of("-XX:+UseZGC"); // generational is the only ZGC from JDK 23 on
-            arms.add(new Arm("genzgc", jdk.java(), flags(zgc, withoutYoung()), BladeMode.NONE,
+            arms.add(new Arm("genzgc", jdk.java(), BackendFlags.of(zgc, HEAP), BladeMode.NONE,
                 "generational ZGC, JDK " + jdk.version() + ", no Blade"));
-            arms.add(new Arm("shenandoah", jdk.java(), flags(List.of("-XX:+UseShenandoahGC"), withoutYoung()),
+            arms.add(new Arm("shenandoah", jdk.java(), BackendFlags.of(List.of("-XX:+UseShenandoahGC"), HEAP),
                 BladeMode.NONE, "Shenandoah, JDK " + jdk.version() + ", no Blade"));
         } else {
             notes.add("genzgc, shenandoah: skipped, no JDK 21 or newer found");
@@ -100,23 +113,7 @@ public final class HttpClusterScenario {
     }
 
     private static int workloadKib(String option) {
-        int i = ClusterDemo.WORKLOAD.indexOf(option);
-        return Integer.parseInt(ClusterDemo.WORKLOAD.get(i + 1));
-    }
-
-    /** @return the cluster demo's heap flags without the fixed young generation (ZGC, Shenandoah size it themselves) */
-    private static List<String> withoutYoung() {
-        return ClusterDemo.HEAP.stream().filter(f -> !f.startsWith("-Xmn")).toList();
-    }
-
-    private static List<String> flags(List<String> collector, List<String> heap) {
-        List<String> out = new ArrayList<>(collector);
-        out.addAll(heap);
-        for (String f : GC_THREADS) {
-            if (!out.contains(f)) {
-                out.add(f);
-            }
-        }
-        return out;
+        int i = WORKLOAD.indexOf(option);
+        return Integer.parseInt(WORKLOAD.get(i + 1));
     }
 }

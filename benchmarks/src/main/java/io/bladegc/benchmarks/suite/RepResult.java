@@ -3,6 +3,7 @@ package io.bladegc.benchmarks.suite;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.bladegc.benchmarks.cluster.ClusterArm;
 import io.bladegc.benchmarks.load.LoadResult;
+import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
 
@@ -17,7 +18,7 @@ import org.HdrHistogram.Histogram;
  * @param sent           requests sent in the measured window
  * @param shed           503s the client saw
  * @param clientErrors   other statuses, I/O errors, timeouts and unfinished requests at the client
- * @param retries        HAProxy's retries (backend {@code wretr}) in the window
+ * @param retries        HAProxy's retries (backend {@code wretr}) in the window, -1 without a balancer
  * @param cpuSeconds     CPU seconds of all backends together in the window
  * @param peakRssKib     the largest backend's peak resident memory, KiB
  * @param forced         Blade's forced collections on all backends in the window, -1 without Blade's counters
@@ -36,15 +37,29 @@ public record RepResult(String arm, int rep, Histogram ok, double achievedRate, 
      * @return the reduced result
      */
     public static RepResult of(String arm, int rep, ClusterArm.Result r, double cpuSeconds, long peakRssKib) {
-        LoadResult load = r.load();
-        long errors = load.otherStatus() + load.ioErrors() + load.timeouts() + load.unfinished();
         Map<String, Long> before = r.haproxyStart().getOrDefault("BACKEND", Map.of());
         Map<String, Long> after = r.haproxyEnd().getOrDefault("BACKEND", Map.of());
         long retries = after.getOrDefault("wretr", 0L) - before.getOrDefault("wretr", 0L);
+        return of(arm, rep, r.load(), r.nodes(), retries, cpuSeconds, peakRssKib);
+    }
+
+    /**
+     * @param arm        the arm's name
+     * @param rep        the repetition
+     * @param load       the client's view of the measured window
+     * @param nodes      each server's {@code /stats} at the window's start and end (Blade's counters)
+     * @param retries    the balancer's retries in the window, -1 without a balancer
+     * @param cpuSeconds CPU seconds of the servers in the window
+     * @param peakRssKib the largest server's peak RSS
+     * @return the reduced result
+     */
+    public static RepResult of(String arm, int rep, LoadResult load, List<ClusterArm.NodeWindow> nodes, long retries,
+                               double cpuSeconds, long peakRssKib) {
+        long errors = load.otherStatus() + load.ioErrors() + load.timeouts() + load.unfinished();
         long forced = 0;
         long escaped = 0;
         boolean counted = false;
-        for (ClusterArm.NodeWindow n : r.nodes()) {
+        for (ClusterArm.NodeWindow n : nodes) {
             JsonNode start = n.start().path("node");
             JsonNode end = n.end().path("node");
             if (end.path("Forced").isNumber()) {

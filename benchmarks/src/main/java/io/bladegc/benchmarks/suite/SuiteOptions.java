@@ -2,27 +2,37 @@ package io.bladegc.benchmarks.suite;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * {@link SuiteMain}'s command line. Immutable.
  *
- * @param scenario       the scenario ({@value HttpClusterScenario#NAME})
+ * @param scenario       the scenario: {@value HttpClusterScenario#NAME}, {@value SingleNodeScenario#NAME} or
+ *                       {@value MemoryPressureScenario#NAME}
  * @param quick          {@code --quick}: 1 repetition, 4 s warm-up, 8 s measured (the whole run under 5 minutes on
- *                       2 cores); otherwise 3 repetitions, 15 s warm-up, 60 s measured
+ *                       2 cores); otherwise 3 repetitions, 15 s warm-up, 60 s measured ({@value
+ *                       MemoryPressureScenario#NAME} has windows of its own and fewer heap ratios when quick)
  * @param agentJar       the agent jar (required)
  * @param coordinatorJar the coordinator jar (required)
  * @param out            where results go (required)
  * @param haproxy        the {@code haproxy} executable (default {@code haproxy})
  * @param jvmDir         where to look for a JDK 21 or newer (default {@code /usr/lib/jvm})
- * @param rate           requests per second through HAProxy (default 600)
+ * @param rate           requests per second (default 600): through HAProxy ({@value HttpClusterScenario#NAME}),
+ *                       to the one server ({@value SingleNodeScenario#NAME}), the rate search's first probe
+ *                       ({@value MemoryPressureScenario#NAME})
  * @param command        the command line to name in the table's header (default: SuiteMain's arguments)
  */
 public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path coordinatorJar, Path out,
                            Path haproxy, Path jvmDir, double rate, String command) {
 
     /** The usage line. */
-    public static final String USAGE = "usage: SuiteMain http-cluster [--quick] --agent-jar JAR --coordinator-jar JAR"
+    public static final String USAGE = "usage: SuiteMain http-cluster|single-node|memory-pressure [--quick]"
+        + " --agent-jar JAR --coordinator-jar JAR"
         + " --out DIR [--haproxy haproxy] [--jvm-dir /usr/lib/jvm] [--rate 600] [--command TEXT]";
+
+    /** The scenarios, by name. */
+    public static final List<String> SCENARIOS = List.of(HttpClusterScenario.NAME, SingleNodeScenario.NAME,
+        MemoryPressureScenario.NAME);
 
     /** @return repetitions of every arm */
     public int repetitions() {
@@ -45,6 +55,9 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
             throw new IllegalArgumentException("the scenario comes first");
         }
         String scenario = args[0];
+        if (!SCENARIOS.contains(scenario)) {
+            throw new IllegalArgumentException("unknown scenario " + scenario + "; one of " + SCENARIOS);
+        }
         boolean quick = false;
         Path agentJar = null;
         Path coordinatorJar = null;

@@ -16,21 +16,40 @@ import org.HdrHistogram.Histogram;
 public final class SuiteTable {
     private static final double[] PERCENTILES = {50, 90, 99, 99.9, 99.99};
     private static final String[] LABELS = {"p50", "p90", "p99", "p99.9", "p99.99"};
+    private static final String RETRIES = "HAProxy retries";
 
     private SuiteTable() {
     }
 
     /**
+     * The table of arms behind a balancer (with its {@code HAProxy retries} row).
+     *
      * @param arms     the arms' names, in column order
      * @param results  every repetition of every arm that completed, any order
      * @param failures arm name to how many of its repetitions failed (absent: none)
      * @return the table, GitHub markdown, lines ending in a newline
      */
     public static String markdown(List<String> arms, List<RepResult> results, Map<String, Integer> failures) {
+        return markdown(arms, results, failures, true);
+    }
+
+    /**
+     * @param arms     the arms' names, in column order
+     * @param results  every repetition of every arm that completed, any order
+     * @param failures arm name to how many of its repetitions failed (absent: none)
+     * @param balancer whether the arms ran behind a balancer: without one there is no {@code HAProxy retries} row
+     * @return the table, GitHub markdown, lines ending in a newline
+     */
+    public static String markdown(List<String> arms, List<RepResult> results, Map<String, Integer> failures,
+                                  boolean balancer) {
         Map<String, List<String>> rows = new LinkedHashMap<>();
         for (String arm : arms) {
             List<RepResult> reps = results.stream().filter(r -> r.arm().equals(arm)).toList();
-            for (Map.Entry<String, String> row : column(reps, failures.getOrDefault(arm, 0)).entrySet()) {
+            Map<String, String> column = column(reps, failures.getOrDefault(arm, 0));
+            if (!balancer) {
+                column.remove(RETRIES);
+            }
+            for (Map.Entry<String, String> row : column.entrySet()) {
                 rows.computeIfAbsent(row.getKey(), k -> new ArrayList<>()).add(row.getValue());
             }
         }
@@ -62,7 +81,7 @@ public final class SuiteTable {
         rows.put("achieved rate (/s, mean)", reps.isEmpty() ? "-" : String.format(Locale.ROOT, "%.1f",
             reps.stream().mapToDouble(RepResult::achievedRate).average().orElse(0)));
         rows.put("503s seen by client", sum(reps, RepResult::shed));
-        rows.put("HAProxy retries", sum(reps, RepResult::retries));
+        rows.put(RETRIES, sum(reps, RepResult::retries));
         rows.put("client errors", sum(reps, RepResult::clientErrors));
         long sent = reps.stream().mapToLong(RepResult::sent).sum();
         rows.put("backend CPU s per 1,000 requests", sent == 0 ? "-" : String.format(Locale.ROOT, "%.3f",

@@ -35,7 +35,7 @@ class HttpClusterScenarioTest {
         assertThat(arms).extracting(Arm::name).endsWith("epsilon", "genzgc", "shenandoah");
         Arm zgc = arms.get(7);
         assertThat(zgc.java()).isEqualTo(java25);
-        assertThat(zgc.jvmFlags()).contains("-XX:+UseZGC", "-Xmx256m").doesNotContain("-XX:+ZGenerational")
+        assertThat(zgc.jvmFlags()).contains("-XX:+UseZGC", "-Xmx1g").doesNotContain("-XX:+ZGenerational")
             .noneMatch(f -> f.startsWith("-Xmn"));
         assertThat(arms.get(8).jvmFlags()).contains("-XX:+UseShenandoahGC");
         assertThat(notes).noneMatch(n -> n.contains("skipped"));
@@ -47,15 +47,18 @@ class HttpClusterScenarioTest {
 
     @Test
     void epsilonsHeapHoldsEverythingTheRunAllocatesWithAMargin() {
-        // 128 + 200/s x (72 + 8) KiB x (75 + 30) s x 1.5 / 1024 = 128 + 2460.9 = 2588.9 -> 2624 (41 x 64)
-        assertThat(HttpClusterScenario.epsilonHeapMib(200, 72, Duration.ofSeconds(75))).isEqualTo(2624);
-        assertThat(HttpClusterScenario.epsilonHeapMib(200, 72, Duration.ofSeconds(12))).isEqualTo(1152);
-        // twice the rate: 128 + 4921.9 = 5049.9 -> 5056 (79 x 64)
-        assertThat(HttpClusterScenario.epsilonHeapMib(400, 72, Duration.ofSeconds(75))).isEqualTo(5056);
+        // base 128 + 384 x 1.4 = 665; + 200/s x (72 + 8) KiB x (75 + 30) s x 1.5 / 1024 = 665 + 2460.9 = 3125.9
+        // -> 3136 (49 x 64)
+        assertThat(HttpClusterScenario.epsilonHeapMib(200, 72, Duration.ofSeconds(75))).isEqualTo(3136);
+        // 665 + 200 x 80 x 42 x 1.5 / 1024 = 665 + 984.4 = 1649.4 -> 1664 (26 x 64)
+        assertThat(HttpClusterScenario.epsilonHeapMib(200, 72, Duration.ofSeconds(12))).isEqualTo(1664);
+        // twice the rate: 665 + 4921.9 = 5586.9 -> 5632 (88 x 64)
+        assertThat(HttpClusterScenario.epsilonHeapMib(400, 72, Duration.ofSeconds(75))).isEqualTo(5632);
         List<String> notes = new ArrayList<>();
         List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.empty(), 600, Duration.ofSeconds(75), notes);
-        assertThat(arms.get(6).jvmFlags()).contains("-Xms2624m", "-Xmx2624m");
-        assertThat(notes).anySatisfy(n -> assertThat(n).startsWith("epsilon: heap 2624 MiB per backend"));
+        // the workload's 32 + 64 KiB: 665 + 200 x 104 x 105 x 1.5 / 1024 = 665 + 3199.2 = 3864.2 -> 3904 (61 x 64)
+        assertThat(arms.get(6).jvmFlags()).contains("-Xms3904m", "-Xmx3904m");
+        assertThat(notes).anySatisfy(n -> assertThat(n).startsWith("epsilon: heap 3904 MiB per backend"));
     }
 
     @Test

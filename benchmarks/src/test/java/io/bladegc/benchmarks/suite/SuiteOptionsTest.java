@@ -27,11 +27,21 @@ class SuiteOptionsTest {
     }
 
     @Test
+    void acceptsEveryScenario() {
+        for (String scenario : SuiteOptions.SCENARIOS) {
+            assertThat(SuiteOptions.parse(scenario, "--agent-jar", "a.jar", "--coordinator-jar", "c.jar", "--out",
+                "out").scenario()).isEqualTo(scenario);
+        }
+    }
+
+    @Test
     void rejectsMissingAndUnknownOptions() {
         assertThatThrownBy(() -> SuiteOptions.parse("http-cluster", "--quick"))
             .hasMessageContaining("required");
         assertThatThrownBy(() -> SuiteOptions.parse("--quick")).hasMessageContaining("scenario");
         assertThatThrownBy(() -> SuiteOptions.parse("http-cluster", "--nope", "x"))
             .hasMessageContaining("unknown option --nope");
+        assertThatThrownBy(() -> SuiteOptions.parse("single", "--quick"))
+            .hasMessageContaining("unknown scenario single; one of [http-cluster, single-node, memory-pressure]");
     }
 }

@@ -53,4 +53,12 @@ class SuiteTableTest {
             .contains("| backend CPU s per 1,000 requests | - |\n");
         assertThat(SuiteTable.merged(List.of()).getTotalCount()).isZero();
     }
+
+    @Test
+    void withoutABalancerThereIsNoRetriesRow() {
+        String md = SuiteTable.markdown(List.of("gci-g1"), List.of(rep("gci-g1", 1, latencies(100, 1000), 3)),
+            Map.of(), false);
+        assertThat(md).doesNotContain("HAProxy retries").contains("| 503s seen by client | 2 |\n")
+            .contains("| forced / escaped | 3 / 1 |\n");
+    }
 }

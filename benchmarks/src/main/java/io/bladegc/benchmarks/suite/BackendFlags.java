@@ -1,0 +1,32 @@
+package io.bladegc.benchmarks.suite;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A suite backend's JVM flags: collector and heap, then the flags every backend of every scenario shares
+ * ({@link #COMMON}, as {@link HttpClusterScenario}'s arms have them). Stateless.
+ */
+final class BackendFlags {
+    /**
+     * Metaspace sized so that class loading triggers no collection of its own ("Metadata GC Threshold", which Blade
+     * does not predict), one GC thread of each kind (the machine has two cores for everything), heap touched at start.
+     */
+    static final List<String> COMMON = List.of("-XX:MetaspaceSize=64m", "-XX:ParallelGCThreads=1",
+        "-XX:ConcGCThreads=1", "-XX:+AlwaysPreTouch");
+    /** Parallel with a fixed eden (no adaptive resizing), the collector Blade plans best. */
+    static final List<String> PARALLEL = List.of("-XX:+UseParallelGC", "-XX:-UseAdaptiveSizePolicy");
+    /** G1 with its defaults. */
+    static final List<String> G1 = List.of("-XX:+UseG1GC");
+
+    private BackendFlags() {
+    }
+
+    /** @return {@code collector}, then {@code heap}, then {@link #COMMON} */
+    static List<String> of(List<String> collector, List<String> heap) {
+        List<String> out = new ArrayList<>(collector);
+        out.addAll(heap);
+        out.addAll(COMMON);
+        return out;
+    }
+}

@@ -1,0 +1,124 @@
+package io.bladegc.benchmarks.suite;
+
+import io.bladegc.benchmarks.cluster.Cluster;
+import io.bladegc.benchmarks.cluster.ClusterArm;
+import io.bladegc.benchmarks.cluster.ClusterDemo;
+import io.bladegc.benchmarks.cluster.ClusterSpec;
+import io.bladegc.benchmarks.cluster.DemoServerProcess;
+import io.bladegc.benchmarks.report.LatencyPlot;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.http.HttpClient;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Runs the {@value HttpClusterScenario#NAME} scenario ({@link HttpClusterScenario}'s arms): every arm on a fresh
+ * {@link Cluster} per repetition, repetitions interleaved ({@link InterleavedSchedule}), and writes {@code table.md}
+ * ({@link SuiteTable}), {@code latency.png}, per arm and repetition {@code <arm>-rep<N>.hlog} and
+ * {@code logs/<arm>-rep<N>/} (the children's output, GC logs, {@code load.properties}). An arm that fails is
+ * reported and the scenario goes on. Stateless.
+ */
+final class HttpClusterRunner {
+    private HttpClusterRunner() {
+    }
+
+    /**
+     * @param o    the command line
+     * @param stop holds each running cluster, for a shutdown during the run
+     * @param http a client for the control requests
+     * @return whether every repetition of every arm completed
+     */
+    static boolean run(SuiteOptions o, StopOnExit stop, HttpClient http) throws Exception {
+        Optional<JavaInstallation> newer = JavaInstallation.find(o.jvmDir(), 21);
+        String header = SuiteReport.header(HttpClusterScenario.NAME, o, System.getProperty("java.version")
+            + " (default, runs the load and most arms)"
+            + newer.map(j -> ", " + j.version() + " (" + j.java() + ", genzgc and shenandoah)").orElse(""));
+        List<String> notes = new ArrayList<>();
+        List<Arm> arms = HttpClusterScenario.arms(ClusterSpec.currentJava(), newer, o.rate(),
+            o.warmup().plus(o.measure()), notes);
+        notes.forEach(n -> System.err.println("suite: " + n));
+        List<RepResult> results = new ArrayList<>();
+        Map<String, Integer> failures = new HashMap<>();
+        ClusterSpec.BladeJars jars = new ClusterSpec.BladeJars(o.agentJar(), o.coordinatorJar());
+        for (InterleavedSchedule.Slot slot : InterleavedSchedule.of(arms, o.repetitions())) {
+            String id = slot.arm().name() + "-rep" + slot.rep();
+            Path logDir = o.out().resolve("logs").resolve(id);
+            ClusterSpec spec = slot.arm().clusterSpec(ClusterDemo.BACKENDS, HttpClusterScenario.WORKLOAD,
+                System.getProperty("java.class.path"), o.haproxy(), jars, logDir);
+            System.err.printf(Locale.ROOT, "suite: %s: %s; %.0f req/s, warm-up %d s, measured %d s%n", id,
+                spec.backendJvmFlags(), o.rate(), o.warmup().toSeconds(), o.measure().toSeconds());
+            try (Cluster cluster = stop.hold(new Cluster())) {
+                cluster.start(spec, http);
+                results.add(runArm(slot, cluster, o, http));
+            } catch (Exception e) {
+                System.err.println("suite: " + id + " failed: " + e + " (logs in " + logDir + ")");
+                failures.merge(slot.arm().name(), 1, Integer::sum);
+            } finally {
+                stop.release();
+            }
+        }
+        List<String> names = arms.stream().map(Arm::name).toList();
+        Map<String, Histogram> lines = new LinkedHashMap<>();
+        for (String name : names) {
+            lines.put(name, SuiteTable.merged(results.stream().filter(r -> r.arm().equals(name)).toList()));
+        }
+        LatencyPlot.write(o.out().resolve("latency.png"), HttpClusterScenario.NAME + ": 2xx latency at the client, "
+            + o.repetitions() + " repetition(s) merged", lines);
+        StringBuilder md = new StringBuilder(header).append('\n')
+            .append(SuiteTable.markdown(names, results, failures)).append('\n')
+            .append(SuiteReport.armLines(arms));
+        notes.forEach(n -> md.append("- ").append(n).append('\n'));
+        md.append(footer(o));
+        SuiteReport.write(o, md.toString());
+        return failures.isEmpty();
+    }
+
+    /** Runs one arm on its started cluster, reading the backends' CPU time around the measured window. */
+    private static RepResult runArm(InterleavedSchedule.Slot slot, Cluster cluster, SuiteOptions o, HttpClient http)
+            throws Exception {
+        List<DemoServerProcess> backends = cluster.backends();
+        ProcessUsage[] before = new ProcessUsage[backends.size()];
+        String id = slot.arm().name() + "-rep" + slot.rep();
+        ClusterArm.Result r = ClusterArm.run(slot.arm().name(), cluster, o.rate(), o.warmup(), o.measure(), http,
+            o.out().resolve(id + ".hlog"), () -> {
+                for (int i = 0; i < backends.size(); i++) {
+                    try {
+                        before[i] = ProcessUsage.of(backends.get(i).process().pid());
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+            });
+        double cpu = 0;
+        long peak = 0;
+        for (int i = 0; i < backends.size(); i++) {
+            ProcessUsage used = ProcessUsage.of(backends.get(i).process().pid()).since(before[i]);
+            cpu += used.cpuSeconds();
+            peak = Math.max(peak, used.peakRssKib());
+        }
+        r.load().save(o.out().resolve("logs").resolve(id).resolve("load.properties"));
+        RepResult result = RepResult.of(slot.arm().name(), slot.rep(), r, cpu, peak);
+        System.err.printf(Locale.ROOT, "suite: %s: p99.9 %.2f ms, max %.2f ms, 503s %d, retries %d, errors %d,"
+            + " CPU %.1f s%n", id, result.ok().getValueAtPercentile(99.9) / 1000.0, result.ok().getMaxValue() / 1000.0,
+            result.shed(), result.retries(), result.clientErrors(), cpu);
+        return result;
+    }
+
+    private static String footer(SuiteOptions o) {
+        return String.format(Locale.ROOT, "%n%d backends behind HAProxy (retry-on 503, redispatch), open-loop load"
+            + " %.0f req/s from the intended send time; per arm and repetition a fresh cluster, %d s warm-up, %d s"
+            + " measured; %d repetition(s), odd ones in the order above, even ones reversed. Latency rows: 2xx at the"
+            + " client, all repetitions merged. Counts: all repetitions added. CPU: user + system of the three"
+            + " backends in the measured window (/proc). Peak RSS: the largest backend's VmHWM. Raw:"
+            + " `<arm>-rep<N>.hlog` (interval logs), `logs/<arm>-rep<N>/`.%n", ClusterDemo.BACKENDS, o.rate(),
+            o.warmup().toSeconds(), o.measure().toSeconds(), o.repetitions());
+    }
+}

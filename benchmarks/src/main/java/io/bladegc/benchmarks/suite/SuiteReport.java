@@ -1,0 +1,47 @@
+package io.bladegc.benchmarks.suite;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+
+/** The parts of {@code table.md} every scenario shares: its header, the arms' notes, writing it. Stateless. */
+final class SuiteReport {
+    private SuiteReport() {
+    }
+
+    /**
+     * @param scenario the scenario's name
+     * @param o        the command line
+     * @param jdks     the JDKs line's text, e.g. {@code "17.0.9 (runs the load and every arm)"}
+     * @return the title and the run's facts (command, start time, machine, JDKs, load average), markdown
+     */
+    static String header(String scenario, SuiteOptions o, String jdks) {
+        return "# " + scenario + (o.quick() ? " (quick)" : "") + "\n\n"
+            + "- command: `" + o.command() + "`\n"
+            + "- started: " + ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME) + "\n"
+            + "- machine: " + Runtime.getRuntime().availableProcessors() + " cores (nproc), "
+            + System.getProperty("os.name") + " " + System.getProperty("os.arch") + "\n"
+            + "- JDKs: " + jdks + "\n"
+            + String.format(Locale.ROOT, "- load average (1 min) at start: %.2f%n",
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
+
+    /** @return one markdown list line per arm: name, description, JVM flags */
+    static String armLines(List<Arm> arms) {
+        StringBuilder md = new StringBuilder();
+        arms.forEach(a -> md.append("- `").append(a.name()).append("`: ").append(a.description()).append("; `")
+            .append(String.join(" ", a.jvmFlags())).append("`\n"));
+        return md.toString();
+    }
+
+    /** Writes {@code md} to {@code table.md} in the results directory and prints it on stdout. */
+    static void write(SuiteOptions o, String md) throws IOException {
+        Files.writeString(o.out().resolve("table.md"), md, StandardCharsets.UTF_8);
+        System.out.print(md);
+    }
+}
