@@ -2,9 +2,10 @@
 # The benchmark suite: builds once, runs one scenario's arms (repetitions interleaved), writes a markdown table,
 # the client's raw histograms and a latency plot.
 #
-#   benchmarks/run.sh http-cluster            3 repetitions, 60 s measured per arm (well under an hour);
+#   benchmarks/run.sh http-cluster            3 repetitions, 60 s measured per arm, then the highest rate with
+#                                             p99.9 < 10 ms for G1 and Blade (about 55 minutes);
 #                                             results in benchmarks/results/<date>-http-cluster/
-#   benchmarks/run.sh http-cluster --quick    1 repetition, 8 s measured (under 5 minutes);
+#   benchmarks/run.sh http-cluster --quick    1 repetition, 6 s measured (under 5 minutes);
 #                                             results in benchmarks/target/suite/<time>-http-cluster-quick/
 #   benchmarks/run.sh single-node             one DemoServer, no balancer, the filter off and on (Parallel, G1);
 #                                             3 repetitions, 60 s measured per arm (about 20 minutes)

@@ -21,8 +21,10 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Runs the {@value HttpClusterScenario#NAME} scenario ({@link HttpClusterScenario}'s arms): every arm on a fresh
- * {@link Cluster} per repetition, repetitions interleaved ({@link InterleavedSchedule}), and writes {@code table.md}
- * ({@link SuiteTable}), {@code latency.png}, per arm and repetition {@code <arm>-rep<N>.hlog} and
+ * {@link Cluster} per repetition, repetitions interleaved ({@link InterleavedSchedule}); then for
+ * {@link HttpClusterScenario#CAPACITY_ARMS} the highest rate with p99.9 under the capacity target
+ * ({@link ClusterRateSearch}). Writes {@code table.md} ({@link SuiteTable}, the capacity table, {@link GoalsTable}),
+ * {@code latency.png}, per arm and repetition {@code <arm>-rep<N>.hlog} and
  * {@code logs/<arm>-rep<N>/} (the children's output, GC logs, {@code load.properties}). An arm that fails is
  * reported and the scenario goes on. Stateless.
  */
@@ -65,6 +67,15 @@ final class HttpClusterRunner {
                 stop.release();
             }
         }
+        Map<String, ClusterRateSearch.Outcome> capacity = new LinkedHashMap<>();
+        for (Arm arm : arms) {
+            if (HttpClusterScenario.CAPACITY_ARMS.contains(arm.name())) {
+                capacity.put(arm.name(), new ClusterRateSearch(o, arm, arm.name() + "-capacity",
+                    HttpClusterScenario.WORKLOAD, HttpClusterScenario.capacitySearch(o),
+                    HttpClusterScenario.CAPACITY_PERCENTILE, HttpClusterScenario.capacitySettle(o),
+                    HttpClusterScenario.capacityWindow(o), http).run(stop));
+            }
+        }
         List<String> names = arms.stream().map(Arm::name).toList();
         Map<String, Histogram> lines = new LinkedHashMap<>();
         for (String name : names) {
@@ -72,8 +83,12 @@ final class HttpClusterRunner {
         }
         LatencyPlot.write(o.out().resolve("latency.png"), HttpClusterScenario.NAME + ": 2xx latency at the client, "
             + o.repetitions() + " repetition(s) merged", lines);
+        Map<String, Optional<RateSearch.Probe>> highest = new LinkedHashMap<>();
+        capacity.forEach((arm, c) -> highest.put(arm, c.search().flatMap(RateSearch.Result::passed)));
         StringBuilder md = new StringBuilder(header).append('\n')
             .append(SuiteTable.markdown(names, results, failures)).append('\n')
+            .append(capacityTable(capacity)).append('\n')
+            .append(GoalsTable.markdown(lines, results, highest)).append('\n')
             .append(SuiteReport.armLines(arms));
         notes.forEach(n -> md.append("- ").append(n).append('\n'));
         md.append(footer(o));
@@ -112,13 +127,36 @@ final class HttpClusterRunner {
         return result;
     }
 
+    /** @return per searched arm the highest rate that kept p99.9 under the capacity target, and where it missed */
+    private static String capacityTable(Map<String, ClusterRateSearch.Outcome> capacity) {
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "| capacity | highest rate with p99.9 < %d"
+            + " ms and no client-visible error (/s) | p99.9 there (ms) | lowest rate that missed (/s) | windows |"
+            + " note |%n|---|---:|---:|---:|---:|---|%n", HttpClusterScenario.CAPACITY_TARGET_MICROS / 1000));
+        capacity.forEach((arm, c) -> {
+            Optional<RateSearch.Probe> best = c.search().flatMap(RateSearch.Result::passed);
+            Optional<RateSearch.Probe> missed = c.search().flatMap(RateSearch.Result::missed);
+            sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %d | %s |%n", arm,
+                best.map(b -> String.format(Locale.ROOT, "%.0f", b.rate())).orElse("none"),
+                best.map(b -> String.format(Locale.ROOT, "%.2f", b.latencyMicros() / 1000.0)).orElse("-"),
+                missed.map(m -> String.format(Locale.ROOT, "%.0f", m.rate())).orElse("-"),
+                c.search().map(r -> r.probes().size()).orElse(0), c.failure().orElse("").replace('|', '/')));
+        });
+        return sb.toString();
+    }
+
     private static String footer(SuiteOptions o) {
         return String.format(Locale.ROOT, "%n%d backends behind HAProxy (retry-on 503, redispatch), open-loop load"
             + " %.0f req/s from the intended send time; per arm and repetition a fresh cluster, %d s warm-up, %d s"
             + " measured; %d repetition(s), odd ones in the order above, even ones reversed. Latency rows: 2xx at the"
             + " client, all repetitions merged. Counts: all repetitions added. CPU: user + system of the three"
-            + " backends in the measured window (/proc). Peak RSS: the largest backend's VmHWM. Raw:"
-            + " `<arm>-rep<N>.hlog` (interval logs), `logs/<arm>-rep<N>/`.%n", ClusterDemo.BACKENDS, o.rate(),
-            o.warmup().toSeconds(), o.measure().toSeconds(), o.repetitions());
+            + " backends in the measured window (/proc). Peak RSS: the largest backend's VmHWM. Capacity: after the"
+            + " repetitions, per searched arm one fresh cluster and windows of open-loop load (the first after a %d s"
+            + " warm-up, the others after %d s; %d s measured), from %.0f req/s up by x1.5 (down when it already"
+            + " misses), bisected to within 10 %%; a window passes with p99.9 under %d ms and no 503, other status,"
+            + " I/O error or timeout. Raw: `<arm>-rep<N>.hlog`, `<arm>-capacity-<rate>.hlog` (interval logs),"
+            + " `logs/`.%n", ClusterDemo.BACKENDS, o.rate(), o.warmup().toSeconds(), o.measure().toSeconds(),
+            o.repetitions(), o.warmup().toSeconds(), HttpClusterScenario.capacitySettle(o).toSeconds(),
+            HttpClusterScenario.capacityWindow(o).toSeconds(), HttpClusterScenario.capacitySearch(o).startRate(),
+            HttpClusterScenario.CAPACITY_TARGET_MICROS / 1000);
     }
 }

@@ -1,15 +1,9 @@
 package io.bladegc.benchmarks.suite;
 
-import io.bladegc.benchmarks.cluster.Cluster;
-import io.bladegc.benchmarks.cluster.ClusterArm;
 import io.bladegc.benchmarks.cluster.ClusterDemo;
 import io.bladegc.benchmarks.cluster.ClusterSpec;
-import io.bladegc.benchmarks.cluster.DemoServerProcess;
-import io.bladegc.benchmarks.load.LoadResult;
 import io.bladegc.benchmarks.report.LatencyPlot;
-import java.io.IOException;
 import java.net.http.HttpClient;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,8 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
-import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -129,9 +121,12 @@ public final class MemoryPressureScenario {
                 Collections.reverse(arms);
             }
             for (Arm arm : arms) {
-                RatioSearch s = new RatioSearch(o, arm, ratio, heapMib, http);
-                rows.add(s.run(stop));
-                s.best().ifPresent(best -> lines.put(s.id() + " @ " + Math.round(best.getKey()) + "/s",
+                String id = arm.name() + "-x" + MemoryPressureTable.number(ratio);
+                ClusterRateSearch s = new ClusterRateSearch(o, arm, id, WORKLOAD, search(o), PERCENTILE, settle(o),
+                    window(o), http);
+                ClusterRateSearch.Outcome outcome = s.run(stop);
+                rows.add(new MemoryPressureTable.Row(arm.name(), ratio, heapMib, outcome.search(), outcome.failure()));
+                s.best().ifPresent(best -> lines.put(id + " @ " + Math.round(best.getKey()) + "/s",
                     best.getValue().okLatency()));
             }
         }
@@ -142,159 +137,6 @@ public final class MemoryPressureScenario {
             footprint / 1048576.0) + MemoryPressureTable.markdown(rows, PERCENTILE, TARGET_P99_MICROS) + '\n'
             + SuiteReport.armLines(arms(java, "<heap>")) + footer(o));
         return true;
-    }
-
-    /** One (ratio, arm) search on its own cluster. Used by one thread. */
-    private static final class RatioSearch {
-        private final SuiteOptions o;
-        private final Arm arm;
-        private final double ratio;
-        private final long heapMib;
-        private final HttpClient http;
-        private final String id;
-        private final Path logDir;
-        private final Map<Double, LoadResult> windows = new LinkedHashMap<>();
-        private RateSearch.Result result;
-
-        RatioSearch(SuiteOptions o, Arm arm, double ratio, long heapMib, HttpClient http) {
-            this.o = o;
-            this.arm = arm;
-            this.ratio = ratio;
-            this.heapMib = heapMib;
-            this.http = http;
-            this.id = arm.name() + "-x" + MemoryPressureTable.number(ratio);
-            this.logDir = o.out().resolve("logs").resolve(id);
-        }
-
-        String id() {
-            return id;
-        }
-
-        /**
-         * Starts the cluster (a second time on fresh ports when the first start failed for another reason than
-         * memory, e.g. a port taken meanwhile) and runs the search on it.
-         */
-        MemoryPressureTable.Row run(StopOnExit stop) throws IOException {
-            ClusterSpec spec = arm.clusterSpec(ClusterDemo.BACKENDS, WORKLOAD, System.getProperty("java.class.path"),
-                o.haproxy(), new ClusterSpec.BladeJars(o.agentJar(), o.coordinatorJar()), logDir);
-            System.err.printf(Locale.ROOT, "suite: %s: %s; windows of %d s + %d s%n", id, spec.backendJvmFlags(),
-                settle(o).toSeconds(), window(o).toSeconds());
-            for (int attempt = 1; ; attempt++) {
-                try (Cluster cluster = stop.hold(new Cluster())) {
-                    try {
-                        cluster.start(spec, http);
-                    } catch (Exception e) {
-                        String why = "did not start: " + firstLine(e) + backendsFailure().map(c -> "; " + c)
-                            .orElse("");
-                        if (attempt == 1 && !why.contains("OutOfMemoryError")) {
-                            Path kept = logDir.resolveSibling(id + "-failed-start");
-                            System.err.println("suite: " + id + ": " + why + "; starting once more (the first"
-                                + " attempt's logs: " + kept + ")");
-                            Files.move(logDir, kept);
-                            continue;
-                        }
-                        System.err.println("suite: " + id + ": " + why + " (logs in " + logDir + ")");
-                        return new MemoryPressureTable.Row(arm.name(), ratio, heapMib, Optional.empty(),
-                            Optional.of(why));
-                    }
-                    result = search(o).run(rate -> probe(cluster, rate));
-                    Optional<String> why = result.aborted().map(a -> a + backendsFailure().map(c -> "; " + c)
-                        .orElse(""));
-                    why.ifPresent(w -> System.err.println("suite: " + id + ": search ended: " + w));
-                    return new MemoryPressureTable.Row(arm.name(), ratio, heapMib, Optional.of(result), why);
-                } finally {
-                    stop.release();
-                }
-            }
-        }
-
-        /** @return the highest passing window: its rate and the client's result */
-        Optional<Map.Entry<Double, LoadResult>> best() {
-            return Optional.ofNullable(result).flatMap(RateSearch.Result::passed)
-                .map(p -> Map.entry(p.rate(), windows.get(p.rate())));
-        }
-
-        private RateSearch.Probe probe(Cluster cluster, double rate) throws Exception {
-            requireAlive(cluster);
-            String window = id + "-" + Math.round(rate);
-            ClusterArm.Result r;
-            try {
-                // the first window on a fresh cluster settles as long as the other scenarios warm up (JIT, the agent)
-                Duration settle = windows.isEmpty() ? o.warmup() : settle(o);
-                r = ClusterArm.run(window, cluster, rate, settle, window(o), http,
-                    o.out().resolve(window + ".hlog"), null);
-            } catch (Exception e) {
-                requireAlive(cluster); // a dead backend is the clearer reason
-                throw e;
-            }
-            requireAlive(cluster);
-            LoadResult load = r.load();
-            load.save(logDir.resolve(Math.round(rate) + ".load.properties"));
-            windows.put(rate, load);
-            long errors = load.shed() + load.otherStatus() + load.ioErrors() + load.timeouts() + load.unfinished();
-            RateSearch.Probe p = new RateSearch.Probe(rate, load.okPercentileMicros(PERCENTILE), errors);
-            System.err.printf(Locale.ROOT, "suite: %s: %.0f req/s: p%s %.2f ms, errors %d: %s%n", id, rate,
-                MemoryPressureTable.number(PERCENTILE), p.latencyMicros() / 1000.0, errors,
-                search(o).passes(p) ? "pass" : "miss");
-            return p;
-        }
-
-        private static void requireAlive(Cluster cluster) {
-            for (int i = 0; i < cluster.backends().size(); i++) {
-                DemoServerProcess b = cluster.backends().get(i);
-                if (!b.process().isAlive()) {
-                    throw new IllegalStateException("backend " + cluster.nodes().get(i) + " (pid "
-                        + b.process().pid() + ") exited");
-                }
-            }
-        }
-
-        /** @return what a backend's output says went wrong ({@link #failureIn}), an out-of-memory first */
-        private Optional<String> backendsFailure() {
-            if (!Files.isDirectory(logDir)) {
-                return Optional.empty();
-            }
-            Optional<String> found = Optional.empty();
-            try (Stream<Path> files = Files.list(logDir)) {
-                for (Path f : files.filter(f -> f.getFileName().toString().matches("n[0-9]+\\.(out|log)"))
-                        .sorted().toList()) {
-                    Optional<String> failure = failureIn(Files.readString(f)).map(c -> f.getFileName() + ": " + c);
-                    if (failure.isPresent() && failure.get().contains("OutOfMemoryError")) {
-                        return failure;
-                    }
-                    found = found.or(() -> failure);
-                }
-            } catch (IOException e) {
-                return Optional.of("cannot read the backends' output: " + e.getMessage());
-            }
-            return found;
-        }
-
-        private static String firstLine(Exception e) {
-            String m = String.valueOf(e.getMessage());
-            int nl = m.indexOf('\n');
-            return nl < 0 ? m : m.substring(0, nl);
-        }
-    }
-
-    /**
-     * @param output a JVM's standard output or error
-     * @return the line naming an {@code OutOfMemoryError} if there is one, else the root cause of the last stack
-     *     trace (its last {@code Caused by:}) or its first exception line; empty when there is none
-     */
-    static Optional<String> failureIn(String output) {
-        List<String> lines = output.lines().map(String::trim).toList();
-        Optional<String> oom = lines.stream().filter(l -> l.contains("OutOfMemoryError")).findFirst();
-        if (oom.isPresent()) {
-            return oom;
-        }
-        for (int i = lines.size() - 1; i >= 0; i--) {
-            if (lines.get(i).startsWith("Caused by: ")) {
-                return Optional.of(lines.get(i).substring("Caused by: ".length()));
-            }
-        }
-        return lines.stream().filter(l -> l.matches("(Exception in thread .*|[\\w.$]+(Exception|Error)(: .*)?)"))
-            .findFirst();
     }
 
     /** @return {@code workload} with {@code --live-mb} set to {@code liveMb} */

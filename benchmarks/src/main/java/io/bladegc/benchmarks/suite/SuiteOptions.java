@@ -9,7 +9,7 @@ import java.util.List;
  *
  * @param scenario       the scenario: {@value HttpClusterScenario#NAME}, {@value SingleNodeScenario#NAME} or
  *                       {@value MemoryPressureScenario#NAME}
- * @param quick          {@code --quick}: 1 repetition, 4 s warm-up, 8 s measured (the whole run under 5 minutes on
+ * @param quick          {@code --quick}: 1 repetition, 3 s warm-up, 6 s measured (the whole run under 5 minutes on
  *                       2 cores); otherwise 3 repetitions, 15 s warm-up, 60 s measured ({@value
  *                       MemoryPressureScenario#NAME} has windows of its own and fewer heap ratios when quick)
  * @param agentJar       the agent jar (required)
@@ -41,12 +41,12 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
 
     /** @return load before each measured window */
     public Duration warmup() {
-        return quick ? Duration.ofSeconds(4) : Duration.ofSeconds(15);
+        return quick ? Duration.ofSeconds(3) : Duration.ofSeconds(15);
     }
 
     /** @return each measured window */
     public Duration measure() {
-        return quick ? Duration.ofSeconds(8) : Duration.ofSeconds(60);
+        return quick ? Duration.ofSeconds(6) : Duration.ofSeconds(60);
     }
 
     /** @throws IllegalArgumentException naming the first bad, unknown or missing option */

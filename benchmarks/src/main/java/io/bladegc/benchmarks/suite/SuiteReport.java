@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -18,17 +19,20 @@ final class SuiteReport {
      * @param scenario the scenario's name
      * @param o        the command line
      * @param jdks     the JDKs line's text, e.g. {@code "17.0.9 (runs the load and every arm)"}
-     * @return the title and the run's facts (command, start time, machine, JDKs, load average), markdown
+     * @return the title and the run's facts (command, start time, machine, JDKs, load average, the machine's wake-up
+     *     jitter measured now for 3 s quick or 10 s full: {@link WakeupJitter}), markdown
      */
     static String header(String scenario, SuiteOptions o, String jdks) {
+        double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        WakeupJitter jitter = WakeupJitter.measure(Duration.ofSeconds(o.quick() ? 3 : 10));
         return "# " + scenario + (o.quick() ? " (quick)" : "") + "\n\n"
             + "- command: `" + o.command() + "`\n"
             + "- started: " + ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME) + "\n"
             + "- machine: " + Runtime.getRuntime().availableProcessors() + " cores (nproc), "
             + System.getProperty("os.name") + " " + System.getProperty("os.arch") + "\n"
             + "- JDKs: " + jdks + "\n"
-            + String.format(Locale.ROOT, "- load average (1 min) at start: %.2f%n",
-                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+            + String.format(Locale.ROOT, "- load average (1 min) at start: %.2f%n", load)
+            + "- the machine's floor, before any process starts: " + jitter.summary() + "\n";
     }
 
     /** @return one markdown list line per arm: name, description, JVM flags */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +34,9 @@ class GoalsTableTest {
             rep("blade-parallel", merged.get("blade-parallel"), 14, 0), rep("blade-g1", merged.get("blade-g1"), 20, 3),
             rep("epsilon", merged.get("epsilon"), 7, 0), rep("genzgc", merged.get("genzgc"), 20, 0));
 
-        String md = GoalsTable.markdown(merged, results);
+        Map<String, Optional<RateSearch.Probe>> highest = Map.of("g1", Optional.of(new RateSearch.Probe(500, 9_000, 0)),
+            "blade-parallel", Optional.of(new RateSearch.Probe(1_500, 8_000, 0)));
+        String md = GoalsTable.markdown(merged, results, highest);
 
         assertThat(md).startsWith("| goal | blade-parallel | blade-g1 |\n|---|---|---|\n");
         // p99.9, p99.99 and max are the tail value, as HdrHistogram reports it (60 ms: 60.03, 3 digits)
@@ -44,6 +47,7 @@ class GoalsTableTest {
         assertThat(md).contains("| CPU per request <= 0.85 x genzgc's | 0.70 x (1.40 / 2.00 CPU s per 1,000): met"
             + " | 1.00 x (2.00 / 2.00 CPU s per 1,000): not met |");
         assertThat(md).contains("| no client-visible errors | 0 (503s + errors): met | 3 (503s + errors): not met |");
+        assertThat(md).contains("(the issue: 5 ms, under this machine's floor) | 3.00 x (1500 / 500 /s): met | - |");
         assertThat(md).contains("| the floor: epsilon's p99.9 over g1's (no arm can go below)"
             + " | 0.12 x (7.00 / 60.03 ms) | 0.12 x (7.00 / 60.03 ms) |");
     }
@@ -53,9 +57,11 @@ class GoalsTableTest {
         Map<String, Histogram> merged = new LinkedHashMap<>();
         merged.put("g1", latencies(1_000, 60_000));
         merged.put("blade-parallel", latencies(1_000, 8_000));
-        String md = GoalsTable.markdown(merged, List.of());
+        String md = GoalsTable.markdown(merged, List.of(), Map.of("g1", Optional.empty(),
+            "blade-parallel", Optional.of(new RateSearch.Probe(900, 8_000, 0))));
         assertThat(md).contains("| p99.99 <= genzgc's | - |").contains("| p99.9 <= 1.2 x epsilon's | - |")
-            .contains("| max <= 0.1 x g1's | 0.13 x (8.00 / 60.03 ms): not met |");
-        assertThat(GoalsTable.markdown(Map.of("g1", latencies(1_000, 60_000)), List.of())).isEmpty();
+            .contains("| max <= 0.1 x g1's | 0.13 x (8.00 / 60.03 ms): not met |")
+            .contains("machine's floor) | 900 /s, g1 none: met |");
+        assertThat(GoalsTable.markdown(Map.of("g1", latencies(1_000, 60_000)), List.of(), Map.of())).isEmpty();
     }
 }

@@ -81,4 +81,21 @@ class HttpClusterScenarioTest {
         assertThat(gci.demoArgs()).containsExactly("--blade", "on");
         assertThat(gci.backendJvmFlags().get(0)).isEqualTo("-javaagent:agent.jar");
     }
+
+    @Test
+    void theCapacitySearchIsHeldToP999UnderTenMillisecondsWithNoErrorAllowed() {
+        SuiteOptions full = SuiteOptions.parse("http-cluster", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar",
+            "--out", "o", "--rate", "600");
+        SuiteOptions quick = SuiteOptions.parse("http-cluster", "--quick", "--agent-jar", "a.jar", "--coordinator-jar",
+            "c.jar", "--out", "o");
+        RateSearch s = HttpClusterScenario.capacitySearch(full);
+        assertThat(s.passes(new RateSearch.Probe(900, 9_999, 0))).isTrue();
+        assertThat(s.passes(new RateSearch.Probe(900, 10_000, 0))).isFalse();
+        assertThat(s.passes(new RateSearch.Probe(900, 2_000, 1))).isFalse();
+        assertThat(s.startRate()).isEqualTo(600);
+        assertThat(s.maxProbes()).isEqualTo(7);
+        assertThat(HttpClusterScenario.capacitySearch(quick).maxProbes()).isEqualTo(2);
+        assertThat(HttpClusterScenario.capacityWindow(full)).hasSeconds(20);
+        assertThat(HttpClusterScenario.CAPACITY_ARMS).containsExactly("g1", "blade-parallel");
+    }
 }

@@ -51,12 +51,12 @@ class MemoryPressureScenarioTest {
         String bind = "INFO: starting\njava.io.IOException: Failed to bind to 0.0.0.0/0.0.0.0:4242\n"
             + "\tat org.eclipse.jetty.server.Server.doStart(Server.java:576)\n"
             + "Caused by: java.net.BindException: Address already in use\n\tat sun.nio.ch.Net.bind0(Native Method)\n";
-        assertThat(MemoryPressureScenario.failureIn(bind)).hasValue("java.net.BindException: Address already in use");
-        assertThat(MemoryPressureScenario.failureIn("LISTENING 4242\nTerminating due to java.lang.OutOfMemoryError:"
+        assertThat(ClusterRateSearch.failureIn(bind)).hasValue("java.net.BindException: Address already in use");
+        assertThat(ClusterRateSearch.failureIn("LISTENING 4242\nTerminating due to java.lang.OutOfMemoryError:"
             + " Java heap space\n")).hasValue("Terminating due to java.lang.OutOfMemoryError: Java heap space");
-        assertThat(MemoryPressureScenario.failureIn("Exception in thread \"main\" java.lang.IllegalStateException: x\n"
+        assertThat(ClusterRateSearch.failureIn("Exception in thread \"main\" java.lang.IllegalStateException: x\n"
             + "\tat Foo.main(Foo.java:1)\n"))
             .hasValue("Exception in thread \"main\" java.lang.IllegalStateException: x");
-        assertThat(MemoryPressureScenario.failureIn("LISTENING 4242\ndemo: live set 96 MiB\n")).isEmpty();
+        assertThat(ClusterRateSearch.failureIn("LISTENING 4242\ndemo: live set 96 MiB\n")).isEmpty();
     }
 }

@@ -14,7 +14,7 @@ class SuiteOptionsTest {
             "--coordinator-jar", "c.jar", "--out", "out");
         assertThat(quick.quick()).isTrue();
         assertThat(quick.repetitions()).isEqualTo(1);
-        assertThat(quick.measure()).isEqualTo(Duration.ofSeconds(8));
+        assertThat(quick.measure()).isEqualTo(Duration.ofSeconds(6));
         assertThat(quick.agentJar()).isEqualTo(Path.of("a.jar"));
         assertThat(quick.command()).isEqualTo("SuiteMain http-cluster --quick --agent-jar a.jar --coordinator-jar"
             + " c.jar --out out");
