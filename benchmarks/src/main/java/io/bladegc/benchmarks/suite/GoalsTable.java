@@ -95,15 +95,9 @@ public final class GoalsTable {
     }
 
     private static String cpuRatio(List<RepResult> results, String arm, String reference, double limit) {
-        double a = cpuPerThousand(results, arm);
-        double r = cpuPerThousand(results, reference);
+        double a = SuiteTable.cpuPerThousand(results.stream().filter(x -> x.arm().equals(arm)).toList());
+        double r = SuiteTable.cpuPerThousand(results.stream().filter(x -> x.arm().equals(reference)).toList());
         return Double.isNaN(a) || Double.isNaN(r) ? "-" : verdict(a, r, limit, "CPU s per 1,000");
-    }
-
-    private static double cpuPerThousand(List<RepResult> results, String arm) {
-        List<RepResult> reps = results.stream().filter(r -> r.arm().equals(arm)).toList();
-        long sent = reps.stream().mapToLong(RepResult::sent).sum();
-        return sent == 0 ? Double.NaN : reps.stream().mapToDouble(RepResult::cpuSeconds).sum() * 1000 / sent;
     }
 
     private static String verdict(double value, double reference, double limit, String unit) {

@@ -83,15 +83,21 @@ public final class SuiteTable {
         rows.put("503s seen by client", sum(reps, RepResult::shed));
         rows.put(RETRIES, sum(reps, RepResult::retries));
         rows.put("client errors", sum(reps, RepResult::clientErrors));
-        long sent = reps.stream().mapToLong(RepResult::sent).sum();
-        rows.put("backend CPU s per 1,000 requests", sent == 0 ? "-" : String.format(Locale.ROOT, "%.3f",
-            reps.stream().mapToDouble(RepResult::cpuSeconds).sum() * 1000 / sent));
+        double cpu = cpuPerThousand(reps);
+        rows.put("backend CPU s per 1,000 requests", Double.isNaN(cpu) ? "-" : String.format(Locale.ROOT, "%.3f",
+            cpu));
         rows.put("peak RSS of a backend (MiB)", reps.isEmpty() ? "-" : Long.toString(
             reps.stream().mapToLong(RepResult::peakRssKib).max().orElse(0) / 1024));
         boolean blade = reps.stream().anyMatch(r -> r.forced() >= 0);
         rows.put("forced / escaped", blade ? reps.stream().mapToLong(r -> Math.max(0, r.forced())).sum() + " / "
             + reps.stream().mapToLong(r -> Math.max(0, r.escaped())).sum() : "-");
         return rows;
+    }
+
+    /** @return the servers' CPU seconds per 1,000 requests sent over {@code reps}, NaN when none was sent */
+    static double cpuPerThousand(List<RepResult> reps) {
+        long sent = reps.stream().mapToLong(RepResult::sent).sum();
+        return sent == 0 ? Double.NaN : reps.stream().mapToDouble(RepResult::cpuSeconds).sum() * 1000 / sent;
     }
 
     /** @return the repetitions' 2xx latency histograms added up, microseconds (empty when there are none) */
