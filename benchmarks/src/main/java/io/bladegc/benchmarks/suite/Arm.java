@@ -40,15 +40,26 @@ public record Arm(String name, Path java, List<String> jvmFlags, BladeMode blade
      */
     public ClusterSpec clusterSpec(int backends, List<String> demoArgs, String classpath, Path haproxy,
                                    ClusterSpec.BladeJars jars, Path logDir) {
-        List<String> flags = new ArrayList<>();
-        if (blade == BladeMode.GCI) {
-            flags.add("-javaagent:" + jars.agent());
-        }
-        flags.addAll(jvmFlags);
-        flags.add("-Xlog:gc*:file=" + logDir.toAbsolutePath().resolve("gc-%p.log"));
+        List<String> flags = serverFlags(jars.agent(), logDir);
         List<String> args = new ArrayList<>(demoArgs);
         args.addAll(List.of("--blade", blade == BladeMode.NONE ? "off" : "on"));
         return new ClusterSpec(java, classpath, haproxy, blade == BladeMode.COORDINATED ? jars : null, backends,
             flags, args, logDir);
+    }
+
+    /**
+     * @param agentJar the agent jar ({@link BladeMode#GCI} puts it in front of the flags, without options: single-node
+     *                 mode; {@link BladeMode#COORDINATED} leaves it to the cluster, which adds the coordinator's URL)
+     * @param logDir   where the GC log goes ({@code gc-<pid>.log})
+     * @return a server's JVM flags: the agent when the mode wants it here, {@link #jvmFlags()}, a GC log
+     */
+    public List<String> serverFlags(Path agentJar, Path logDir) {
+        List<String> flags = new ArrayList<>();
+        if (blade == BladeMode.GCI) {
+            flags.add("-javaagent:" + agentJar);
+        }
+        flags.addAll(jvmFlags);
+        flags.add("-Xlog:gc*:file=" + logDir.toAbsolutePath().resolve("gc-%p.log"));
+        return flags;
     }
 }

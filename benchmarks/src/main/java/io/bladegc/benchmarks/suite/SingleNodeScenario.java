@@ -57,23 +57,6 @@ public final class SingleNodeScenario {
     }
 
     /**
-     * @param arm      the arm
-     * @param agentJar the agent jar ({@link BladeMode#GCI} puts it in front of the flags, without options:
-     *                 single-node mode)
-     * @param logDir   where the GC log goes ({@code gc-<pid>.log})
-     * @return the server's JVM flags
-     */
-    static List<String> serverFlags(Arm arm, Path agentJar, Path logDir) {
-        List<String> flags = new ArrayList<>();
-        if (arm.blade() == BladeMode.GCI) {
-            flags.add("-javaagent:" + agentJar);
-        }
-        flags.addAll(arm.jvmFlags());
-        flags.add("-Xlog:gc*:file=" + logDir.toAbsolutePath().resolve("gc-%p.log"));
-        return flags;
-    }
-
-    /**
      * Runs every arm and repetition and writes the results.
      *
      * @param o    the command line
@@ -91,7 +74,7 @@ public final class SingleNodeScenario {
             Arm arm = slot.arm();
             String id = arm.name() + "-rep" + slot.rep();
             Path logDir = o.out().resolve("logs").resolve(id);
-            List<String> flags = serverFlags(arm, o.agentJar(), logDir);
+            List<String> flags = arm.serverFlags(o.agentJar(), logDir);
             List<String> args = new ArrayList<>(List.of("--port", "0"));
             args.addAll(HttpClusterScenario.WORKLOAD);
             args.addAll(List.of("--blade", arm.blade() == BladeMode.NONE ? "off" : "on"));

@@ -27,10 +27,10 @@ class SingleNodeScenarioTest {
         List<Arm> arms = SingleNodeScenario.arms(JAVA);
         Path logs = Path.of("/tmp/logs");
 
-        List<String> gci = SingleNodeScenario.serverFlags(arms.get(1), Path.of("agent.jar"), logs);
+        List<String> gci = arms.get(1).serverFlags(Path.of("agent.jar"), logs);
         assertThat(gci.get(0)).isEqualTo("-javaagent:agent.jar");
         assertThat(gci).last().isEqualTo("-Xlog:gc*:file=/tmp/logs/gc-%p.log");
-        assertThat(SingleNodeScenario.serverFlags(arms.get(0), Path.of("agent.jar"), logs))
+        assertThat(arms.get(0).serverFlags(Path.of("agent.jar"), logs))
             .noneMatch(f -> f.startsWith("-javaagent"));
     }
 }
