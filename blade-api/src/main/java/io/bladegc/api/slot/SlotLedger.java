@@ -209,6 +209,39 @@ public final class SlotLedger {
         return new SlotView(members, new ArrayList<>(grants.values()), waiting, epoch, grantsFrom, policy);
     }
 
+    /** @return everything this ledger holds, for a snapshot (see {@link #restore}) */
+    public LedgerState state() {
+        List<LedgerState.Member> members = new ArrayList<>();
+        lastSeen.forEach((node, at) -> members.add(new LedgerState.Member(node, at)));
+        List<QueueEntry> waiting = new ArrayList<>();
+        for (Waiting w : queue) {
+            waiting.add(new QueueEntry(w.node(), w.gcId(), w.urgentAt()));
+        }
+        return new LedgerState(members, new ArrayList<>(grants.values()), waiting, epoch, clock, grantsFrom);
+    }
+
+    /**
+     * A ledger in the state {@link #state()} returned: it answers every later call as the original would have.
+     *
+     * @param policy the original's policy
+     * @param state  what the original held
+     * @return the restored ledger
+     */
+    public static SlotLedger restore(SlotPolicy policy, LedgerState state) {
+        SlotLedger ledger = new SlotLedger(policy, state.epoch(), state.grantsFrom());
+        ledger.clock = state.clock();
+        for (LedgerState.Member m : state.members()) {
+            ledger.lastSeen.put(m.node(), m.lastSeen());
+        }
+        for (Grant g : state.grants()) {
+            ledger.grants.put(g.node(), g);
+        }
+        for (QueueEntry q : state.queue()) { // most urgent first: sequence numbers keep that order among equals
+            ledger.queue.add(new Waiting(q.node(), q.gcId(), q.urgentAt(), ledger.seq++));
+        }
+        return ledger;
+    }
+
     /** @return the grant {@code node} holds, or {@code null} */
     public Grant grantOf(String node) {
         return grants.get(node);

@@ -34,6 +34,46 @@ class SlotLedgerInvariantsTest {
         assertThat(run(42, policy, 500)).isEqualTo(run(42, policy, 500));
     }
 
+    @Test
+    void aRestoredLedgerAnswersEveryLaterCallAsTheOriginal() {
+        for (long seed = 1; seed <= 100; seed++) {
+            SlotPolicy policy = new SlotPolicy(2, 0, 1, 200, 150);
+            SlotLedger original = new SlotLedger(policy);
+            Random r = new Random(seed);
+            long now = 0;
+            Map<String, Long> epochs = new HashMap<>();
+            for (int i = 0; i < 150; i++) {
+                now += r.nextInt(60);
+                remember(step(original, r, now, epochs), epochs);
+            }
+            SlotLedger restored = SlotLedger.restore(policy, original.state());
+            assertThat(restored.state()).as("seed %d", seed).isEqualTo(original.state());
+            long seedAfter = r.nextLong();
+            Random ra = new Random(seedAfter);
+            Random rb = new Random(seedAfter);
+            Map<String, Long> ea = new HashMap<>(epochs);
+            Map<String, Long> eb = new HashMap<>(epochs);
+            for (int i = 0; i < 150; i++) {
+                now += ra.nextInt(60);
+                rb.nextInt(60);
+                Outcome a = step(original, ra, now, ea);
+                Outcome b = step(restored, rb, now, eb);
+                assertThat(b).as("seed %d step %d after the restore", seed, i).isEqualTo(a);
+                remember(a, ea);
+                remember(b, eb);
+            }
+            assertThat(restored.view()).isEqualTo(original.view());
+        }
+    }
+
+    private static void remember(Outcome o, Map<String, Long> epochs) {
+        for (SlotEvent e : o.events()) {
+            if (e.type() == SlotEvent.Type.GRANTED) {
+                epochs.put(e.node(), e.epoch());
+            }
+        }
+    }
+
     private static List<Outcome> run(long seed, SlotPolicy policy, int steps) {
         SlotLedger ledger = new SlotLedger(policy);
         Random r = new Random(seed);

@@ -1,0 +1,32 @@
+package io.bladegc.api.slot;
+
+import java.util.List;
+
+/**
+ * Everything a {@link SlotLedger} holds, for a snapshot: {@link SlotLedger#restore} makes a ledger that answers every
+ * later call exactly as the one {@link SlotLedger#state()} was taken from. Immutable.
+ *
+ * @param members    live members with when each was last seen, least recently seen first
+ * @param grants     current grants, oldest first
+ * @param queue      waiting requests, most urgent first
+ * @param epoch      the last epoch handed out
+ * @param clock      the ledger's clock: the latest time it was told ({@link Long#MIN_VALUE} before any call)
+ * @param grantsFrom no grant before this time
+ */
+public record LedgerState(List<Member> members, List<Grant> grants, List<QueueEntry> queue, long epoch, long clock,
+                          long grantsFrom) {
+    public LedgerState {
+        members = List.copyOf(members);
+        grants = List.copyOf(grants);
+        queue = List.copyOf(queue);
+    }
+
+    /**
+     * A live member.
+     *
+     * @param node     its id
+     * @param lastSeen when it was last heard from (the ledger's clock)
+     */
+    public record Member(String node, long lastSeen) {
+    }
+}
