@@ -1,0 +1,112 @@
+package io.bladegc.ratis;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.LeaderElectionManagementRequest;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.TransferLeadershipRequest;
+import org.apache.ratis.server.RaftServer;
+
+/**
+ * What a peer does with its leaderships around a collection of its own: keeps itself from campaigning
+ * ({@link #holdElections}), hands off every group it leads to a caught-up follower ({@link #handOff}), and campaigns
+ * again afterwards ({@link #resumeElections}). Speaks to the local {@link RaftServer} directly, no network between.
+ *
+ * <p>Ratis' {@code transferLeadership} waits until the chosen follower has caught up with the leader's log, then
+ * has it start an election at once; the old leader steps down when the new one wins. The follower chosen is the one
+ * that collected most recently (the least likely to need a collection soon, BLADE section 4.2), among the peers that
+ * are live members of the slot ledger and not collecting.
+ *
+ * <p>Not thread-safe: one collection at a time (the handler's worker thread).
+ */
+final class LeadershipHandoff {
+    private final RaftServer server;
+    private final ClientId clientId = ClientId.randomId();
+    private final AtomicLong callIds = new AtomicLong(1);
+
+    LeadershipHandoff(RaftServer server) {
+        this.server = server;
+    }
+
+    /** @return the groups on this server this peer leads now */
+    List<RaftGroupId> ledGroups() throws IOException {
+        List<RaftGroupId> led = new ArrayList<>();
+        for (RaftGroupId g : server.getGroupIds()) {
+            if (server.getDivision(g).getInfo().isLeader()) {
+                led.add(g);
+            }
+        }
+        return led;
+    }
+
+    /** Keeps this peer from starting elections in any of its groups (it still votes). */
+    void holdElections() throws IOException {
+        for (RaftGroupId g : server.getGroupIds()) {
+            server.leaderElectionManagement(LeaderElectionManagementRequest.newPause(clientId, server.getId(), g,
+                callIds.getAndIncrement()));
+        }
+    }
+
+    /** Lets this peer start elections again in all its groups. Never throws: logged by the caller's timeline. */
+    void resumeElections() {
+        for (RaftGroupId g : server.getGroupIds()) {
+            try {
+                server.leaderElectionManagement(LeaderElectionManagementRequest.newResume(clientId, server.getId(), g,
+                    callIds.getAndIncrement()));
+            } catch (IOException | RuntimeException e) {
+                // the group is gone (removed, server closing): nothing to resume
+            }
+        }
+    }
+
+    /**
+     * Hands leadership of {@code group} to another peer.
+     *
+     * @param group     a group this peer leads
+     * @param view      the slot ledger (who is live, who collects, who collected last)
+     * @param timeoutMs how long to wait for the new leader, in all
+     * @return the new leader, or {@code null} when no candidate took it within the timeout
+     */
+    RaftPeerId handOff(RaftGroupId group, SlotGroupView view, long timeoutMs) throws IOException {
+        List<RaftPeerId> candidates = candidates(server.getDivision(group).getGroup().getPeers(), view);
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000;
+        for (RaftPeerId target : candidates) {
+            long left = (deadline - System.nanoTime()) / 1_000_000;
+            if (left <= 0) {
+                break;
+            }
+            RaftClientReply reply = server.transferLeadership(new TransferLeadershipRequest(clientId, server.getId(),
+                group, callIds.getAndIncrement(), target, left));
+            if (reply.isSuccess()) {
+                return target;
+            }
+        }
+        return null;
+    }
+
+    /** Other peers that are live members and not collecting, the one that collected most recently first. */
+    private List<RaftPeerId> candidates(Iterable<RaftPeer> peers, SlotGroupView view) {
+        Set<String> members = Set.copyOf(view.slots().members());
+        Set<String> collecting = new HashSet<>();
+        view.slots().collecting().forEach(g -> collecting.add(g.node()));
+        List<RaftPeerId> out = new ArrayList<>();
+        for (RaftPeer p : peers) {
+            String id = p.getId().toString();
+            if (!p.getId().equals(server.getId()) && members.contains(id) && !collecting.contains(id)) {
+                out.add(p.getId());
+            }
+        }
+        out.sort(Comparator.comparingLong(
+            (RaftPeerId p) -> view.lastCollected().getOrDefault(p.toString(), Long.MIN_VALUE)).reversed());
+        return out;
+    }
+}

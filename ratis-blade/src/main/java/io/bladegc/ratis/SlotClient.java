@@ -1,0 +1,114 @@
+package io.bladegc.ratis;
+
+import io.bladegc.api.slot.Outcome;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.util.TimeDuration;
+
+/**
+ * Calls on the replicated slot ledger of one group, through a Ratis client: writes go to the leader and are answered
+ * once committed and applied; {@link #view()} is a read. A call that fails (no leader within the timeout, the group
+ * unreachable) throws {@link IOException}; the client's retries of one call carry the same call id, so a retried
+ * write is answered from the servers' retry cache, never applied twice.
+ *
+ * <p>Thread-safe.
+ */
+public final class SlotClient implements AutoCloseable {
+    private final RaftClient client;
+    private final Duration timeout;
+
+    private SlotClient(RaftClient client, Duration timeout) {
+        this.client = client;
+        this.timeout = timeout;
+    }
+
+    /**
+     * @param slotGroup  the slot group (see {@link RaftBlade#slotGroup})
+     * @param properties the transport settings (the same as the servers')
+     * @param timeout    how long one call may take, retries included
+     * @return a client; close it
+     */
+    public static SlotClient connect(RaftGroup slotGroup, RaftProperties properties, Duration timeout) {
+        TimeDuration sleep = TimeDuration.valueOf(50, TimeUnit.MILLISECONDS);
+        int attempts = (int) Math.max(1, timeout.toMillis() / 50);
+        RaftClient c = RaftClient.newBuilder().setRaftGroup(slotGroup).setProperties(properties)
+            .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(attempts, sleep)).build();
+        return new SlotClient(c, timeout);
+    }
+
+    public Outcome join(String node) throws IOException {
+        return write(SlotCommand.join(node));
+    }
+
+    public Outcome heartbeat(String node) throws IOException {
+        return write(SlotCommand.heartbeat(node));
+    }
+
+    public Outcome leave(String node) throws IOException {
+        return write(SlotCommand.leave(node));
+    }
+
+    public Outcome acquire(String node, long gcId, long leadMillis) throws IOException {
+        return write(SlotCommand.acquire(node, gcId, leadMillis));
+    }
+
+    public Outcome release(String node, long epoch, long pauseMillis) throws IOException {
+        return write(SlotCommand.release(node, epoch, pauseMillis));
+    }
+
+    public Outcome renew(String node, long epoch) throws IOException {
+        return write(SlotCommand.renew(node, epoch));
+    }
+
+    public Outcome cancel(String node, long gcId) throws IOException {
+        return write(SlotCommand.cancel(node, gcId));
+    }
+
+    /** @return the ledger as the leader has applied it (a linearizable read when the servers are set up for one) */
+    public SlotGroupView view() throws IOException {
+        return SlotCodec.view(await(client.async().sendReadOnly(message(SlotCommand.view())), "view"));
+    }
+
+    private Outcome write(SlotCommand c) throws IOException {
+        return SlotCodec.outcome(await(client.async().send(message(c)), c.op() + " " + c.node()));
+    }
+
+    private static Message message(SlotCommand c) {
+        return Message.valueOf(ByteString.copyFrom(SlotCodec.command(c)));
+    }
+
+    private byte[] await(CompletableFuture<RaftClientReply> call, String what) throws IOException {
+        RaftClientReply reply;
+        try {
+            reply = call.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            call.cancel(true);
+            throw new IOException("slot group: " + what + " not answered within " + timeout.toMillis() + " ms", e);
+        } catch (ExecutionException e) {
+            throw new IOException("slot group: " + what + " failed: " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("slot group: " + what + " interrupted", e);
+        }
+        if (!reply.isSuccess()) {
+            throw new IOException("slot group: " + what + " refused: " + reply.getException(), reply.getException());
+        }
+        return reply.getMessage().getContent().toByteArray();
+    }
+
+    @Override
+    public void close() throws IOException {
+        client.close();
+    }
+}

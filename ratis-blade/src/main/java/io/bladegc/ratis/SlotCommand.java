@@ -1,0 +1,60 @@
+package io.bladegc.ratis;
+
+import java.util.Objects;
+
+/**
+ * One call on the replicated slot ledger, as a client sends it and the log carries it. Immutable.
+ *
+ * @param op          which call
+ * @param node        the peer the call is about
+ * @param gcId        the GC request ({@link Op#ACQUIRE}, {@link Op#CANCEL}), else 0
+ * @param leadMillis  how soon the peer needs to collect ({@link Op#ACQUIRE}), else 0
+ * @param epoch       the grant's epoch ({@link Op#RELEASE}, {@link Op#RENEW}), else 0
+ * @param pauseMillis the measured pause ({@link Op#RELEASE}), else 0
+ */
+public record SlotCommand(Op op, String node, long gcId, long leadMillis, long epoch, long pauseMillis) {
+
+    /** The ledger's calls ({@code io.bladegc.api.slot.SlotLedger}), plus {@link #VIEW}, a read. */
+    public enum Op {
+        JOIN, HEARTBEAT, LEAVE, ACQUIRE, RELEASE, RENEW, CANCEL,
+        /** Read-only: the ledger as it stands; answered by a query, never written to the log. */
+        VIEW
+    }
+
+    public SlotCommand {
+        Objects.requireNonNull(op, "op");
+        Objects.requireNonNull(node, "node");
+    }
+
+    static SlotCommand join(String node) {
+        return new SlotCommand(Op.JOIN, node, 0, 0, 0, 0);
+    }
+
+    static SlotCommand heartbeat(String node) {
+        return new SlotCommand(Op.HEARTBEAT, node, 0, 0, 0, 0);
+    }
+
+    static SlotCommand leave(String node) {
+        return new SlotCommand(Op.LEAVE, node, 0, 0, 0, 0);
+    }
+
+    static SlotCommand acquire(String node, long gcId, long leadMillis) {
+        return new SlotCommand(Op.ACQUIRE, node, gcId, leadMillis, 0, 0);
+    }
+
+    static SlotCommand release(String node, long epoch, long pauseMillis) {
+        return new SlotCommand(Op.RELEASE, node, 0, 0, epoch, pauseMillis);
+    }
+
+    static SlotCommand renew(String node, long epoch) {
+        return new SlotCommand(Op.RENEW, node, 0, 0, epoch, 0);
+    }
+
+    static SlotCommand cancel(String node, long gcId) {
+        return new SlotCommand(Op.CANCEL, node, gcId, 0, 0, 0);
+    }
+
+    static SlotCommand view() {
+        return new SlotCommand(Op.VIEW, "", 0, 0, 0, 0);
+    }
+}
