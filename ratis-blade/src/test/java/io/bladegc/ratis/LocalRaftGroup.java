@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import java.util.stream.Stream;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
@@ -34,15 +34,16 @@ import org.apache.ratis.util.TimeDuration;
 final class LocalRaftGroup implements AutoCloseable {
     private final Path dir;
     private final RaftGroup group;
-    private final Function<RaftPeerId, StateMachine.Registry> registries;
+    private final BiFunction<RaftGroup, RaftPeerId, StateMachine.Registry> registries;
     private final Map<RaftPeerId, RaftServer> running = new LinkedHashMap<>();
 
     /**
      * @param dir        storage, one directory per peer below it
      * @param peers      how many peers
-     * @param registries each peer's state machines
+     * @param registries each peer's state machines, given the group and the peer
      */
-    LocalRaftGroup(Path dir, int peers, Function<RaftPeerId, StateMachine.Registry> registries) throws IOException {
+    LocalRaftGroup(Path dir, int peers, BiFunction<RaftGroup, RaftPeerId, StateMachine.Registry> registries)
+        throws IOException {
         this.dir = dir;
         this.registries = registries;
         List<RaftPeer> list = new ArrayList<>();
@@ -79,7 +80,7 @@ final class LocalRaftGroup implements AutoCloseable {
     RaftServer start(RaftPeerId id) throws IOException {
         RaftPeer peer = group.getPeer(id);
         RaftServer s = RaftServer.newBuilder().setServerId(id).setGroup(group).setProperties(properties(peer))
-            .setStateMachineRegistry(registries.apply(id)).setOption(RaftStorage.StartupOption.RECOVER).build();
+            .setStateMachineRegistry(registries.apply(group, id)).setOption(RaftStorage.StartupOption.RECOVER).build();
         s.start();
         running.put(id, s);
         return s;

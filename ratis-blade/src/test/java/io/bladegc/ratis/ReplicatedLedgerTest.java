@@ -52,7 +52,7 @@ class ReplicatedLedgerTest {
 
     @BeforeEach
     void start() throws Exception {
-        group = new LocalRaftGroup(dir, 3, id -> gid -> {
+        group = new LocalRaftGroup(dir, 3, (g, id) -> gid -> {
             SlotStateMachine m = new SlotStateMachine(POLICY, () -> clock.get() + offsets.getOrDefault(id.toString(), 0L));
             machines.put(id, m);
             return m;

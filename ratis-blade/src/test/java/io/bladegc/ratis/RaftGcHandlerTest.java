@@ -1,0 +1,248 @@
+package io.bladegc.ratis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bladegc.api.BladeNode;
+import io.bladegc.api.DrainedCollection;
+import io.bladegc.api.Gate;
+import io.bladegc.api.GcDecision;
+import io.bladegc.api.GcHandler;
+import io.bladegc.api.GcOutcome;
+import io.bladegc.api.GcRequest;
+import io.bladegc.api.Generation;
+import io.bladegc.api.slot.Outcome;
+import io.bladegc.api.slot.Status;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.statemachine.impl.BaseStateMachine;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Raft handler's algorithm on a real three-peer Ratis group in this JVM: each server runs an application group
+ * and Blade's slot group ({@link RaftBlade#registry}, {@link RaftBlade#start}); the JVM side is a recording
+ * {@link BladeNode} (a real one would collect this test's whole JVM, all three peers at once). Checked: a leader
+ * hands every group it leads to the peer that collected most recently and collects only once it leads nothing, under
+ * a grant it then releases; a follower collects without handing anything off; with no majority reachable nothing is
+ * collected.
+ */
+class RaftGcHandlerTest {
+    private static final RaftBladeOptions OPTIONS = new RaftBladeOptions(Duration.ofSeconds(10), Duration.ofSeconds(3),
+        Duration.ofSeconds(5), Duration.ofSeconds(2));
+
+    @TempDir
+    Path dir;
+    private LocalRaftGroup group;
+    private final List<RaftBlade> blades = new ArrayList<>();
+    private final List<AutoCloseable> closing = new ArrayList<>();
+
+    @BeforeEach
+    void start() throws Exception {
+        group = new LocalRaftGroup(dir, 3, (g, id) -> RaftBlade.registry(g, gid -> new BaseStateMachine(), OPTIONS));
+        group.startAll();
+        for (RaftServer s : group.servers()) {
+            blades.add(RaftBlade.start(s, group.group(), group.properties(null), OPTIONS));
+        }
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (AutoCloseable c : closing) {
+            c.close();
+        }
+        for (RaftBlade b : blades) {
+            b.close();
+        }
+        group.close();
+    }
+
+    @Test
+    void aLeaderHandsOffToThePeerThatCollectedLastAndCollectsOnlyAsAFollower() throws Exception {
+        RaftGroupId app = group.group().getGroupId();
+        RaftServer leader = group.leader(app);
+        group.leader(RaftBlade.slotGroup(group.group()).getGroupId());
+        List<RaftPeerId> followers = others(leader.getId());
+        SlotClient slots = client();
+        awaitMembers(slots, 3);
+        collectOnce(slots, followers.get(0).toString());
+        collectOnce(slots, followers.get(1).toString()); // the most recent: the leader's choice
+
+        RecordingNode node = new RecordingNode(leader);
+        RaftBladeCounters counters = new RaftBladeCounters();
+        RaftGcHandler handler = handler(leader, node, slots, counters);
+        assertThat(handler.onGcRequest(request(1))).isEqualTo(GcDecision.DEFER);
+        node.awaitCollections(1);
+
+        assertThat(node.ledAtCollection).as("groups %s led when it collected", leader.getId()).containsOnly(false);
+        assertThat(group.leader(app).getId()).isEqualTo(followers.get(1));
+        assertThat(counters.transfers.sum()).isPositive();
+        awaitReleased(slots, leader.getId().toString());
+        assertThat(slots.view().slots().collecting()).isEmpty();
+    }
+
+    @Test
+    void aFollowerCollectsUnderAGrantWithoutHandingAnythingOff() throws Exception {
+        RaftGroupId app = group.group().getGroupId();
+        RaftServer leader = group.leader(app);
+        RaftServer follower = group.server(others(leader.getId()).get(0));
+        SlotClient slots = client();
+        awaitMembers(slots, 3);
+        String leaderOfSlots = group.leader(RaftBlade.slotGroup(group.group()).getGroupId()).getId().toString();
+        RecordingNode node = new RecordingNode(follower);
+        RaftBladeCounters counters = new RaftBladeCounters();
+        handler(follower, node, slots, counters).onGcRequest(request(1));
+        node.awaitCollections(1);
+        awaitReleased(slots, follower.getId().toString());
+        assertThat(group.leader(app).getId()).isEqualTo(leader.getId());
+        assertThat(counters.transfers.sum()).as("leading the slot group (%s) is handed off too", leaderOfSlots)
+            .isEqualTo(leaderOfSlots.equals(follower.getId().toString()) ? 1 : 0);
+        assertThat(counters.collections.sum()).isEqualTo(1);
+    }
+
+    @Test
+    void withNoMajorityReachableNothingIsCollected() throws Exception {
+        RaftServer leader = group.leader(group.group().getGroupId());
+        SlotClient slots = client();
+        awaitMembers(slots, 3);
+        RaftServer survivor = group.server(others(leader.getId()).get(0));
+        for (RaftPeerId id : others(survivor.getId())) {
+            group.kill(id);
+        }
+        RecordingNode node = new RecordingNode(survivor);
+        RaftBladeCounters counters = new RaftBladeCounters();
+        handler(survivor, node, slots, counters).onGcRequest(request(1));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (counters.unavailable.sum() + counters.cancelled.sum() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(counters.unavailable.sum() + counters.cancelled.sum()).as("the attempt ended").isPositive();
+        assertThat(node.collections.get()).isZero();
+    }
+
+    private RaftGcHandler handler(RaftServer server, BladeNode node, SlotClient slots, RaftBladeCounters counters) {
+        RaftGcHandler h = new RaftGcHandler(node, server.getId().toString(), slots, new LeadershipHandoff(server),
+            OPTIONS, counters, System.getLogger("test"));
+        closing.add(h);
+        return h;
+    }
+
+    private SlotClient client() {
+        SlotClient c = SlotClient.connect(RaftBlade.slotGroup(group.group()), group.properties(null),
+            Duration.ofSeconds(5));
+        closing.add(c);
+        return c;
+    }
+
+    private List<RaftPeerId> others(RaftPeerId id) {
+        return group.group().getPeers().stream().map(p -> p.getId()).filter(p -> !p.equals(id)).toList();
+    }
+
+    private static void collectOnce(SlotClient slots, String node) throws IOException {
+        Outcome g = slots.acquire(node, 1_000 + node.hashCode() % 100, 0);
+        assertThat(g.status()).isEqualTo(Status.GRANTED);
+        assertThat(slots.release(node, g.grant().epoch(), 1).status()).isEqualTo(Status.OK);
+    }
+
+    private static void awaitMembers(SlotClient slots, int n) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (slots.view().slots().members().size() < n) {
+            assertThat(System.nanoTime()).as("%d members by heartbeat", n).isLessThan(deadline);
+            Thread.sleep(50);
+        }
+    }
+
+    private static void awaitReleased(SlotClient slots, String node) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (!slots.view().lastCollected().containsKey(node)) {
+            assertThat(System.nanoTime()).as("%s's release in the ledger", node).isLessThan(deadline);
+            Thread.sleep(50);
+        }
+    }
+
+    private static GcRequest request(long id) {
+        return new GcRequest(id, 1 << 20, 1 << 20, Duration.ofMillis(20), Generation.YOUNG);
+    }
+
+    /** Records each collection and whether the peer led any group at that moment. */
+    private static final class RecordingNode implements BladeNode {
+        private final RaftServer server;
+        final AtomicLong collections = new AtomicLong();
+        final List<Boolean> ledAtCollection = new CopyOnWriteArrayList<>();
+        private final AtomicLong pause = new AtomicLong();
+
+        RecordingNode(RaftServer server) {
+            this.server = server;
+        }
+
+        @Override
+        public GcOutcome startGc(long id) {
+            try {
+                for (RaftGroupId g : server.getGroupIds()) {
+                    ledAtCollection.add(server.getDivision(g).getInfo().isLeader());
+                }
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+            pause.addAndGet(3_000_000);
+            collections.incrementAndGet();
+            return GcOutcome.COLLECTED;
+        }
+
+        void awaitCollections(long n) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (collections.get() < n) {
+                assertThat(System.nanoTime()).as("%d collections", n).isLessThan(deadline);
+                Thread.sleep(20);
+            }
+        }
+
+        @Override
+        public long pauseNanos() {
+            return pause.get();
+        }
+
+        @Override
+        public Gate gate() {
+            throw new UnsupportedOperationException("a Raft peer's handler uses no gate");
+        }
+
+        @Override
+        public void register(GcHandler handler) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public DrainedCollection drainAndCollect(long id) {
+            throw new UnsupportedOperationException("a Raft peer does not drain");
+        }
+
+        @Override
+        public Duration retryAfter() {
+            return Duration.ZERO;
+        }
+
+        @Override
+        public void attachGate() {
+        }
+
+        @Override
+        public void detachGate() {
+        }
+
+        @Override
+        public String summary() {
+            return "recording node";
+        }
+    }
+}
