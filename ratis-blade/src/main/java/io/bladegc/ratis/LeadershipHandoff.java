@@ -73,19 +73,22 @@ final class LeadershipHandoff {
      *
      * @param group     a group this peer leads
      * @param view      the slot ledger (who is live, who collects, who collected last)
-     * @param timeoutMs how long to wait for the new leader, in all
+     * @param timeoutMs how long to wait for the new leader, in all; each candidate in turn gets an equal share of
+     *                  what is left
      * @return the new leader, or {@code null} when no candidate took it within the timeout
      */
     RaftPeerId handOff(RaftGroupId group, SlotGroupView view, long timeoutMs) throws IOException {
         List<RaftPeerId> candidates = candidates(server.getDivision(group).getGroup().getPeers(), view);
         long deadline = System.nanoTime() + timeoutMs * 1_000_000;
-        for (RaftPeerId target : candidates) {
-            long left = (deadline - System.nanoTime()) / 1_000_000;
-            if (left <= 0) {
+        for (int i = 0; i < candidates.size(); i++) {
+            // an equal share of what is left: a lagging or unreachable first choice leaves time for the next
+            long share = (deadline - System.nanoTime()) / 1_000_000 / (candidates.size() - i);
+            if (share <= 0) {
                 break;
             }
+            RaftPeerId target = candidates.get(i);
             RaftClientReply reply = server.transferLeadership(new TransferLeadershipRequest(clientId, server.getId(),
-                group, callIds.getAndIncrement(), target, left));
+                group, callIds.getAndIncrement(), target, share));
             if (reply.isSuccess()) {
                 return target;
             }

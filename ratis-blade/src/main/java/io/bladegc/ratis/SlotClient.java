@@ -3,8 +3,12 @@ package io.bladegc.ratis;
 import io.bladegc.api.slot.Outcome;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.ratis.client.RaftClient;
@@ -27,6 +31,12 @@ import org.apache.ratis.util.TimeDuration;
 public final class SlotClient implements AutoCloseable {
     private final RaftClient client;
     private final Duration timeout;
+    /** Runs the blocking calls, so that a caller waits at most the timeout (the calls end by their retry policy). */
+    private final ExecutorService calls = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "blade-slot-call");
+        t.setDaemon(true);
+        return t;
+    });
 
     private SlotClient(RaftClient client, Duration timeout) {
         this.client = client;
@@ -75,21 +85,38 @@ public final class SlotClient implements AutoCloseable {
         return write(SlotCommand.cancel(node, gcId));
     }
 
+    /**
+     * @param client  a client of the slot group, whose retry policy ends on its own; closed with this one
+     * @param timeout how long one call may take, retries included
+     * @return a client over it
+     */
+    static SlotClient of(RaftClient client, Duration timeout) {
+        return new SlotClient(client, timeout);
+    }
+
     /** @return the ledger as the leader has applied it (a linearizable read when the servers are set up for one) */
     public SlotGroupView view() throws IOException {
-        return SlotCodec.view(await(client.async().sendReadOnly(message(SlotCommand.view())), "view"));
+        Message m = message(SlotCommand.view());
+        return SlotCodec.view(await(() -> client.io().sendReadOnly(m), "view"));
     }
 
     private Outcome write(SlotCommand c) throws IOException {
-        return SlotCodec.outcome(await(client.async().send(message(c)), c.op() + " " + c.node()));
+        Message m = message(c);
+        return SlotCodec.outcome(await(() -> client.io().send(m), c.op() + " " + c.node()));
     }
 
     private static Message message(SlotCommand c) {
         return Message.valueOf(ByteString.copyFrom(SlotCodec.command(c)));
     }
 
-    private byte[] await(CompletableFuture<RaftClientReply> call, String what) throws IOException {
+    private byte[] await(Callable<RaftClientReply> send, String what) throws IOException {
         RaftClientReply reply;
+        Future<RaftClientReply> call;
+        try {
+            call = calls.submit(send);
+        } catch (RejectedExecutionException e) {
+            throw new IOException("slot client closed", e);
+        }
         try {
             reply = call.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
@@ -109,6 +136,7 @@ public final class SlotClient implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        calls.shutdownNow();
         client.close();
     }
 }

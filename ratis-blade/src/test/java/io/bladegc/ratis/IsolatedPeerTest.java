@@ -1,0 +1,162 @@
+package io.bladegc.ratis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bladegc.api.GcRequest;
+import io.bladegc.api.Generation;
+import io.bladegc.api.slot.LedgerState;
+import io.bladegc.api.slot.Outcome;
+import io.bladegc.api.slot.SlotPolicy;
+import io.bladegc.api.slot.Status;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.ratis.RaftTestUtil;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.server.simulation.MiniRaftClusterWithSimulatedRpc;
+import org.apache.ratis.util.TimeDuration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Network faults on Ratis' own test cluster with simulated RPC ({@link MiniRaftClusterWithSimulatedRpc}), where a peer
+ * can be cut off ({@link RaftTestUtil#isolate}): an isolated peer is counted down and nothing is granted that would
+ * leave the others without a majority; healed, it catches up and the replicas agree; a leader whose preferred
+ * successor is unreachable hands off to the other follower instead.
+ */
+class IsolatedPeerTest {
+    private static final SlotPolicy POLICY = QuorumPolicy.of(3, Duration.ofSeconds(10), Duration.ofSeconds(3));
+
+    /** The leader's clock, moved by hand; it starts at the wall clock, which a peer compares its lease deadline to. */
+    private final AtomicLong clock = new AtomicLong(System.currentTimeMillis());
+    private MiniRaftClusterWithSimulatedRpc cluster;
+    private final List<AutoCloseable> closing = new ArrayList<>();
+
+    @BeforeEach
+    void start() throws Exception {
+        RaftProperties p = new RaftProperties();
+        RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(150, TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(300, TimeUnit.MILLISECONDS));
+        cluster = MiniRaftClusterWithSimulatedRpc.FACTORY.newCluster(3, p);
+        cluster.setStateMachineRegistry(gid -> new SlotStateMachine(POLICY, clock::get));
+        cluster.start();
+        RaftTestUtil.waitForLeader(cluster);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (AutoCloseable c : closing) {
+            c.close();
+        }
+        cluster.shutdown();
+    }
+
+    private SlotClient client() {
+        RaftClient raw = cluster.createClient(null, RetryPolicies.retryUpToMaximumCountWithFixedSleep(100,
+            TimeDuration.valueOf(50, TimeUnit.MILLISECONDS)));
+        SlotClient c = SlotClient.of(raw, Duration.ofSeconds(10));
+        closing.add(c);
+        return c;
+    }
+
+    private List<String> ids() {
+        return cluster.getPeers().stream().map(p -> p.getId().toString()).toList();
+    }
+
+    @Test
+    void anIsolatedPeerCountsAsDownAndHealedItCatchesUp() throws Exception {
+        SlotClient slots = client();
+        for (String n : ids()) {
+            slots.join(n);
+        }
+        RaftPeerId isolated = cluster.getLeader().getId();
+        List<String> others = ids().stream().filter(n -> !n.equals(isolated.toString())).toList();
+        RaftTestUtil.isolate(cluster, isolated);
+        try {
+            for (int i = 0; i < 2; i++) { // the isolated peer's heartbeats cannot reach the ledger: it goes silent
+                clock.addAndGet(POLICY.memberTimeoutMillis() / 2 + 1);
+                for (String n : others) {
+                    assertThat(slots.heartbeat(n).status()).isEqualTo(Status.OK);
+                }
+            }
+            assertThat(slots.view().slots().members()).containsExactlyElementsOf(others);
+            assertThat(slots.acquire(others.get(0), 1, 0).status())
+                .as("one of the two live peers collecting would leave no majority").isEqualTo(Status.QUEUED);
+        } finally {
+            RaftTestUtil.deIsolate(cluster, isolated);
+        }
+        Outcome back = slots.join(isolated.toString());
+        assertThat(back.status()).isEqualTo(Status.OK);
+        assertThat(back.events()).as("three live again: the queued request is granted").anySatisfy(e ->
+            assertThat(e.node()).isEqualTo(others.get(0)));
+        awaitReplicasIdentical();
+    }
+
+    @Test
+    void aLeaderWhosePreferredSuccessorIsUnreachableHandsOffToTheOther() throws Exception {
+        SlotClient slots = client();
+        for (String n : ids()) {
+            slots.join(n);
+        }
+        RaftServer leader = cluster.getLeader().getRaftServer();
+        List<String> followers = ids().stream().filter(n -> !n.equals(leader.getId().toString())).toList();
+        for (String f : followers) { // followers.get(1) collected last: the preferred successor
+            clock.addAndGet(100);
+            Outcome g = slots.acquire(f, 1, 0);
+            assertThat(slots.release(f, g.grant().epoch(), 1).status()).isEqualTo(Status.OK);
+        }
+        RaftPeerId preferred = RaftPeerId.valueOf(followers.get(1));
+        RaftTestUtil.isolate(cluster, preferred);
+        try {
+            RecordingNode node = new RecordingNode(leader);
+            RaftBladeCounters counters = new RaftBladeCounters();
+            RaftBladeOptions options = new RaftBladeOptions(Duration.ofSeconds(10), Duration.ofSeconds(3),
+                Duration.ofSeconds(6), Duration.ofSeconds(5));
+            RaftGcHandler handler = new RaftGcHandler(node, leader.getId().toString(), slots,
+                new LeadershipHandoff(leader), options, counters, System.getLogger("test"));
+            closing.add(handler);
+            handler.onGcRequest(new GcRequest(1, 1 << 20, 1 << 20, Duration.ofMillis(20), Generation.YOUNG));
+            node.awaitCollections(1);
+            assertThat(node.ledAtCollection).containsOnly(false);
+            assertThat(RaftTestUtil.waitForLeader(cluster).getId().toString()).isEqualTo(followers.get(0));
+            assertThat(counters.transfers.sum()).isEqualTo(1);
+            assertThat(counters.transferFailures.sum()).as("the first choice failing is not the hand-off failing")
+                .isZero();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+            while (!slots.view().lastCollected().containsKey(leader.getId().toString())) {
+                assertThat(System.nanoTime()).as("the old leader's release in the ledger").isLessThan(deadline);
+                Thread.sleep(50);
+            }
+        } finally {
+            RaftTestUtil.deIsolate(cluster, preferred);
+        }
+    }
+
+    /** Every replica's whole ledger equal once they have applied the same log (waits up to 10 s). */
+    private void awaitReplicasIdentical() throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            List<LedgerState> states = new ArrayList<>();
+            List<Long> applied = new ArrayList<>();
+            for (RaftServer.Division d : cluster.iterateDivisions()) {
+                SlotStateMachine m = (SlotStateMachine) d.getStateMachine();
+                applied.add(m.view().appliedIndex());
+                states.add(m.state());
+            }
+            if (applied.stream().distinct().count() == 1 || System.nanoTime() > deadline) {
+                assertThat(applied).as("applied indexes").containsOnly(applied.get(0));
+                assertThat(states).as("replicas' ledgers").containsOnly(states.get(0));
+                return;
+            }
+            Thread.sleep(20);
+        }
+    }
+}

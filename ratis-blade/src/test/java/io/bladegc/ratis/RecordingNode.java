@@ -1,0 +1,89 @@
+package io.bladegc.ratis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bladegc.api.BladeNode;
+import io.bladegc.api.DrainedCollection;
+import io.bladegc.api.Gate;
+import io.bladegc.api.GcHandler;
+import io.bladegc.api.GcOutcome;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.server.RaftServer;
+
+/** Records each collection and whether the peer led any group at that moment. */
+final class RecordingNode implements BladeNode {
+    private final RaftServer server;
+    final AtomicLong collections = new AtomicLong();
+    final List<Boolean> ledAtCollection = new CopyOnWriteArrayList<>();
+    private final AtomicLong pause = new AtomicLong();
+
+    RecordingNode(RaftServer server) {
+        this.server = server;
+    }
+
+    @Override
+    public GcOutcome startGc(long id) {
+        try {
+            for (RaftGroupId g : server.getGroupIds()) {
+                ledAtCollection.add(server.getDivision(g).getInfo().isLeader());
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        pause.addAndGet(3_000_000);
+        collections.incrementAndGet();
+        return GcOutcome.COLLECTED;
+    }
+
+    void awaitCollections(long n) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (collections.get() < n) {
+            assertThat(System.nanoTime()).as("%d collections", n).isLessThan(deadline);
+            Thread.sleep(20);
+        }
+    }
+
+    @Override
+    public long pauseNanos() {
+        return pause.get();
+    }
+
+    @Override
+    public Gate gate() {
+        throw new UnsupportedOperationException("a Raft peer's handler uses no gate");
+    }
+
+    @Override
+    public void register(GcHandler handler) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public DrainedCollection drainAndCollect(long id) {
+        throw new UnsupportedOperationException("a Raft peer does not drain");
+    }
+
+    @Override
+    public Duration retryAfter() {
+        return Duration.ZERO;
+    }
+
+    @Override
+    public void attachGate() {
+    }
+
+    @Override
+    public void detachGate() {
+    }
+
+    @Override
+    public String summary() {
+        return "recording node";
+    }
+}
