@@ -3,6 +3,7 @@ package io.bladegc.api;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongFunction;
@@ -17,6 +18,7 @@ final class ChannelNode implements BladeNode {
     private final Runnable attach;
     private final Runnable detach;
     private final Consumer<Function<long[], Boolean>> register;
+    private final BiConsumer<Function<long[], Boolean>, LongSupplier> registerWithLead;
     private final LongFunction<String> startGc;
     private final LongFunction<long[]> drainAndCollect;
     private final Supplier<String> summary;
@@ -34,6 +36,7 @@ final class ChannelNode implements BladeNode {
         this.attach = (Runnable) ch.get("attachGate");
         this.detach = (Runnable) ch.get("detachGate");
         this.register = (Consumer<Function<long[], Boolean>>) ch.get("register");
+        this.registerWithLead = (BiConsumer<Function<long[], Boolean>, LongSupplier>) ch.get("registerWithLead");
         this.startGc = (LongFunction<String>) ch.get("startGc");
         this.drainAndCollect = (LongFunction<long[]>) ch.get("drainAndCollect");
         this.summary = (Supplier<String>) ch.get("summary");
@@ -46,8 +49,13 @@ final class ChannelNode implements BladeNode {
 
     @Override
     public void register(GcHandler handler) {
-        register.accept(handler == null ? null : r -> handler.onGcRequest(new GcRequest(r[0], r[1], r[2],
-            Duration.ofNanos(r[3]), Generation.values()[(int) r[4]])) == GcDecision.COLLECT_NOW);
+        Function<long[], Boolean> f = handler == null ? null : r -> handler.onGcRequest(new GcRequest(r[0], r[1],
+            r[2], Duration.ofNanos(r[3]), Generation.values()[(int) r[4]])) == GcDecision.COLLECT_NOW;
+        if (registerWithLead != null) {
+            registerWithLead.accept(f, handler == null ? null : handler::scheduleLeadNanos);
+        } else { // a node from a Blade without it: the handler's schedule lead is not asked
+            register.accept(f);
+        }
     }
 
     @Override

@@ -17,7 +17,8 @@ public interface GcHandler {
      * How long this handler takes from the upcall until it lets the node drain (asking a coordinator, waiting in its
      * queue), in nanoseconds: the node raises its upcalls that much earlier, on top of its own drain and margin.
      * Called on the watcher thread at every sample, so it must be cheap, thread-safe and must not throw. Default: 0 (the
-     * handler decides at once). A handler registered through another class loader's copy of Blade is asked nothing.
+     * handler decides at once). A handler registered through another class loader's copy of Blade (the agent's) is
+     * asked through the node's channel.
      */
     default long scheduleLeadNanos() {
         return 0;

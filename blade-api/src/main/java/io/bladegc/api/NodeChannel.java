@@ -4,6 +4,7 @@ import io.bladegc.api.internal.StatsMBean;
 import java.lang.management.ManagementFactory;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongFunction;
@@ -28,6 +29,8 @@ import javax.management.JMException;
  * attachGate    Runnable, detachGate Runnable
  * register      Consumer&lt;Function&lt;long[], Boolean&gt;&gt;  handler over {id, allocated, remaining, pauseNanos,
  *                                                 generation ordinal}; true = collect now; null = default
+ * registerWithLead BiConsumer&lt;Function&lt;long[], Boolean&gt;, LongSupplier&gt;  the same, with the handler's
+ *                                                 {@link GcHandler#scheduleLeadNanos()}
  * startGc       LongFunction&lt;String&gt;             the {@link GcOutcome} name
  * drainAndCollect LongFunction&lt;long[]&gt;         {outcome ordinal, trailers ns, gc ns, drained 1/0}
  * summary       Supplier&lt;String&gt;
@@ -58,7 +61,9 @@ final class NodeChannel {
         ch.put("pauseNanos", (LongSupplier) node::pauseNanos);
         ch.put("attachGate", (Runnable) node::attachGate);
         ch.put("detachGate", (Runnable) node::detachGate);
-        ch.put("register", (Consumer<Function<long[], Boolean>>) f -> node.register(f == null ? null : adapt(f)));
+        ch.put("register", (Consumer<Function<long[], Boolean>>) f -> node.register(f == null ? null : adapt(f, null)));
+        ch.put("registerWithLead", (BiConsumer<Function<long[], Boolean>, LongSupplier>) (f, lead) ->
+            node.register(f == null ? null : adapt(f, lead)));
         ch.put("startGc", (LongFunction<String>) id -> node.startGc(id).name());
         ch.put("drainAndCollect", (LongFunction<long[]>) id -> {
             DrainedCollection d = node.drainAndCollect(id);
@@ -69,9 +74,20 @@ final class NodeChannel {
         return new StatsMBean("Blade node", stats, Map.of("Channel", Map.copyOf(ch))).publish(NAME);
     }
 
-    private static GcHandler adapt(Function<long[], Boolean> f) {
-        return r -> Boolean.TRUE.equals(f.apply(new long[] {r.id(), r.allocatedBytes(), r.remainingBytes(),
-            r.estimatedPause().toNanos(), r.generation().ordinal()})) ? GcDecision.COLLECT_NOW : GcDecision.DEFER;
+    private static GcHandler adapt(Function<long[], Boolean> f, LongSupplier lead) {
+        return new GcHandler() {
+            @Override
+            public GcDecision onGcRequest(GcRequest r) {
+                return Boolean.TRUE.equals(f.apply(new long[] {r.id(), r.allocatedBytes(), r.remainingBytes(),
+                    r.estimatedPause().toNanos(), r.generation().ordinal()})) ? GcDecision.COLLECT_NOW
+                    : GcDecision.DEFER;
+            }
+
+            @Override
+            public long scheduleLeadNanos() {
+                return lead == null ? 0 : lead.getAsLong();
+            }
+        };
     }
 
     /** Removes the published node, if any. */

@@ -55,6 +55,35 @@ class BladeTest {
     }
 
     @Test
+    void aHandlerRegisteredThroughTheChannelIsAskedItsScheduleLead() {
+        BladeNode node = Blade.startNode(BladeOptions.defaults());
+        Map<String, Object> channel = new HashMap<>(NodeChannel.lookup());
+        channel.remove("node");
+        ChannelNode foreign = new ChannelNode(channel);
+        long before = leadMillis(node.summary());
+        foreign.register(new GcHandler() {
+            @Override
+            public GcDecision onGcRequest(GcRequest request) {
+                return GcDecision.DEFER;
+            }
+
+            @Override
+            public long scheduleLeadNanos() {
+                return 500_000_000;
+            }
+        });
+        assertThat(leadMillis(node.summary()) - before).isEqualTo(500);
+        foreign.register(null);
+        assertThat(leadMillis(node.summary())).isEqualTo(before);
+    }
+
+    private static long leadMillis(String summary) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("lead time=(\\d+) ms").matcher(summary);
+        assertThat(m.find()).as(summary).isTrue();
+        return Long.parseLong(m.group(1));
+    }
+
+    @Test
     void aMismatchedChannelVersionIsAClearError() {
         Blade.startNode(BladeOptions.defaults());
         Map<String, Object> channel = new HashMap<>(NodeChannel.lookup());

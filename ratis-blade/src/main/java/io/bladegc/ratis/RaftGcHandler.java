@@ -43,6 +43,10 @@ final class RaftGcHandler implements GcHandler, AutoCloseable {
     /** Lease left at the grant beyond the expected pause, or the peer does not collect under it. */
     private static final long LEASE_MARGIN_MILLIS = 200;
     private static final long POLL_MILLIS = 5;
+    /** The schedule lead before the first collection was timed: a hand-off and a few round trips on a LAN. */
+    private static final long FIRST_LEAD_NANOS = 100_000_000;
+    /** The schedule lead is the longest of this many recent upcall-to-grant times. */
+    private static final int LEAD_WINDOW = 8;
 
     private final BladeNode node;
     private final String self;
@@ -52,6 +56,9 @@ final class RaftGcHandler implements GcHandler, AutoCloseable {
     private final RaftBladeCounters counters;
     private final System.Logger log;
     private final AtomicBoolean busy = new AtomicBoolean();
+    /** Recent upcall-to-grant times, nanoseconds; guarded by itself. */
+    private final long[] recentLeads = new long[LEAD_WINDOW];
+    private int leadsSeen;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "blade-raft-gc");
         t.setDaemon(true);
@@ -67,6 +74,30 @@ final class RaftGcHandler implements GcHandler, AutoCloseable {
         this.options = options;
         this.counters = counters;
         this.log = log;
+    }
+
+    /**
+     * The node raises upcalls this much earlier: the longest upcall-to-grant time (hand-offs, queueing) of the last
+     * {@value #LEAD_WINDOW} collections, 100 ms before the first.
+     */
+    @Override
+    public long scheduleLeadNanos() {
+        synchronized (recentLeads) {
+            if (leadsSeen == 0) {
+                return FIRST_LEAD_NANOS;
+            }
+            long max = 0;
+            for (int i = 0; i < Math.min(leadsSeen, LEAD_WINDOW); i++) {
+                max = Math.max(max, recentLeads[i]);
+            }
+            return max;
+        }
+    }
+
+    private void scheduled(long nanos) {
+        synchronized (recentLeads) {
+            recentLeads[leadsSeen++ % LEAD_WINDOW] = nanos;
+        }
     }
 
     @Override
@@ -111,7 +142,9 @@ final class RaftGcHandler implements GcHandler, AutoCloseable {
             if (grant == null) {
                 return;
             }
-            step.note("granted epoch " + grant.epoch() + " after " + ms(System.nanoTime() - start));
+            long scheduled = System.nanoTime() - start;
+            scheduled(scheduled);
+            step.note("granted epoch " + grant.epoch() + " after " + ms(scheduled));
             if (!handoff.ledGroups().isEmpty()) {
                 cancel(r, step, "elected again before collecting");
                 return;
