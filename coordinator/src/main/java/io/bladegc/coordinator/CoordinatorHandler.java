@@ -132,7 +132,7 @@ final class CoordinatorHandler extends SimpleChannelInboundHandler<FullHttpReque
             case OK, GRANTED, QUEUED, CANCELLED -> HttpResponseStatus.OK;
             case UNKNOWN_NODE -> HttpResponseStatus.NOT_FOUND;
             case STALE_EPOCH, REJECTED -> HttpResponseStatus.CONFLICT;
-            case UNAVAILABLE -> HttpResponseStatus.SERVICE_UNAVAILABLE;
+            case UNAVAILABLE, NOT_LEADER -> HttpResponseStatus.SERVICE_UNAVAILABLE;
         };
     }
 

@@ -6,6 +6,7 @@ import io.bladegc.coordinator.lb.HaproxyRuntimeApi;
 import io.bladegc.coordinator.lb.NoLoadBalancer;
 import io.bladegc.coordinator.lb.RuntimeApiEndpoint;
 import io.bladegc.coordinator.slots.SlotService;
+import io.bladegc.coordinator.slots.SlotServiceBuilder;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.LinkedHashMap;
@@ -49,7 +50,9 @@ public final class CoordinatorMain {
         }
         Thread hook = new Thread(server::close, "blade-coordinator-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        out.println(summary(parsed.config(), server));
+        CoordinatorReplica.Settings replication = CoordinatorReplica.parse(parsed.values());
+        out.println(summary(parsed.config(), server) + (replication == null ? ""
+            : " | " + CoordinatorReplica.summary(replication)));
         try {
             server.awaitClose();
         } catch (InterruptedException e) {
@@ -60,8 +63,10 @@ public final class CoordinatorMain {
     }
 
     /**
-     * Starts the slot service and the server for {@code parsed}. The coordinator keeps no state on disk, so it cannot
-     * tell a first start from a restart: it always starts as the successor of a lost one. It grants nothing for one
+     * Starts the slot service and the server for {@code parsed}; with {@code --peers}, this process is one replica of
+     * a replicated coordinator ({@link CoordinatorReplica}) whose ledger is kept by Raft on every replica and on disk.
+     * Standalone, the coordinator keeps no state on disk, so it cannot tell a first start from a restart: it always
+     * starts as the successor of a lost one. It grants nothing for one
      * lease (a predecessor's grants have run out by then), and its epochs start at the wall clock in microseconds,
      * above any predecessor's as long as that one granted fewer than 1,000 slots per millisecond on average (the
      * measured maximum is about 22 per millisecond) and the wall clock did not step back by more than the restart
@@ -69,13 +74,18 @@ public final class CoordinatorMain {
      */
     static CoordinatorServer start(CoordinatorOptions.Parsed parsed) throws IOException {
         CoordinatorConfig config = parsed.config();
-        SlotService slots = SlotService.builder()
+        CoordinatorReplica.Settings replication = CoordinatorReplica.parse(parsed.values());
+        LoadBalancer loadBalancer = loadBalancer(parsed);
+        SlotServiceBuilder builder = SlotService.builder()
             .policy(config.policy())
-            .successorOf(Math.multiplyExact(System.currentTimeMillis(), 1_000L), config.policy().leaseMillis())
-            .loadBalancer(loadBalancer(parsed))
-            .maxMembers(config.maxMembers())
-            .build();
-        return CoordinatorServer.start(config, slots);
+            .loadBalancer(loadBalancer)
+            .maxMembers(config.maxMembers());
+        if (replication == null) {
+            builder.successorOf(Math.multiplyExact(System.currentTimeMillis(), 1_000L), config.policy().leaseMillis());
+        } else { // the ledger survives on the other replicas and on disk: no hold, epochs continue
+            builder.replicated(CoordinatorReplica.start(replication, config.policy()));
+        }
+        return CoordinatorServer.start(config, builder.build());
     }
 
     /**

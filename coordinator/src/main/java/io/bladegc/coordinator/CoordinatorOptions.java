@@ -27,7 +27,8 @@ final class CoordinatorOptions {
     private record Key(String name, String form, String fallback, String help) {
     }
 
-    // the load balancer's keys (haproxy, haproxy-servers, haproxy-drain) are read by CoordinatorMain.loadBalancer
+    // the load balancer's keys (haproxy, haproxy-servers, haproxy-drain) are read by CoordinatorMain.loadBalancer,
+    // the replication keys (peers, id, raft-dir) by CoordinatorReplica.parse
     private static final List<Key> KEYS = List.of(
         new Key("bind", "<address>", CoordinatorConfig.DEFAULT_BIND,
             "address to listen on; a non-loopback address needs a token"),
@@ -50,6 +51,11 @@ final class CoordinatorOptions {
             "which HAProxy server each node is, e.g. n1=app/s1,n2=app/s2"),
         new Key("haproxy-drain", "<drain|maint>", "drain",
             "state a collecting node's server is put in: drain finishes open connections, maint cuts them"),
+        new Key("peers", "<id=host:port,...>", "none",
+            "replicated mode: the coordinator replicas and their Raft ports; they share the ledger through Raft"),
+        new Key("id", "<id>", "none", "replicated mode: this replica's id among --peers"),
+        new Key("raft-dir", "<dir>", "blade-coordinator-raft", "replicated mode: where this replica keeps its Raft "
+            + "log and snapshots (a directory per id below it)"),
         new Key("config", "<file>", "none", "a .properties file with the same keys (without the dashes)"));
 
     /**

@@ -85,6 +85,11 @@ public final class SlotClient implements AutoCloseable {
         return write(SlotCommand.cancel(node, gcId));
     }
 
+    /** @return what time alone decided since the last entry ({@link Outcome#events()}) */
+    public Outcome tick() throws IOException {
+        return write(SlotCommand.tick());
+    }
+
     /**
      * @param client  a client of the slot group, whose retry policy ends on its own; closed with this one
      * @param timeout how long one call may take, retries included

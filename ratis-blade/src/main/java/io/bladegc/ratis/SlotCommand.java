@@ -6,7 +6,7 @@ import java.util.Objects;
  * One call on the replicated slot ledger, as a client sends it and the log carries it. Immutable.
  *
  * @param op          which call
- * @param node        the peer the call is about
+ * @param node        the peer the call is about; empty for {@link Op#TICK} and {@link Op#VIEW}
  * @param gcId        the GC request ({@link Op#ACQUIRE}, {@link Op#CANCEL}), else 0
  * @param leadMillis  how soon the peer needs to collect ({@link Op#ACQUIRE}), else 0
  * @param epoch       the grant's epoch ({@link Op#RELEASE}, {@link Op#RENEW}), else 0
@@ -17,6 +17,8 @@ public record SlotCommand(Op op, String node, long gcId, long leadMillis, long e
     /** The ledger's calls ({@code io.bladegc.api.slot.SlotLedger}), plus {@link #VIEW}, a read. */
     public enum Op {
         JOIN, HEARTBEAT, LEAVE, ACQUIRE, RELEASE, RENEW, CANCEL,
+        /** Only time passes: expiries, lost members, grants to the queue (a coordinator's periodic tick). */
+        TICK,
         /** Read-only: the ledger as it stands; answered by a query, never written to the log. */
         VIEW
     }
@@ -52,6 +54,10 @@ public record SlotCommand(Op op, String node, long gcId, long leadMillis, long e
 
     static SlotCommand cancel(String node, long gcId) {
         return new SlotCommand(Op.CANCEL, node, gcId, 0, 0, 0);
+    }
+
+    static SlotCommand tick() {
+        return new SlotCommand(Op.TICK, "", 0, 0, 0, 0);
     }
 
     static SlotCommand view() {

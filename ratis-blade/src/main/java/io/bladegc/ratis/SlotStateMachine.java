@@ -5,6 +5,7 @@ import io.bladegc.api.slot.Outcome;
 import io.bladegc.api.slot.SlotEvent;
 import io.bladegc.api.slot.SlotLedger;
 import io.bladegc.api.slot.SlotPolicy;
+import io.bladegc.api.slot.Status;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.File;
@@ -187,6 +188,7 @@ public final class SlotStateMachine extends BaseStateMachine {
             case RELEASE -> ledger.release(c.node(), c.epoch(), c.pauseMillis(), now);
             case RENEW -> ledger.renew(c.node(), c.epoch(), now);
             case CANCEL -> ledger.cancel(c.node(), c.gcId(), now);
+            case TICK -> new Outcome(Status.OK, null, -1, "", ledger.tick(now));
             case VIEW -> throw new IllegalStateException("a VIEW in the log"); // refused in startTransaction
         };
     }

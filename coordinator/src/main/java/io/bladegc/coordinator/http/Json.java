@@ -105,6 +105,9 @@ public final class Json {
             .put("leaseMillis", p.leaseMillis()).put("memberTimeoutMillis", p.memberTimeoutMillis())
             .put("allowance", p.allowance(v.members().size()));
         o.put("loadBalancer", loadBalancer);
+        if (!s.replica().isEmpty()) {
+            o.put("replica", s.replica());
+        }
         ArrayNode events = o.putArray("recentEvents");
         for (SlotEvent e : s.recentEvents()) {
             ObjectNode ev = events.addObject().put("type", e.type().name()).put("node", e.node()).put("at", e.at());

@@ -11,8 +11,9 @@ import java.util.List;
  * @param recentEvents the last {@link SlotService#RECENT_EVENTS} events, oldest first
  * @param waiting      how many acquire long-polls are open
  * @param now          the coordinator's clock (milliseconds)
+ * @param replica      who this replica is and who leads (replicated mode), else empty
  */
-public record ClusterSnapshot(SlotView view, List<SlotEvent> recentEvents, int waiting, long now) {
+public record ClusterSnapshot(SlotView view, List<SlotEvent> recentEvents, int waiting, long now, String replica) {
     public ClusterSnapshot {
         recentEvents = List.copyOf(recentEvents);
     }

@@ -2,7 +2,6 @@ package io.bladegc.coordinator.slots;
 
 import io.bladegc.api.slot.Grant;
 import io.bladegc.api.slot.SlotEvent;
-import io.bladegc.api.slot.SlotLedger;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +33,7 @@ final class LongPolls {
         }
     }
 
-    private final SlotLedger ledger;
+    private final Ledger ledger;
     private final LongSupplier clock;
     private final SlotExecutor executor;
     private final Rotation rotation;
@@ -45,7 +44,7 @@ final class LongPolls {
      * @param publish what the service does with ledger events (it answers polls through {@link #answer}); used when a
      *                poll's wait is over, after ticking the ledger
      */
-    LongPolls(SlotLedger ledger, LongSupplier clock, SlotExecutor executor, Rotation rotation,
+    LongPolls(Ledger ledger, LongSupplier clock, SlotExecutor executor, Rotation rotation,
               BiConsumer<List<SlotEvent>, Long> publish) {
         this.ledger = ledger;
         this.clock = clock;
@@ -102,12 +101,14 @@ final class LongPolls {
         }
     }
 
-    /** Answers every open poll {@link SlotReply.Kind#UNAVAILABLE}: the coordinator is shutting down. */
-    void closeAll(long now) {
+    /**
+     * Answers every open poll: {@link SlotReply.Kind#UNAVAILABLE} when the coordinator shuts down,
+     * {@link SlotReply.Kind#NOT_LEADER} when a replica stops being the leader.
+     */
+    void closeAll(long now, SlotReply.Kind kind, String why) {
         for (Poll p : List.copyOf(polls.values())) {
             p.timeout.cancel();
-            p.future.complete(SlotReply.of(SlotReply.Kind.UNAVAILABLE, p.node, p.gcId,
-                "the coordinator is shutting down", now));
+            p.future.complete(SlotReply.of(kind, p.node, p.gcId, why, now));
         }
         polls.clear();
     }

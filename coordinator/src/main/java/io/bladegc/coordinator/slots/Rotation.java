@@ -1,9 +1,13 @@
 package io.bladegc.coordinator.slots;
 
+import io.bladegc.api.slot.Grant;
 import io.bladegc.api.slot.SlotEvent;
 import io.bladegc.coordinator.lb.LoadBalancer;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -54,6 +58,26 @@ final class Rotation {
         if (d != null && d.epoch() == end.epoch()) {
             drained.remove(end.node());
             call("ready", end.node(), loadBalancer::ready, null);
+        }
+    }
+
+    /**
+     * Sets the load balancer to match a ledger this process takes over (a new Raft leader): the holders of
+     * {@code grants} out of rotation, every other member in. What this process drained before is forgotten.
+     */
+    void takeOver(List<Grant> grants, List<String> members) {
+        drained.clear();
+        Set<String> holders = new HashSet<>();
+        for (Grant g : grants) {
+            holders.add(g.node());
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            drained.put(g.node(), new Drain(g.epoch(), done));
+            call("drain", g.node(), loadBalancer::drain, done);
+        }
+        for (String m : members) {
+            if (!holders.contains(m)) {
+                call("ready", m, loadBalancer::ready, null);
+            }
         }
     }
 

@@ -33,7 +33,9 @@ public record SlotReply(Kind kind, String node, long gcId, Grant grant, int posi
         /** The ledger refused; the message says why. */
         REJECTED,
         /** The coordinator cannot take the call now (shutting down, member limit); the message says why. */
-        UNAVAILABLE
+        UNAVAILABLE,
+        /** This coordinator replica is not the Raft leader: ask another replica. */
+        NOT_LEADER
     }
 
     static SlotReply of(Outcome o, String node, long gcId, long now) {

@@ -3,8 +3,8 @@ package io.bladegc.coordinator.slots;
 import io.bladegc.api.slot.Grant;
 import io.bladegc.api.slot.Outcome;
 import io.bladegc.api.slot.SlotEvent;
-import io.bladegc.api.slot.SlotLedger;
 import io.bladegc.api.slot.SlotPolicy;
+import io.bladegc.api.slot.SlotView;
 import io.bladegc.api.slot.Status;
 import io.bladegc.coordinator.lb.LoadBalancer;
 import java.util.HashSet;
@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BiFunction;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
-import java.util.function.Supplier;
 
 /**
  * The coordinator's slots: owns the {@link SlotLedger} and runs every call to it one at a time, in order, through the
@@ -36,7 +36,7 @@ public final class SlotService implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(SlotService.class.getName());
 
-    private final SlotLedger ledger;
+    private final Ledger ledger;
     private final SlotPolicy policy;
     private final LongSupplier clock;
     private final SlotExecutor executor;
@@ -48,8 +48,13 @@ public final class SlotService implements AutoCloseable {
     private final Set<String> members = new HashSet<>();
     private final RecentEvents recent = new RecentEvents(RECENT_EVENTS);
     private volatile boolean closed;
+    /**
+     * Whether the last tick found this process serving; touched by executor tasks only. A local ledger serves from
+     * the start (its state is this process's own); a replica takes over when it becomes the ready Raft leader.
+     */
+    private boolean serving;
 
-    SlotService(SlotLedger ledger, SlotPolicy policy, LongSupplier clock, SlotExecutor executor, Rotation rotation,
+    SlotService(Ledger ledger, SlotPolicy policy, LongSupplier clock, SlotExecutor executor, Rotation rotation,
                 SlotMetrics metrics, int maxMembers, long tickMillis) {
         this.ledger = ledger;
         this.policy = policy;
@@ -60,6 +65,7 @@ public final class SlotService implements AutoCloseable {
         this.maxMembers = maxMembers;
         this.tickMillis = tickMillis;
         this.polls = new LongPolls(ledger, clock, executor, rotation, this::publish);
+        this.serving = ledger instanceof LocalLedger;
         executor.schedule(this::tick, tickMillis);
     }
 
@@ -108,7 +114,7 @@ public final class SlotService implements AutoCloseable {
             } else {
                 rotation.deliver(result, reply);
             }
-        }, () -> shuttingDown(node, gcId));
+        }, (kind, why) -> SlotReply.of(kind, node, gcId, why, clock.getAsLong()));
         return result;
     }
 
@@ -138,8 +144,11 @@ public final class SlotService implements AutoCloseable {
         CompletableFuture<ClusterSnapshot> result = new CompletableFuture<>();
         run(result, () -> {
             long now = clock.getAsLong();
-            publish(ledger.tick(now), now);
-            result.complete(new ClusterSnapshot(ledger.view(), recent.snapshot(), polls.size(), now));
+            if (ledger.serving()) {
+                publish(ledger.tick(now), now);
+            }
+            result.complete(new ClusterSnapshot(ledger.view(), recent.snapshot(), polls.size(), now,
+                ledger.replicaDescription()));
         }, null);
         return result;
     }
@@ -178,12 +187,14 @@ public final class SlotService implements AutoCloseable {
             closed = true;
         }
         try {
-            executor.execute(() -> polls.closeAll(clock.getAsLong()));
+            executor.execute(() -> polls.closeAll(clock.getAsLong(), SlotReply.Kind.UNAVAILABLE,
+                "the coordinator is shutting down"));
         } catch (RejectedExecutionException e) {
             // already stopped: no poll left to answer
         }
         executor.shutdown(2_000);
         rotation.shutdown(5_000);
+        ledger.close();
     }
 
     private CompletableFuture<SlotReply> submit(String node, LongFunction<SlotReply> op) {
@@ -191,19 +202,33 @@ public final class SlotService implements AutoCloseable {
         run(result, () -> {
             SlotReply reply = op.apply(clock.getAsLong());
             rotation.deliver(result, reply);
-        }, () -> shuttingDown(node, 0));
+        }, (kind, why) -> SlotReply.of(kind, node, 0, why, clock.getAsLong()));
         return result;
     }
 
     /**
      * Runs {@code task} through the executor; a failure completes {@code result} exceptionally instead of killing the
-     * thread. After {@link #close()}, {@code result} completes with {@code whenClosed}'s answer, or, when that is
-     * {@code null}, fails with a {@link RejectedExecutionException}.
+     * thread. When the call cannot be taken, {@code result} completes with {@code refused}'s answer: after
+     * {@link #close()} ({@link SlotReply.Kind#UNAVAILABLE}), on a replica that is not the leader
+     * ({@link SlotReply.Kind#NOT_LEADER}), when the replicated ledger does not answer ({@code UNAVAILABLE}); with a
+     * {@code null} {@code refused} (the cluster view) it fails with a {@link RejectedExecutionException} after
+     * close and is answered anyway elsewhere.
      */
-    private <T> void run(CompletableFuture<T> result, Runnable task, Supplier<T> whenClosed) {
+    private <T> void run(CompletableFuture<T> result, Runnable task, BiFunction<SlotReply.Kind, String, T> refused) {
         Runnable guarded = () -> {
             try {
+                if (refused != null && !ledger.serving()) {
+                    result.complete(refused.apply(SlotReply.Kind.NOT_LEADER,
+                        "this coordinator replica is not the leader; try another"));
+                    return;
+                }
                 task.run();
+            } catch (ReplicatedLedger.LedgerUnavailableException e) {
+                if (refused != null) {
+                    result.complete(refused.apply(SlotReply.Kind.UNAVAILABLE, e.getMessage()));
+                } else {
+                    result.completeExceptionally(e);
+                }
             } catch (RuntimeException | Error e) {
                 LOG.log(System.Logger.Level.ERROR, "slot service call failed", e);
                 result.completeExceptionally(e);
@@ -215,17 +240,12 @@ public final class SlotService implements AutoCloseable {
             }
             executor.execute(guarded);
         } catch (RejectedExecutionException e) {
-            if (whenClosed != null) {
-                result.complete(whenClosed.get());
+            if (refused != null) {
+                result.complete(refused.apply(SlotReply.Kind.UNAVAILABLE, "the coordinator is shutting down"));
             } else {
                 result.completeExceptionally(e);
             }
         }
-    }
-
-    private SlotReply shuttingDown(String node, long gcId) {
-        return SlotReply.of(SlotReply.Kind.UNAVAILABLE, node, gcId, "the coordinator is shutting down",
-            clock.getAsLong());
     }
 
     private SlotReply apply(Outcome outcome, String node, long gcId, long now) {
@@ -239,8 +259,19 @@ public final class SlotService implements AutoCloseable {
         }
         try {
             long now = clock.getAsLong();
-            publish(ledger.tick(now), now);
+            boolean was = serving;
+            serving = ledger.serving();
+            if (serving && !was) {
+                takeOver(now);
+            } else if (!serving && was) {
+                polls.closeAll(now, SlotReply.Kind.NOT_LEADER, "this coordinator replica is no longer the leader");
+            }
+            if (serving) {
+                publish(ledger.tick(now), now);
+            }
             metrics.gauges(ledger.memberCount(), ledger.collectingCount(), ledger.queueLength(), polls.size());
+        } catch (ReplicatedLedger.LedgerUnavailableException e) {
+            LOG.log(System.Logger.Level.WARNING, "slot tick: " + e.getMessage());
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "slot tick failed", e);
         } finally {
@@ -252,6 +283,20 @@ public final class SlotService implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * This replica starts serving (it became the ready Raft leader): the members as the ledger has them, and the load
+     * balancer set to match the ledger, since the previous leader may have died between a ledger change and its
+     * load-balancer call.
+     */
+    private void takeOver(long now) {
+        SlotView view = ledger.view();
+        members.clear();
+        members.addAll(view.members());
+        rotation.takeOver(view.collecting(), view.members());
+        LOG.log(System.Logger.Level.INFO, "serving as the leader: " + view.members().size() + " members, "
+            + view.collecting().size() + " collecting (" + ledger.replicaDescription() + ")");
     }
 
     /** Everything that follows from ledger events: recent events, meters, the load balancer, long-polls. */

@@ -25,6 +25,7 @@ public final class SlotServiceBuilder {
     private long tickMillis = SlotService.TICK_MILLIS;
     private long epochsAbove;
     private long holdMillis = -1;
+    private ReplicatedLedger replicated;
 
     SlotServiceBuilder() {
     }
@@ -40,6 +41,16 @@ public final class SlotServiceBuilder {
         }
         this.epochsAbove = epochsAbove;
         this.holdMillis = holdMillis;
+        return this;
+    }
+
+    /**
+     * Runs the service on a ledger replicated among coordinator replicas instead of one in this process; the service
+     * then answers node calls only while this replica is the Raft leader. The policy must be the one the replicas'
+     * state machines run. Default: a local ledger.
+     */
+    public SlotServiceBuilder replicated(ReplicatedLedger ledger) {
+        this.replicated = Objects.requireNonNull(ledger, "ledger");
         return this;
     }
 
@@ -111,8 +122,8 @@ public final class SlotServiceBuilder {
 
     /** @return the service, ticking */
     public SlotService build() {
-        SlotLedger ledger = holdMillis < 0 ? new SlotLedger(policy)
-            : new SlotLedger(policy, epochsAbove, SlotService.saturatedAdd(clock.getAsLong(), holdMillis));
+        Ledger ledger = replicated != null ? replicated : new LocalLedger(holdMillis < 0 ? new SlotLedger(policy)
+            : new SlotLedger(policy, epochsAbove, SlotService.saturatedAdd(clock.getAsLong(), holdMillis)));
         SlotExecutor slots = executor != null ? executor : new SerialSlotExecutor("blade-coordinator-slots");
         SlotMetrics meters = metrics != null ? metrics : new SlotMetrics();
         Executor lbCalls = loadBalancerCalls;
