@@ -123,7 +123,7 @@ public final class BladeAgent {
             } catch (Throwable ignored) {
                 // never let the agent stop the application
             }
-            return ", coordinator=" + options.coordinator() + " (could not start: single-node)";
+            return ", coordinator=" + options.coordinatorsText() + " (could not start: single-node)";
         }
     }
 

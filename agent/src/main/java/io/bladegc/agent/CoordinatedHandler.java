@@ -33,11 +33,12 @@ import java.util.concurrent.LinkedBlockingQueue;
  *   <li><b>release</b> with the grant's epoch and the measured pause. A {@code 409} (stale epoch: the lease ended) is
  *       logged and counted, never retried.</li>
  * </ol>
- * <b>Fail open:</b> when the coordinator is known to be down, or a call fails (refused, no answer within
- * {@code coordinatorTimeout}, 5xx, bad answer, 400, 401/403), the node collects locally at once, as a single node
- * does ({@code drainAndCollect}), and the coordinator counts as down until {@link Membership}'s heartbeat thread gets
- * it to answer a join again. A {@code 404} joins again and asks once more. So with the coordinator down, slow or
- * black-holed a collection starts no later than {@code coordinatorTimeout} (plus 100 ms of grace) after the upcall.
+ * <b>Fail open:</b> when the coordinator is known to be down, or a call fails (refused or no answer within
+ * {@code coordinatorTimeout} at every replica, 5xx, bad answer, 400, 401/403; see {@link CoordinatorClient} for the
+ * fail-over between replicas), the node collects locally at once, as a single node does ({@code drainAndCollect}),
+ * and the coordinator counts as down until {@link Membership}'s heartbeat thread gets it to answer a join again. A
+ * {@code 404} joins again and asks once more. So with the coordinator down, slow or black-holed a collection starts
+ * no later than {@code coordinatorTimeout} (plus 100 ms of grace) after the upcall, whatever the number of replicas.
  *
  * <p>A release or cancel that got no answer (the coordinator was down) is handed to {@link Membership}, whose
  * heartbeat thread sends it once more when the coordinator answers again, so that a grant left behind does not make
@@ -134,7 +135,8 @@ final class CoordinatedHandler implements GcHandler, AutoCloseable {
     /** @return the counters, whether the coordinator is up, and the last event's line; JDK types only */
     Map<String, Object> stats() {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("Coordinator", String.valueOf(options.coordinator()));
+        m.put("Coordinator", options.coordinatorsText());
+        m.put("CoordinatorReplica", client.replica().toString());
         m.put("NodeId", options.nodeId());
         m.put("CoordinatorUp", membership.isUp());
         m.put("ScheduleLeadMs", scheduleLead.nanos() / 1_000_000);
@@ -145,8 +147,8 @@ final class CoordinatedHandler implements GcHandler, AutoCloseable {
 
     /**
      * Stops the thread after the request in hand (a wait for a grant is cancelled at the coordinator) and waits for
-     * it, at most the drain timeout plus one coordinator call, so that a release of a collection in progress reaches
-     * the coordinator before the node leaves.
+     * it, at most the drain timeout plus one coordinator call ({@link CoordinatorClient#callBound()}), so that a
+     * release of a collection in progress reaches the coordinator before the node leaves.
      */
     @Override
     public void close() {
@@ -154,8 +156,7 @@ final class CoordinatedHandler implements GcHandler, AutoCloseable {
         inbox.add(STOP);
         if (thread.isAlive() && Thread.currentThread() != thread) {
             try {
-                thread.join(options.drainTimeout().plus(options.coordinatorTimeout()).plus(CoordinatorClient.GRACE)
-                    .toMillis());
+                thread.join(options.drainTimeout().plus(client.callBound()).toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

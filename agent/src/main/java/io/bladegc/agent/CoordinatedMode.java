@@ -47,11 +47,10 @@ final class CoordinatedMode implements AutoCloseable {
         if (!options.coordinated()) {
             throw new IllegalArgumentException("no coordinator configured");
         }
-        CoordinatorClient client = new CoordinatorClient(options.coordinator(), options.nodeId(), options.token(),
-            options.coordinatorTimeout());
         CoordinationCounters counters = new CoordinationCounters();
-        Membership membership = new Membership(client, options.coordinator(), options.nodeId(), heartbeat, counters,
-            log);
+        CoordinatorClient client = new CoordinatorClient(options.coordinators(), options.nodeId(), options.token(),
+            options.coordinatorTimeout(), counters, log);
+        Membership membership = new Membership(client, options.nodeId(), heartbeat, counters, log);
         CoordinatedHandler handler = new CoordinatedHandler(node, client, membership, counters, probe, options, log);
         handler.start();
         node.register(handler);
@@ -71,7 +70,7 @@ final class CoordinatedMode implements AutoCloseable {
 
     /** @return the settings for the start-up line; never the token */
     String describe() {
-        return "coordinator=" + options.coordinator() + ", node id=" + options.nodeId() + ", coordinator timeout="
+        return "coordinator=" + options.coordinatorsText() + ", node id=" + options.nodeId() + ", coordinator timeout="
             + options.coordinatorTimeout().toMillis() + " ms, token " + (options.token() == null ? "none" : "set");
     }
 

@@ -23,6 +23,8 @@ final class CoordinationCounters {
     final LongAdder staleReleases = new LongAdder();
     /** Joins after the coordinator had been down or had forgotten the node. */
     final LongAdder rejoins = new LongAdder();
+    /** Switches to another replica of a replicated coordinator (the one the node talked to stopped serving it). */
+    final LongAdder failovers = new LongAdder();
 
     private final LongAdder[] phaseNanos = {new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder()};
     private final LongAdder[] phaseCounts = {new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder()};
@@ -47,6 +49,7 @@ final class CoordinationCounters {
         m.put("Fenced", fenced.sum());
         m.put("StaleReleases", staleReleases.sum());
         m.put("Rejoins", rejoins.sum());
+        m.put("Failovers", failovers.sum());
         for (int i = 0; i < PHASES.length; i++) {
             m.put(PHASES[i] + "MsSum", phaseNanos[i].sum() / 1_000_000.0);
             m.put(PHASES[i] + "Count", phaseCounts[i].sum());

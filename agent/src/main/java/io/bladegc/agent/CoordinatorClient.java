@@ -3,6 +3,7 @@ package io.bladegc.agent;
 import com.fasterxml.jackson.jr.ob.JSON;
 import io.bladegc.agent.CoordinatorException.Kind;
 import java.io.IOException;
+import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -10,7 +11,9 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -22,6 +25,8 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * The node's side of the coordinator's HTTP/JSON API ({@code /v1/nodes/{id}/...}): join, heartbeat, leave,
@@ -31,6 +36,27 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Mutating calls (all of them: the API has only POSTs) carry {@code Authorization: Bearer <token>} when a token is
  * configured; the token appears in no message.
  *
+ * <p><b>Replicas.</b> A replicated coordinator has several replicas sharing one ledger; only the Raft leader serves
+ * node calls, the others answer {@code 503 NOT_LEADER}. A call goes to the replica that last answered; when that one
+ * refuses the connection, does not answer within the timeout, or answers {@code NOT_LEADER}, the same call goes to the
+ * next replica in the configured order (round robin), each replica at most once. The first replica that answers
+ * anything else (a success, or a refusal such as {@code 409} or {@code 503 UNAVAILABLE}, which keep their meaning)
+ * becomes the one the node talks to: a switch is logged at INFO once and counted in
+ * {@link CoordinationCounters#failovers}. Membership, grant and epoch hold at every replica, so nothing is sent again
+ * beyond the call itself. Only when no replica answered does the call fail, with the last replica's
+ * {@link Kind} ({@link Kind#UNREACHABLE}, {@link Kind#TIMEOUT} or {@link Kind#NOT_LEADER}: "coordinator down"). A call
+ * that timed out at one replica may have been applied there before the next replica is asked: join, heartbeat, cancel,
+ * leave and acquire are idempotent; a release or renewal so repeated answers {@link Kind#STALE_EPOCH} or extends the
+ * lease once more.
+ *
+ * <p><b>Time bound.</b> Each attempt is bounded by {@code coordinatorTimeout}, so a call takes at most
+ * {@link #callBound()}: the number of replicas times the timeout, plus {@link #GRACE}. {@link #acquire} is the
+ * exception: its attempts share one timeout (each later attempt gets what is left of it, and long-polls only for what
+ * is left of the wait asked for), so that a node waiting for a slot fails open no later than with a single
+ * coordinator, whatever the number of replicas. Refused connections and {@code NOT_LEADER} answers take milliseconds,
+ * so an acquire still reaches the leader when other replicas are down or followers; a replica that does not answer
+ * uses the acquire's time up, and the heartbeat thread's next join (which has the full bound) finds the leader.
+ *
  * <p>Thread-safe: one client serves the coordination and heartbeat threads at once. Its I/O runs on daemon threads
  * named {@code blade-coordinator-http-N}.
  */
@@ -38,23 +64,42 @@ final class CoordinatorClient implements AutoCloseable {
     /** Extra time a caller waits beyond the HTTP timeout before giving up on its own. */
     static final Duration GRACE = Duration.ofMillis(100);
     private static final int MAX_MESSAGE = 200;
+    /** Less time than this left of an acquire's timeout is not worth another replica. */
+    private static final long MIN_ATTEMPT_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
-    private final URI nodeBase;
+    private final List<URI> replicas;
+    private final List<URI> nodeBases;
+    private final String nodeId;
     private final String authorization;
     private final Duration timeout;
+    private final CoordinationCounters counters;
+    private final System.Logger log;
+    /** The index of the replica that answered last: where calls go first. */
+    private final AtomicInteger current = new AtomicInteger();
     private final ExecutorService executor;
     private final HttpClient http;
 
     /**
-     * @param coordinator the base URL, e.g. {@code http://127.0.0.1:7070} (no trailing slash)
-     * @param nodeId      this node's id, a valid URL path segment ({@link io.bladegc.api.BladeOptions#NODE_ID})
-     * @param token       the shared secret, or {@code null}
-     * @param timeout     the bound on connecting and on each answer
+     * @param replicas the base URLs of the coordinator's replicas, e.g. {@code http://127.0.0.1:7070} (no trailing
+     *                 slash), at least one, in the order they are tried; the first is tried first
+     * @param nodeId   this node's id, a valid URL path segment ({@link io.bladegc.api.BladeOptions#NODE_ID})
+     * @param token    the shared secret, or {@code null}
+     * @param timeout  the bound on connecting to one replica and on its answer
+     * @param counters where switches to another replica are counted
+     * @param log      where switches to another replica are logged
      */
-    CoordinatorClient(URI coordinator, String nodeId, String token, Duration timeout) {
-        this.nodeBase = URI.create(coordinator + "/v1/nodes/" + nodeId + "/");
+    CoordinatorClient(List<URI> replicas, String nodeId, String token, Duration timeout, CoordinationCounters counters,
+                      System.Logger log) {
+        if (replicas.isEmpty()) {
+            throw new IllegalArgumentException("no coordinator");
+        }
+        this.replicas = List.copyOf(replicas);
+        this.nodeBases = this.replicas.stream().map(r -> URI.create(r + "/v1/nodes/" + nodeId + "/")).toList();
+        this.nodeId = nodeId;
         this.authorization = token == null ? null : "Bearer " + token;
         this.timeout = timeout;
+        this.counters = counters;
+        this.log = log;
         AtomicInteger n = new AtomicInteger();
         // threads only while calls are in flight (a handful at most), gone after 30 s idle
         this.executor = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
@@ -71,36 +116,57 @@ final class CoordinatorClient implements AutoCloseable {
             .build();
     }
 
-    /** @return the bound on connecting and on each answer */
+    /** @return the bound on connecting to one replica and on its answer */
     Duration timeout() {
         return timeout;
     }
 
+    /**
+     * @return the longest a call but {@link #acquire} may take, trying every replica: the number of replicas times
+     *     the timeout, plus {@link #GRACE}
+     */
+    Duration callBound() {
+        return timeout.multipliedBy(replicas.size()).plus(GRACE);
+    }
+
+    /** @return every replica joined by {@code |}, as the {@code coordinator} option writes them: for log lines */
+    String coordinators() {
+        return replicas.stream().map(URI::toString).collect(Collectors.joining("|"));
+    }
+
+    /** @return the replica calls go to first: the one that answered last */
+    URI replica() {
+        return replicas.get(current.get());
+    }
+
     /** Joins the cluster (idempotent: also a heartbeat). */
     void join() throws CoordinatorException {
-        await(post("join", null, timeout));
+        await(post("join", null));
     }
 
     /** Says the node is alive; {@link Kind#UNKNOWN_NODE} means join again. */
     void heartbeat() throws CoordinatorException {
-        await(post("heartbeat", null, timeout));
+        await(post("heartbeat", null));
     }
 
     /** Leaves the cluster; a grant held is given back. */
     void leave() throws CoordinatorException {
-        await(post("leave", null, timeout));
+        await(post("leave", null));
     }
 
     /**
      * Asks for a slot for GC request {@code gcId}. The coordinator answers at once when it grants, else holds the
      * call up to {@code waitMillis} and answers with the queue position (or {@code CANCELLED} when the request was
      * withdrawn meanwhile). The answer must come within {@code coordinatorTimeout} (keep {@code waitMillis} well below
-     * it), else the future fails with {@link Kind#TIMEOUT}.
+     * it), else the future fails with {@link Kind#TIMEOUT}. The attempts at several replicas share that one timeout,
+     * and a later attempt long-polls only for what is left of {@code waitMillis}, so that the answer comes no later
+     * than from a single coordinator.
      *
      * <p>The lease is timed on this JVM's {@link System#nanoTime()} clock, never by comparing clocks: it ends
-     * {@code remainingMillis} (the coordinator's "deadline minus now" when it answered) after the moment this call was
-     * sent, which is no later than the real end. Without {@code remainingMillis}, {@code deadline - now} from the same
-     * answer; with neither {@code now} nor {@code remainingMillis}, {@code deadline} is read as wall-clock time.
+     * {@code remainingMillis} (the coordinator's "deadline minus now" when it answered) after the moment the attempt
+     * that was answered was sent, which is no later than the real end. Without {@code remainingMillis},
+     * {@code deadline - now} from the same answer; with neither {@code now} nor {@code remainingMillis},
+     * {@code deadline} is read as wall-clock time.
      *
      * @param gcId       the {@link io.bladegc.api.GcRequest#id()}
      * @param leadMillis how long until the JVM collects on its own (urgency: least first)
@@ -108,14 +174,16 @@ final class CoordinatorClient implements AutoCloseable {
      * @return the answer; fails with {@link CoordinatorException}
      */
     CompletableFuture<AcquireAnswer> acquire(long gcId, long leadMillis, long waitMillis) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("gcId", gcId);
-        body.put("leadMillis", leadMillis);
-        body.put("waitMillis", waitMillis);
-        long sentNanos = System.nanoTime();
-        return post("acquire", body, timeout).thenApply(r -> {
+        return new FailoverCall("acquire", true, attemptTimeout -> {
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("gcId", gcId);
+            body.put("leadMillis", leadMillis);
+            // the long poll ends when it would have at the first replica: a later attempt waits only what is left
+            body.put("waitMillis", Math.max(0, waitMillis - timeout.minus(attemptTimeout).toMillis()));
+            return body;
+        }).start().thenApply(r -> {
             try {
-                return acquireAnswer(r, sentNanos);
+                return acquireAnswer(r);
             } catch (CoordinatorException e) {
                 throw new CompletionException(e);
             }
@@ -132,22 +200,22 @@ final class CoordinatorClient implements AutoCloseable {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("epoch", epoch);
         body.put("pauseMillis", pauseMillis);
-        await(post("release", body, timeout));
+        await(post("release", body));
     }
 
     /** Extends the grant's lease; {@link Kind#STALE_EPOCH} means it had ended already. */
     void renew(long epoch) throws CoordinatorException {
-        await(post("renew", Map.of("epoch", epoch), timeout));
+        await(post("renew", Map.of("epoch", epoch)));
     }
 
     /** Withdraws GC request {@code gcId}: out of the queue, and a grant made for it is given back. */
     void cancel(long gcId) throws CoordinatorException {
-        await(post("cancel", Map.of("gcId", gcId), timeout));
+        await(post("cancel", Map.of("gcId", gcId)));
     }
 
     /** Sends a cancel and does not wait for it (best effort: used when failing open). */
     void cancelQuietly(long gcId) {
-        post("cancel", Map.of("gcId", gcId), timeout);
+        post("cancel", Map.of("gcId", gcId));
     }
 
     /**
@@ -171,8 +239,89 @@ final class CoordinatorClient implements AutoCloseable {
         executor.shutdown();
     }
 
-    /** @return the decoded JSON body of a 2xx answer; fails with {@link CoordinatorException} */
-    private CompletableFuture<Reply> post(String op, Map<String, Object> body, Duration callTimeout) {
+    /**
+     * One call to whichever replica serves it, each attempt bounded by the timeout.
+     *
+     * @return the 2xx answer; fails with {@link CoordinatorException}
+     */
+    private CompletableFuture<Reply> post(String op, Map<String, Object> body) {
+        return new FailoverCall(op, false, attemptTimeout -> body).start();
+    }
+
+    /** Whether a failure at one replica sends the call on to the next: that replica cannot serve it. */
+    private static boolean failsOver(Kind kind) {
+        return kind == Kind.UNREACHABLE || kind == Kind.TIMEOUT || kind == Kind.NOT_LEADER;
+    }
+
+    /**
+     * One call and its attempts, replica after replica from the current one, until one answers or each was tried
+     * once. Thread-safe: each attempt starts when the previous one ended.
+     */
+    private final class FailoverCall {
+        private final String op;
+        private final boolean oneTimeout;
+        private final long deadlineNanos = System.nanoTime() + timeout.toNanos();
+        private final Function<Duration, Map<String, Object>> body;
+        private final int first = current.get();
+        private final List<String> failures = new ArrayList<>();
+        private final CompletableFuture<Reply> result = new CompletableFuture<>();
+
+        /**
+         * @param op         the operation, the last path segment
+         * @param oneTimeout whether all attempts share one timeout (else each has its own)
+         * @param body       the body for an attempt with the given timeout ({@code null}: no body)
+         */
+        FailoverCall(String op, boolean oneTimeout, Function<Duration, Map<String, Object>> body) {
+            this.op = op;
+            this.oneTimeout = oneTimeout;
+            this.body = body;
+        }
+
+        CompletableFuture<Reply> start() {
+            attempt(0, timeout);
+            return result;
+        }
+
+        private void attempt(int tried, Duration attemptTimeout) {
+            int index = (first + tried) % replicas.size();
+            Map<String, Object> attemptBody = body.apply(attemptTimeout);
+            send(op, nodeBases.get(index), attemptBody, attemptTimeout).whenComplete((reply, failure) -> {
+                if (failure == null) {
+                    answeredBy(index);
+                    result.complete(reply);
+                    return;
+                }
+                CoordinatorException e = transportFailure(op, failure);
+                if (!failsOver(e.kind())) {
+                    answeredBy(index);
+                    result.completeExceptionally(e);
+                    return;
+                }
+                failures.add(replicas.get(index) + ": " + Membership.reason(e));
+                long left = oneTimeout ? deadlineNanos - System.nanoTime() : timeout.toNanos();
+                if (tried + 1 >= replicas.size() || left < MIN_ATTEMPT_NANOS || result.isDone()) {
+                    result.completeExceptionally(replicas.size() == 1 ? e : new CoordinatorException(e.kind(),
+                        e.status(), op + ": no coordinator replica served the call (" + String.join("; ", failures)
+                        + ")"));
+                    return;
+                }
+                attempt(tried + 1, Duration.ofNanos(Math.min(timeout.toNanos(), left)));
+            });
+        }
+
+        /** The replica at {@code index} served the call: later calls go there first. */
+        private void answeredBy(int index) {
+            int before = current.get();
+            if (index != before && index != first && current.compareAndSet(before, index)) {
+                counters.failovers.increment();
+                log.log(Level.INFO, "Blade: node " + nodeId + " now talks to coordinator replica "
+                    + replicas.get(index) + " (" + String.join("; ", failures) + ")");
+            }
+        }
+    }
+
+    /** @return the decoded JSON body of a 2xx answer from one replica; fails with {@link CoordinatorException} */
+    private CompletableFuture<Reply> send(String op, URI nodeBase, Map<String, Object> body, Duration callTimeout) {
         HttpRequest.Builder b = HttpRequest.newBuilder(nodeBase.resolve(op))
             .timeout(callTimeout)
             .header("Accept", "application/json");
@@ -190,6 +339,7 @@ final class CoordinatorClient implements AutoCloseable {
             return CompletableFuture.failedFuture(new CoordinatorException(Kind.BAD_ANSWER, -1,
                 op + ": cannot write JSON: " + oneLine(e.getMessage())));
         }
+        long sentNanos = System.nanoTime();
         CompletableFuture<HttpResponse<String>> sent;
         try {
             sent = http.sendAsync(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
@@ -203,14 +353,14 @@ final class CoordinatorClient implements AutoCloseable {
             }
             int status = response.statusCode();
             if (status / 100 == 2) {
-                return new Reply(op, status, response.body());
+                return new Reply(op, status, response.body(), sentNanos);
             }
             throw new CompletionException(statusFailure(op, status, response.body()));
         });
     }
 
-    /** A 2xx answer, its body undecoded until asked for. */
-    private record Reply(String op, int status, String body) {
+    /** A 2xx answer, its body undecoded until asked for, and when its attempt was sent. */
+    private record Reply(String op, int status, String body, long sentNanos) {
         Map<String, Object> json() throws CoordinatorException {
             try {
                 Map<String, Object> m = JSON.std.mapFrom(body);
@@ -225,7 +375,8 @@ final class CoordinatorClient implements AutoCloseable {
         }
     }
 
-    private static AcquireAnswer acquireAnswer(Reply r, long sentNanos) throws CoordinatorException {
+    private static AcquireAnswer acquireAnswer(Reply r) throws CoordinatorException {
+        long sentNanos = r.sentNanos();
         long receivedNanos = System.nanoTime();
         long receivedWall = System.currentTimeMillis();
         Map<String, Object> m = r.json();
@@ -288,11 +439,16 @@ final class CoordinatorClient implements AutoCloseable {
     /**
      * Names a failure status. The JSON {@code status} tells apart what one HTTP status covers: 404
      * {@code UNKNOWN_NODE} (join again) from {@code NOT_FOUND} (no such endpoint: a wrong coordinator URL), 409
-     * {@code STALE_EPOCH} from {@code REJECTED} (e.g. an acquire while the node still holds a grant).
+     * {@code STALE_EPOCH} from {@code REJECTED} (e.g. an acquire while the node still holds a grant), 503
+     * {@code NOT_LEADER} (a replica that is not the leader: {@code error}, or {@code status}, says so) from any other
+     * 503 ({@code UNAVAILABLE}: shutting down, or the member limit).
      */
     private static CoordinatorException statusFailure(String op, int status, String body) {
         Map<String, Object> json = jsonOrNull(body);
         Object named = json == null ? null : json.get("status");
+        if (status == 503 && json != null && ("NOT_LEADER".equals(json.get("error")) || "NOT_LEADER".equals(named))) {
+            return new CoordinatorException(Kind.NOT_LEADER, status, op + ": HTTP 503" + errorText(json, body));
+        }
         Kind kind = switch (status) {
             case 404 -> "NOT_FOUND".equals(named) ? Kind.BAD_ANSWER : Kind.UNKNOWN_NODE;
             case 409 -> "REJECTED".equals(named) ? Kind.REJECTED : Kind.STALE_EPOCH;
@@ -341,9 +497,9 @@ final class CoordinatorClient implements AutoCloseable {
         return line.length() <= MAX_MESSAGE ? line : line.substring(0, MAX_MESSAGE) + "...";
     }
 
-    /** Waits for a call, bounded by the timeout plus {@link #GRACE}, and unwraps its failure. */
+    /** Waits for a call, bounded by {@link #callBound()}, and unwraps its failure. */
     private <T> T await(CompletableFuture<T> call) throws CoordinatorException {
-        return await(call, timeout.plus(GRACE));
+        return await(call, callBound());
     }
 
     /**

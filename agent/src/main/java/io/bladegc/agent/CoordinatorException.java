@@ -21,7 +21,15 @@ final class CoordinatorException extends Exception {
         REJECTED(false),
         /** 401 or 403: the token is missing or wrong. */
         UNAUTHORIZED(true),
-        /** Any other status (404 {@code NOT_FOUND}: a wrong URL, 503, ...), or a body that is not the JSON expected. */
+        /**
+         * 503 {@code NOT_LEADER}: this replica of a replicated coordinator is not the Raft leader and serves no node
+         * call; the client tries the next replica. A call fails with it only when no replica served it.
+         */
+        NOT_LEADER(true),
+        /**
+         * Any other status (404 {@code NOT_FOUND}: a wrong URL, 503 {@code UNAVAILABLE}: shutting down or the member
+         * limit, ...), or a body that is not the JSON expected.
+         */
         BAD_ANSWER(true);
 
         private final boolean coordinatorDown;

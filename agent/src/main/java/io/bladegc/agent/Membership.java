@@ -1,7 +1,6 @@
 package io.bladegc.agent;
 
 import java.lang.System.Logger.Level;
-import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -10,13 +9,13 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The node's membership at the coordinator, and whether the coordinator is up. A daemon thread named
- * {@code blade-heartbeat} joins at start, then sends a heartbeat every interval (each call bounded by the
- * coordinator timeout, never two at once). When a call fails the coordinator is down: the node fails open
- * (single-node behaviour) and the thread tries to join again at every tick, so the node re-registers by itself when
- * the coordinator answers again. A heartbeat answered {@code 404} (the coordinator restarted, or lost the node)
- * joins again at once. Transitions are logged once each, not every tick. A release or cancel the coordination
- * thread could not deliver ({@link #releaseLater}, {@link #cancelLater}) is sent once more after the next call that
- * got an answer, whatever comes of it.
+ * {@code blade-heartbeat} joins at start, then sends a heartbeat every interval (each call bounded by
+ * {@link CoordinatorClient#callBound()}: the coordinator timeout per replica, never two at once). When a call fails
+ * the coordinator is down: the node fails open (single-node behaviour) and the thread tries to join again at every
+ * tick, so the node re-registers by itself when the coordinator answers again. A heartbeat answered {@code 404} (the
+ * coordinator restarted, or lost the node) joins again at once. Transitions are logged once each, not every tick. A
+ * release or cancel the coordination thread could not deliver ({@link #releaseLater}, {@link #cancelLater}) is sent
+ * once more after the next call that got an answer, whatever comes of it.
  *
  * <p>Thread-safe: the coordination thread reports failures and asks for joins while the heartbeat thread ticks.
  */
@@ -28,7 +27,6 @@ final class Membership implements AutoCloseable {
     private enum State { JOINING, UP, DOWN }
 
     private final CoordinatorClient client;
-    private final URI coordinator;
     private final String nodeId;
     private final Duration interval;
     private final CoordinationCounters counters;
@@ -42,10 +40,9 @@ final class Membership implements AutoCloseable {
     private boolean closed;
     private volatile boolean up;
 
-    Membership(CoordinatorClient client, URI coordinator, String nodeId, Duration interval,
-               CoordinationCounters counters, System.Logger log) {
+    Membership(CoordinatorClient client, String nodeId, Duration interval, CoordinationCounters counters,
+               System.Logger log) {
         this.client = client;
-        this.coordinator = coordinator;
         this.nodeId = nodeId;
         this.interval = interval;
         this.counters = counters;
@@ -133,7 +130,7 @@ final class Membership implements AutoCloseable {
     }
 
     /**
-     * Joins now, on the caller's thread (bounded by the coordinator timeout): after a {@code 404}.
+     * Joins now, on the caller's thread (bounded by {@link CoordinatorClient#callBound()}): after a {@code 404}.
      *
      * @return whether the node is a member again
      */
@@ -151,7 +148,7 @@ final class Membership implements AutoCloseable {
     /** The coordinator answered {@code 404}: the next tick joins again. */
     synchronized void forgotten() {
         if (state == State.UP) {
-            log.log(Level.INFO, "Blade: coordinator " + coordinator + " does not know node " + nodeId
+            log.log(Level.INFO, "Blade: coordinator " + client.replica() + " does not know node " + nodeId
                 + " (restarted?); joining again");
             state = State.JOINING;
             downReason = "forgot the node";
@@ -166,8 +163,8 @@ final class Membership implements AutoCloseable {
 
     synchronized void markDown(String reason) {
         if (state != State.DOWN && !closed) {
-            log.log(Level.WARNING, "Blade: coordinator " + coordinator + " is unavailable (" + reason + "); node "
-                + nodeId + " collects on its own (single-node) until it answers again");
+            log.log(Level.WARNING, "Blade: coordinator " + client.coordinators() + " is unavailable (" + reason
+                + "); node " + nodeId + " collects on its own (single-node) until it answers again");
         }
         state = State.DOWN;
         downReason = reason;
@@ -180,9 +177,9 @@ final class Membership implements AutoCloseable {
         }
         if (everJoined) {
             counters.rejoins.increment();
-            log.log(Level.INFO, "Blade: node " + nodeId + " joined coordinator " + coordinator + " again");
+            log.log(Level.INFO, "Blade: node " + nodeId + " joined coordinator " + client.replica() + " again");
         } else {
-            log.log(Level.INFO, "Blade: node " + nodeId + " joined coordinator " + coordinator);
+            log.log(Level.INFO, "Blade: node " + nodeId + " joined coordinator " + client.replica());
         }
         everJoined = true;
         state = State.UP;
@@ -195,7 +192,7 @@ final class Membership implements AutoCloseable {
         return e.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + ": " + e.getMessage();
     }
 
-    /** Stops the heartbeat thread and, unless the coordinator is down, leaves (bounded by the timeout). */
+    /** Stops the heartbeat thread and, unless the coordinator is down, leaves (bounded by the client's call bound). */
     @Override
     public void close() {
         timer.shutdownNow();

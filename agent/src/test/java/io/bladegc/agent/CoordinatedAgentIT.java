@@ -70,6 +70,29 @@ class CoordinatedAgentIT {
     }
 
     @Test
+    void withAReplicatedCoordinatorTheAgentFindsTheLeaderAndCoordinatesThroughIt() throws Exception {
+        try (FakeCoordinator follower = FakeCoordinator.start(); FakeCoordinator leader = FakeCoordinator.start()) {
+            follower.leader(false);
+            String replicas = "http://127.0.0.1:" + FakeCoordinator.closedPort() + "|" + follower.uri() + "|"
+                + leader.uri();
+            Run r = ChildJvm.run(currentJava(), Map.of(), "-XX:+UseSerialGC", "-Xmn16m", "-Dtinyapp.allocate=true",
+                "-Dtinyapp.allocateMillis=3000", "-Dtinyapp.coordination=true",
+                javaagent("coordinator=" + replicas + ",nodeId=it-node,coordinatorTimeout=2s"));
+
+            assertThat(r.exitCode()).as("%s", r).isZero();
+            assertThat(r.bladeLines()).as("no [blade] problem lines\n%s", r).isEmpty();
+            assertThat(r.stderr()).as("the start-up line").contains(", coordinator=" + replicas + ", node id=it-node");
+            assertThat(r.stderr()).as("one switch, logged once").containsOnlyOnce("now talks to coordinator replica "
+                + leader.uri());
+            assertThat(follower.calls()).as("asked once, answered NOT_LEADER").hasSize(1);
+            assertThat(leader.calls().get(0).op()).isEqualTo("join");
+            assertThat(leader.calls("release")).as("coordinated collections\n%s", r).isNotEmpty();
+            assertThat(stat(r, "blade coordination: ", "Grants")).isPositive();
+            assertThat(stat(r, "blade coordination: ", "Failovers")).isEqualTo(1);
+        }
+    }
+
+    @Test
     void withTheCoordinatorUnreachableTheAgentFailsOpenAndTheApplicationRunsAsBefore() throws Exception {
         int port = FakeCoordinator.closedPort();
         long t0 = System.nanoTime();

@@ -62,9 +62,9 @@ class CoordinatedHandlerTest {
 
     /** Starts membership and handler; waits for the join when the coordinator is up. */
     private void start(BladeOptions options, boolean awaitJoin) {
-        client = new CoordinatorClient(options.coordinator(), options.nodeId(), options.token(),
-            options.coordinatorTimeout());
-        membership = new Membership(client, options.coordinator(), options.nodeId(), HEARTBEAT, counters, log);
+        client = new CoordinatorClient(options.coordinators(), options.nodeId(), options.token(),
+            options.coordinatorTimeout(), counters, log);
+        membership = new Membership(client, options.nodeId(), HEARTBEAT, counters, log);
         handler = new CoordinatedHandler(node, client, membership, counters,
             new NodeProbe(collections::get, lead::get), options, log);
         handler.start();
@@ -118,7 +118,34 @@ class CoordinatedHandlerTest {
         assertThat(handler.stats()).containsEntry("Grants", 1L).containsEntry("CoordinatorUp", true)
             .containsEntry("NodeId", "n1").containsEntry("TrailersMsSum", 1.0).containsEntry("GcMsSum", 3.0)
             .containsEntry("ScheduleCount", 1L).containsEntry("TrailersCount", 1L).containsEntry("GcCount", 1L)
-            .containsEntry("NotifyCount", 1L);
+            .containsEntry("NotifyCount", 1L).containsEntry("Failovers", 0L)
+            .containsEntry("Coordinator", fake.uri().toString())
+            .containsEntry("CoordinatorReplica", fake.uri().toString());
+    }
+
+    @Test
+    void whenTheLeaderChangesTheNodeCoordinatesThroughTheNewOneWithoutJoiningAgainOrFailingOpen() throws IOException {
+        try (FakeCoordinator second = FakeCoordinator.start()) {
+            start(options(null).coordinators(List.of(fake.uri(), second.uri())).build(), true);
+            assertThat(fake.calls("join")).hasSize(1);
+            fake.leader(false); // the leader moved to the second replica
+            upcall(1);
+            await().atMost(Duration.ofSeconds(5)).until(() -> second.calls("release").size() == 1);
+
+            assertThat(fake.calls("acquire")).as("answered NOT_LEADER, unless a heartbeat found the leader first")
+                .hasSizeLessThanOrEqualTo(1);
+            assertThat(second.calls("acquire")).hasSize(1);
+            assertThat(second.calls("release").get(0).longField("epoch")).isEqualTo(7);
+            assertThat(second.calls("join")).as("the ledger is shared: no join at the new leader").isEmpty();
+            assertThat(node.drainedIds()).containsExactly(1L);
+            assertThat(counters.failOpens.sum()).isZero();
+            assertThat(counters.rejoins.sum()).isZero();
+            assertThat(membership.isUp()).isTrue();
+            assertThat(handler.stats()).containsEntry("Failovers", 1L).containsEntry("Grants", 1L)
+                .containsEntry("Coordinator", fake.uri() + "|" + second.uri())
+                .containsEntry("CoordinatorReplica", second.uri().toString());
+            assertThat(log.matching("now talks to coordinator replica " + second.uri())).hasSize(1);
+        }
     }
 
     @Test

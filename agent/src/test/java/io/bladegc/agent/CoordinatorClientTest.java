@@ -7,6 +7,7 @@ import io.bladegc.agent.FakeCoordinator.Reply;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,7 +23,7 @@ class CoordinatorClientTest {
     @BeforeEach
     void start() throws IOException {
         fake = FakeCoordinator.start();
-        client = new CoordinatorClient(fake.uri(), "web-1.42", null, Duration.ofSeconds(2));
+        client = client(List.of(fake.uri()), "web-1.42", null, Duration.ofSeconds(2));
     }
 
     @AfterEach
@@ -31,7 +32,11 @@ class CoordinatorClientTest {
         fake.close();
     }
 
-    private static CoordinatorException failure(ThrowingCall call) {
+    static CoordinatorClient client(List<URI> replicas, String nodeId, String token, Duration timeout) {
+        return new CoordinatorClient(replicas, nodeId, token, timeout, new CoordinationCounters(), new LogLines());
+    }
+
+    static CoordinatorException failure(ThrowingCall call) {
         try {
             call.run();
         } catch (CoordinatorException e) {
@@ -44,7 +49,7 @@ class CoordinatorClientTest {
         throw new AssertionError("no failure");
     }
 
-    private interface ThrowingCall {
+    interface ThrowingCall {
         void run() throws Exception;
     }
 
@@ -124,6 +129,7 @@ class CoordinatorClientTest {
         "401 | UNAUTHORIZED | UNAUTHORIZED | true",
         "408 | REQUEST_TIMEOUT | BAD_ANSWER | true",
         "503 | UNAVAILABLE  | BAD_ANSWER   | true",
+        "503 | NOT_LEADER   | NOT_LEADER   | true",
     })
     void theCoordinatorsStatusesHaveKinds(int status, String named, Kind kind, boolean down) {
         fake.on("acquire", c -> Reply.status(status, "{\"status\":\"" + named + "\",\"message\":\"m\"}"));
@@ -181,7 +187,7 @@ class CoordinatorClientTest {
 
     @Test
     void refusedIsUnreachable() throws IOException {
-        CoordinatorClient c = new CoordinatorClient(URI.create("http://127.0.0.1:" + FakeCoordinator.closedPort()),
+        CoordinatorClient c = client(List.of(URI.create("http://127.0.0.1:" + FakeCoordinator.closedPort())),
             "n", null, Duration.ofSeconds(4));
         long t0 = System.nanoTime();
         CoordinatorException e = failure(c::join);
@@ -195,7 +201,7 @@ class CoordinatorClientTest {
     @Test
     void noAnswerIsATimeoutWithinTheTimeout() {
         fake.on("heartbeat", c -> Reply.blackHoled());
-        CoordinatorClient c = new CoordinatorClient(fake.uri(), "n", null, Duration.ofMillis(500));
+        CoordinatorClient c = client(List.of(fake.uri()), "n", null, Duration.ofMillis(500));
         long t0 = System.nanoTime();
         CoordinatorException e = failure(c::heartbeat);
         Duration took = Duration.ofNanos(System.nanoTime() - t0);
@@ -207,7 +213,7 @@ class CoordinatorClientTest {
 
     @Test
     void theTokenGoesIntoTheAuthorizationHeaderOnly() throws Exception {
-        CoordinatorClient c = new CoordinatorClient(fake.uri(), "n", "abc.DEF-123_~+/=", Duration.ofSeconds(2));
+        CoordinatorClient c = client(List.of(fake.uri()), "n", "abc.DEF-123_~+/=", Duration.ofSeconds(2));
         fake.on("release", x -> Reply.status(409, "{\"message\":\"stale\"}"));
         c.join();
         CoordinatorException e = failure(() -> c.release(1, 1));

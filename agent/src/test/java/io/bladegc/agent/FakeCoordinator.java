@@ -24,9 +24,9 @@ import java.util.function.Function;
  * A coordinator for tests: the {@code /v1/nodes/{id}/{op}} API on loopback (JDK {@link HttpServer}), answering from a
  * script and recording every call. By default join, heartbeat, leave, release, renew and cancel answer 200 and
  * acquire grants at once with epochs 7, 8, ... and a 10 s lease. It can stop (connection refused), start again on
- * the same port, and black-hole a call (accept it, never answer). Its answers have the real coordinator's shape
- * ({@code coordinator/API.md}), its clock an hour ahead of the wall clock, so that a node comparing clocks would
- * notice. Thread-safe.
+ * the same port, black-hole a call (accept it, never answer), and answer as a replica of a replicated coordinator
+ * that is not the leader. Its answers have the real coordinator's shape ({@code coordinator/API.md}), its clock an
+ * hour ahead of the wall clock, so that a node comparing clocks would notice. Thread-safe.
  */
 final class FakeCoordinator implements AutoCloseable {
     static {
@@ -128,6 +128,24 @@ final class FakeCoordinator implements AutoCloseable {
     /** Listens again on the same port. */
     void restart() throws IOException {
         bind();
+    }
+
+    /** Every operation of the node API. */
+    static final List<String> OPS = List.of("join", "heartbeat", "leave", "acquire", "release", "renew", "cancel");
+
+    /** The answer of a coordinator replica that is not the Raft leader. */
+    static final Reply NOT_LEADER = Reply.status(503, "{\"error\":\"NOT_LEADER\",\"message\":\"this coordinator "
+        + "replica is not the leader; try another\"}");
+
+    /** Makes every operation answer as a replica that is not the leader ({@link #NOT_LEADER}), or as the leader. */
+    void leader(boolean leader) {
+        for (String op : OPS) {
+            if (leader) {
+                script.remove(op);
+            } else {
+                script.put(op, c -> NOT_LEADER);
+            }
+        }
     }
 
     /** Scripts the answers to one operation. */

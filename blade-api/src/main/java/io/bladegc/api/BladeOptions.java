@@ -7,9 +7,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Blade's settings for one JVM. Immutable and thread-safe. Build with {@link #builder()}; read from agent arguments,
@@ -22,19 +27,24 @@ import java.util.regex.Pattern;
  * @param drainTimeout       the longest Blade waits for in-flight requests before collecting anyway (default 500 ms)
  * @param margin             extra lead time on top of the measured drain and schedule times (default 20 ms)
  * @param sampleInterval     how often the heap watcher reads the memory pools (default 5 ms)
- * @param coordinator        the coordinator's base URL ({@code http://} or {@code https://}, host, optional port and
- *                           path prefix; no user info, query or fragment), or {@code null} for single-node mode
- *                           (the default)
+ * @param coordinators       the base URLs of the coordinator's replicas ({@code http://} or {@code https://}, host,
+ *                           optional port and path prefix; no user info, query or fragment; trailing slashes dropped;
+ *                           no two alike), in the order the node tries them; one URL for a coordinator that is not
+ *                           replicated; empty (or {@code null}, read as empty) for single-node mode (the default).
+ *                           Immutable.
  * @param nodeId             this node's name at the coordinator, 1 to 64 characters from {@code A-Z a-z 0-9 . _ -}
  *                           (the coordinator's rule; not {@code .} or {@code ..}), or {@code null} for
  *                           {@link #defaultNodeId()}, the host name and the process id (worked out only when asked
  *                           for)
  * @param token              the shared secret sent as {@code Authorization: Bearer <token>} on every coordinator
  *                           call, or {@code null} for none (the default); 1 to 4096 visible ASCII characters
- * @param coordinatorTimeout how long one coordinator call may take before the node fails open (default 1 s)
+ * @param coordinatorTimeout how long the node waits for one coordinator replica's answer before it counts that
+ *                           replica as down (default 1 s); with several replicas a call tries each at most once, so
+ *                           it fails open after at most (number of replicas) times this, except the latency-critical
+ *                           {@code acquire}, which fails open within this once, whatever the number of replicas
  */
 public record BladeOptions(boolean enabled, boolean strict, Duration drainTimeout, Duration margin,
-                           Duration sampleInterval, URI coordinator, String nodeId, String token,
+                           Duration sampleInterval, List<URI> coordinators, String nodeId, String token,
                            Duration coordinatorTimeout) {
 
     /** What a node id may look like: a path segment of the coordinator's URLs, as the coordinator accepts it. */
@@ -54,13 +64,7 @@ public record BladeOptions(boolean enabled, boolean strict, Duration drainTimeou
         if (margin.isNegative()) {
             throw new IllegalArgumentException("margin must not be negative: " + margin);
         }
-        if (coordinator != null) {
-            String problem = coordinatorProblem(coordinator);
-            if (problem != null) {
-                throw new IllegalArgumentException("coordinator " + problem + ": " + coordinator);
-            }
-            coordinator = withoutTrailingSlash(coordinator);
-        }
+        coordinators = checkedCoordinators(coordinators);
         if (nodeId != null && !validNodeId(nodeId)) {
             throw new IllegalArgumentException("nodeId must be 1 to 64 characters from A-Z a-z 0-9 . _ - "
                 + "(not . or ..): " + nodeId);
@@ -73,8 +77,21 @@ public record BladeOptions(boolean enabled, boolean strict, Duration drainTimeou
     /** The options before the coordinator settings existed: single-node mode, default coordinator settings. */
     public BladeOptions(boolean enabled, boolean strict, Duration drainTimeout, Duration margin,
                         Duration sampleInterval) {
-        this(enabled, strict, drainTimeout, margin, sampleInterval, null, null, null,
+        this(enabled, strict, drainTimeout, margin, sampleInterval, List.of(), null, null,
             Builder.DEFAULT_COORDINATOR_TIMEOUT);
+    }
+
+    /**
+     * @return the coordinator replica the node tries first ({@code coordinators().get(0)}; with one URL, the
+     *     coordinator), or {@code null} in single-node mode
+     */
+    public URI coordinator() {
+        return coordinators.isEmpty() ? null : coordinators.get(0);
+    }
+
+    /** @return the {@link #coordinators()} as the {@code coordinator} option writes them: joined by {@code |} */
+    public String coordinatorsText() {
+        return coordinators.stream().map(URI::toString).collect(Collectors.joining("|"));
     }
 
     /** @return this node's name at the coordinator: as configured, else {@link #defaultNodeId()} */
@@ -91,7 +108,28 @@ public record BladeOptions(boolean enabled, boolean strict, Duration drainTimeou
 
     /** @return whether a coordinator is configured (cluster mode) */
     public boolean coordinated() {
-        return coordinator != null;
+        return !coordinators.isEmpty();
+    }
+
+    private static List<URI> checkedCoordinators(List<URI> uris) {
+        if (uris == null) {
+            return List.of();
+        }
+        List<URI> checked = new ArrayList<>(uris.size());
+        Set<URI> seen = new HashSet<>();
+        for (URI uri : uris) {
+            Objects.requireNonNull(uri, "coordinators contains null");
+            String problem = coordinatorProblem(uri);
+            if (problem != null) {
+                throw new IllegalArgumentException("coordinator " + problem + ": " + uri);
+            }
+            URI u = withoutTrailingSlash(uri);
+            if (!seen.add(u)) {
+                throw new IllegalArgumentException("coordinator listed twice: " + u);
+            }
+            checked.add(u);
+        }
+        return List.copyOf(checked);
     }
 
     /** @return whether {@code id} is a valid {@link #nodeId()} */
@@ -120,7 +158,8 @@ public record BladeOptions(boolean enabled, boolean strict, Duration drainTimeou
         return null;
     }
 
-    private static URI withoutTrailingSlash(URI uri) {
+    /** @return {@code uri} without trailing slashes: the form in which two coordinator URLs are compared */
+    static URI withoutTrailingSlash(URI uri) {
         String s = uri.toString();
         int end = s.length();
         while (end > 0 && s.charAt(end - 1) == '/') {
@@ -206,7 +245,8 @@ public record BladeOptions(boolean enabled, boolean strict, Duration drainTimeou
     @Override
     public String toString() {
         return "BladeOptions[enabled=" + enabled + ", strict=" + strict + ", drainTimeout=" + drainTimeout
-            + ", margin=" + margin + ", sampleInterval=" + sampleInterval + ", coordinator=" + coordinator
+            + ", margin=" + margin + ", sampleInterval=" + sampleInterval + ", coordinator="
+            + (coordinators.isEmpty() ? "null" : coordinatorsText())
             + ", nodeId=" + (nodeId != null ? nodeId : "(default)") + ", token=" + (token == null ? "none" : "(set)") + ", coordinatorTimeout="
             + coordinatorTimeout + "]";
     }
@@ -230,7 +270,7 @@ public record BladeOptions(boolean enabled, boolean strict, Duration drainTimeou
         private Duration drainTimeout = Duration.ofMillis(500);
         private Duration margin = Duration.ofMillis(20);
         private Duration sampleInterval = Duration.ofMillis(5);
-        private URI coordinator;
+        private List<URI> coordinators = List.of();
         private String nodeId;
         private String token;
         private Duration coordinatorTimeout = DEFAULT_COORDINATOR_TIMEOUT;
@@ -263,9 +303,18 @@ public record BladeOptions(boolean enabled, boolean strict, Duration drainTimeou
             return this;
         }
 
-        /** @param coordinator the coordinator's base URL, or {@code null} for single-node mode */
+        /** @param coordinator the coordinator's base URL (one replica), or {@code null} for single-node mode */
         public Builder coordinator(URI coordinator) {
-            this.coordinator = coordinator;
+            this.coordinators = coordinator == null ? List.of() : List.of(coordinator);
+            return this;
+        }
+
+        /**
+         * @param coordinators the base URLs of the coordinator's replicas, in the order the node tries them, no two
+         *                     alike; empty or {@code null} for single-node mode
+         */
+        public Builder coordinators(List<URI> coordinators) {
+            this.coordinators = coordinators;
             return this;
         }
 
@@ -288,7 +337,7 @@ public record BladeOptions(boolean enabled, boolean strict, Duration drainTimeou
 
         /** @throws IllegalArgumentException when a value is out of range */
         public BladeOptions build() {
-            return new BladeOptions(enabled, strict, drainTimeout, margin, sampleInterval, coordinator, nodeId, token,
+            return new BladeOptions(enabled, strict, drainTimeout, margin, sampleInterval, coordinators, nodeId, token,
                 coordinatorTimeout);
         }
     }

@@ -34,7 +34,9 @@ import java.util.regex.Pattern;
  *   <li>durations: a number with the unit {@code ms}, {@code s} or {@code m} ({@code 250ms}, {@code 0.5s},
  *       {@code 1m}), or ISO-8601 ({@code PT0.5S}); a bare number is an error, the unit is never guessed;</li>
  *   <li>{@code coordinator}: an {@code http://} or {@code https://} URL with a host, e.g.
- *       {@code http://127.0.0.1:7070}; {@code nodeId}: 1 to 64 characters from {@code A-Z a-z 0-9 . _ -};
+ *       {@code http://127.0.0.1:7070}, or, for a replicated coordinator, the URLs of its replicas separated by
+ *       {@code |}, e.g. {@code http://10.0.0.1:7070|http://10.0.0.2:7070|http://10.0.0.3:7070} (each checked alone;
+ *       no empty one, no two alike); {@code nodeId}: 1 to 64 characters from {@code A-Z a-z 0-9 . _ -};
  *       {@code token}: 1 to 4096 visible ASCII characters, never repeated in a message.</li>
  * </ul>
  *
@@ -232,7 +234,7 @@ public final class BladeOptionsParser {
                 case "enabled", "strict" -> parseBoolean(value, where);
                 case "drainTimeout", "sampleInterval", "coordinatorTimeout" -> parseDuration(key, value, where, false);
                 case "margin" -> parseDuration(key, value, where, true);
-                case "coordinator" -> parseCoordinator(value, where);
+                case "coordinator" -> parseCoordinators(value, where);
                 case "nodeId" -> parseNodeId(value, where);
                 case "token" -> parseToken(value, where);
                 default -> throw new AssertionError("unhandled key " + key);
@@ -253,23 +255,62 @@ public final class BladeOptionsParser {
             return null;
         }
 
-        private URI parseCoordinator(String value, String where) {
+        /** @return the URLs, one or more separated by {@code |}; {@code null} after adding an error */
+        private List<URI> parseCoordinators(String value, String where) {
+            if (value.indexOf('|') < 0) {
+                URI uri = parseCoordinator(value, where, "");
+                return uri == null ? null : List.of(uri);
+            }
+            String[] parts = value.split("\\|", -1);
+            List<URI> uris = new ArrayList<>(parts.length);
+            for (int i = 0; i < parts.length; i++) {
+                String part = parts[i].trim();
+                String which = "URL " + (i + 1) + " of " + parts.length;
+                if (part.isEmpty()) {
+                    errors.add("malformed option " + where + ": the coordinator " + which + " is empty; expected "
+                        + "http:// or https:// URLs separated by |, such as "
+                        + "http://127.0.0.1:7070|http://127.0.0.1:7071");
+                    return null;
+                }
+                URI uri = parseCoordinator(part, where, " " + which + " '" + part + "'");
+                if (uri == null) {
+                    return null;
+                }
+                URI same = BladeOptions.withoutTrailingSlash(uri);
+                for (int j = 0; j < uris.size(); j++) {
+                    if (BladeOptions.withoutTrailingSlash(uris.get(j)).equals(same)) {
+                        errors.add("malformed option " + where + ": the coordinator " + which + " '" + part
+                            + "' repeats URL " + (j + 1) + "; list each coordinator replica once");
+                        return null;
+                    }
+                }
+                uris.add(uri);
+            }
+            return uris;
+        }
+
+        /**
+         * @param named how the message names the URL after "the coordinator": {@code ""} when it is the whole value,
+         *              else {@code " URL 2 of 3 'ftp://h'"}
+         * @return the URL; {@code null} after adding an error
+         */
+        private URI parseCoordinator(String value, String where, String named) {
             String hint = ": expected an http:// or https:// URL such as http://127.0.0.1:7070";
             URI uri;
             try {
                 uri = new URI(value);
             } catch (URISyntaxException e) {
-                errors.add("malformed option " + where + hint);
+                errors.add("malformed option " + where + (named.isEmpty() ? "" : ": the coordinator" + named) + hint);
                 return null;
             }
             if (value.isEmpty() || !uri.isAbsolute()) {
-                errors.add("malformed option " + where + hint);
+                errors.add("malformed option " + where + (named.isEmpty() ? "" : ": the coordinator" + named) + hint);
                 return null;
             }
             String problem = BladeOptions.coordinatorProblem(uri);
             if (problem != null) {
-                errors.add("malformed option " + where + ": the coordinator URL " + problem
-                    + ", e.g. http://127.0.0.1:7070");
+                errors.add("malformed option " + where + ": the coordinator" + (named.isEmpty() ? " URL" : named) + " "
+                    + problem + ", e.g. http://127.0.0.1:7070");
                 return null;
             }
             return uri;
@@ -366,8 +407,8 @@ public final class BladeOptionsParser {
                 if (values.get("sampleInterval") instanceof Duration d) {
                     b.sampleInterval(d);
                 }
-                if (values.get("coordinator") instanceof URI u) {
-                    b.coordinator(u);
+                if (values.get("coordinator") instanceof List<?> uris) {
+                    b.coordinators(uris.stream().map(URI.class::cast).toList());
                 }
                 if (values.get("nodeId") instanceof String id) {
                     b.nodeId(id);

@@ -500,6 +500,87 @@ class BladeOptionsParserTest {
         }
 
         @Test
+        void oneUrlIsOneReplica() {
+            BladeOptions o = args("coordinator=http://127.0.0.1:7070/").options();
+            assertThat(o.coordinators()).containsExactly(java.net.URI.create("http://127.0.0.1:7070"));
+            assertThat(o.coordinatorsText()).isEqualTo("http://127.0.0.1:7070");
+        }
+
+        @Test
+        void severalUrlsSeparatedByABarAreTheReplicasInOrder() {
+            Result r = args("coordinator=http://127.0.0.1:7070|http://127.0.0.1:7071/ | https://c.example/blade,"
+                + "nodeId=n1");
+            assertThat(r.errors()).isEmpty();
+            BladeOptions o = r.options();
+            assertThat(o.coordinators()).extracting(Object::toString)
+                .containsExactly("http://127.0.0.1:7070", "http://127.0.0.1:7071", "https://c.example/blade");
+            assertThat(o.coordinator()).as("the first").hasToString("http://127.0.0.1:7070");
+            assertThat(o.coordinated()).isTrue();
+            assertThat(o.coordinatorsText())
+                .isEqualTo("http://127.0.0.1:7070|http://127.0.0.1:7071|https://c.example/blade");
+            assertThat(o.toString()).contains("coordinator=http://127.0.0.1:7070|http://127.0.0.1:7071|https://");
+        }
+
+        @Test
+        void severalUrlsFromAPropertyTheEnvironmentAndTheMapForm() {
+            String urls = "http://10.0.0.1:7070|http://10.0.0.2:7070|http://10.0.0.3:7070";
+            for (Result r : List.of(BladeOptionsParser.parse(null, props("blade.coordinator", urls), Map.of()),
+                BladeOptionsParser.parse(null, new Properties(), env("BLADE_COORDINATOR", urls)),
+                BladeOptionsParser.parse(Map.of("coordinator", urls)))) {
+                assertThat(r.errors()).isEmpty();
+                assertThat(r.options().coordinators()).hasSize(3);
+                assertThat(r.options().coordinatorsText()).isEqualTo(urls);
+            }
+        }
+
+        @ParameterizedTest
+        @CsvSource(delimiter = ';', quoteCharacter = '"', value = {
+            "http://a:1|ftp://b:2;                  URL 2 of 2 'ftp://b:2' must be an http:// or https:// URL",
+            "http://a:1|http://b:2|http://u:p@c;    URL 3 of 3 'http://u:p@c' must not carry user info",
+            "http://a:1|b c;                        URL 2 of 2 'b c': expected an http:// or https:// URL",
+            "127.0.0.1:7070|http://a:1;             URL 1 of 2 '127.0.0.1:7070': expected an http:// or https://",
+        })
+        void aMalformedUrlAmongSeveralIsNamed(String value, String problem) {
+            Result r = args("coordinator=" + value);
+            String e = singleError(r);
+            assertThat(e).startsWith("malformed option 'coordinator=" + value + "'")
+                .contains("the coordinator " + problem).contains("http://127.0.0.1:7070");
+            assertDisabledDefaults(r);
+            assertThat(r.options().coordinators()).isEmpty();
+        }
+
+        @ParameterizedTest
+        @CsvSource(delimiter = ';', quoteCharacter = '"', value = {
+            "http://a:1|http://b:2|http://a:1;   URL 3 of 3 'http://a:1' repeats URL 1",
+            "http://a:1|http://a:1/;             URL 2 of 2 'http://a:1/' repeats URL 1",
+            "http://A:1/x|http://a:1/x;          URL 2 of 2 'http://a:1/x' repeats URL 1",
+        })
+        void aUrlListedTwiceIsAnError(String value, String problem) {
+            Result r = args("coordinator=" + value);
+            assertThat(singleError(r)).startsWith("malformed option 'coordinator=" + value + "'")
+                .contains("the coordinator " + problem, "once");
+            assertDisabledDefaults(r);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"http://a:1||http://b:2", "http://a:1|", "|http://a:1", "|", "http://a:1| |http://b:2"})
+        void anEmptyUrlAmongSeveralIsAnError(String value) {
+            Result r = args("coordinator=" + value);
+            assertThat(singleError(r)).startsWith("malformed option 'coordinator=" + value.trim() + "'")
+                .contains("is empty", "separated by |");
+            assertDisabledDefaults(r);
+        }
+
+        @Test
+        void theBuilderRefusesAReplicaListedTwice() {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> BladeOptions.builder()
+                .coordinators(List.of(java.net.URI.create("http://a:1"), java.net.URI.create("http://a:1/"))).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("twice");
+            assertThat(BladeOptions.builder().coordinators(null).build().coordinated()).isFalse();
+            assertThat(BladeOptions.builder().coordinator(null).build().coordinator()).isNull();
+        }
+
+        @Test
         void mapFormTakesTheCoordinatorKeys() {
             Result r = BladeOptionsParser.parse(Map.of("coordinator", "http://10.0.0.1:7070", "nodeId", "w1"));
             assertThat(r.errors()).isEmpty();

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.ratis.protocol.ClientId;
-import org.apache.ratis.protocol.LeaderElectionManagementRequest;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
@@ -17,9 +16,8 @@ import org.apache.ratis.protocol.TransferLeadershipRequest;
 import org.apache.ratis.server.RaftServer;
 
 /**
- * What a peer does with its leaderships around a collection of its own: keeps itself from campaigning
- * ({@link #holdElections}), hands off every group it leads to a caught-up follower ({@link #handOff}), and campaigns
- * again afterwards ({@link #resumeElections}). Speaks to the local {@link RaftServer} directly, no network between.
+ * What a peer does with its leaderships before a collection of its own: hands off every group it leads to a caught-up
+ * follower ({@link #handOff}). Speaks to the local {@link RaftServer} directly, no network between.
  *
  * <p>Ratis' {@code transferLeadership} waits until the chosen follower has caught up with the leader's log, then
  * has it start an election at once; the old leader steps down when the new one wins. The follower chosen is the one
@@ -46,26 +44,6 @@ final class LeadershipHandoff {
             }
         }
         return led;
-    }
-
-    /** Keeps this peer from starting elections in any of its groups (it still votes). */
-    void holdElections() throws IOException {
-        for (RaftGroupId g : server.getGroupIds()) {
-            server.leaderElectionManagement(LeaderElectionManagementRequest.newPause(clientId, server.getId(), g,
-                callIds.getAndIncrement()));
-        }
-    }
-
-    /** Lets this peer start elections again in all its groups. Never throws: logged by the caller's timeline. */
-    void resumeElections() {
-        for (RaftGroupId g : server.getGroupIds()) {
-            try {
-                server.leaderElectionManagement(LeaderElectionManagementRequest.newResume(clientId, server.getId(), g,
-                    callIds.getAndIncrement()));
-            } catch (IOException | RuntimeException e) {
-                // the group is gone (removed, server closing): nothing to resume
-            }
-        }
     }
 
     /**

@@ -24,15 +24,18 @@ import org.apache.ratis.protocol.RaftPeerId;
  *
  * <p>One collection, on the handler's worker thread:
  * <ol>
- *   <li>the peer stops campaigning in all its groups, so it is not elected again before it is done;</li>
  *   <li>for every group it leads, it transfers leadership ({@link LeadershipHandoff}); when a transfer does not
  *       complete within the transfer timeout it gives up and does not collect while leader (the JVM will collect on
  *       its own, as without Blade);</li>
  *   <li>it asks the slot ledger ({@code acquire}, repeated while queued, idempotent) and waits for its grant;</li>
- *   <li>granted, and still no leader anywhere, with more of the lease left than the expected pause and a margin, it
- *       collects ({@link BladeNode#startGc}) and releases the grant with the measured pause;</li>
- *   <li>it campaigns again.</li>
+ *   <li>granted, and still no leader anywhere (re-elected meanwhile, it cancels), with more of the lease left than
+ *       the expected pause and a margin, it collects ({@link BladeNode#startGc}) and releases the grant with the
+ *       measured pause.</li>
  * </ol>
+ * The peer does not pause its own elections (Ratis' {@code leaderElectionManagement} pause): in Ratis 3.2.2 a peer
+ * whose election timer fires while paused becomes a candidate that never campaigns, and resuming does not restart it,
+ * which left groups without a leader for seconds. During the pause itself it cannot campaign, and after it Ratis'
+ * pre-vote keeps a peer that merely missed heartbeats from disturbing a live leader.
  * No drain: a follower serves no client requests of its own; requests the old leader had in flight are retried by
  * their clients on the new leader. One line per collection reports the steps' durations.
  *
@@ -125,7 +128,6 @@ final class RaftGcHandler implements GcHandler, AutoCloseable {
         long pauseBefore = node.pauseNanos();
         Step step = new Step(r);
         try {
-            handoff.holdElections();
             for (RaftGroupId g : handoff.ledGroups()) {
                 long t = System.nanoTime();
                 RaftPeerId to = handoff.handOff(g, slots.view(), options.transferTimeout().toMillis());
@@ -171,8 +173,6 @@ final class RaftGcHandler implements GcHandler, AutoCloseable {
         } catch (IOException e) {
             counters.unavailable.increment();
             step.done(Level.WARNING, "slot group unavailable (" + e.getMessage() + "); the JVM collects on its own");
-        } finally {
-            handoff.resumeElections();
         }
     }
 

@@ -140,9 +140,10 @@ class IsolatedPeerTest {
         }
     }
 
-    /** Every replica's whole ledger equal once they have applied the same log (waits up to 10 s). */
+    /** Every replica's whole ledger equal once they have applied the same log (waits up to 30 s: a healed peer
+     * hears from the new leader only when its log appender retries). */
     private void awaitReplicasIdentical() throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
             List<LedgerState> states = new ArrayList<>();
             List<Long> applied = new ArrayList<>();

@@ -154,9 +154,17 @@ class RaftGcHandlerTest {
         assertThat(slots.release(node, g.grant().epoch(), 1).status()).isEqualTo(Status.OK);
     }
 
+    /** Waits (up to 30 s) until the slot group, which the servers add after they start, has a leader and n members. */
     private static void awaitMembers(SlotClient slots, int n) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (slots.view().slots().members().size() < n) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                if (slots.view().slots().members().size() >= n) {
+                    return;
+                }
+            } catch (IOException e) {
+                // the slot group is still electing its first leader
+            }
             assertThat(System.nanoTime()).as("%d members by heartbeat", n).isLessThan(deadline);
             Thread.sleep(50);
         }

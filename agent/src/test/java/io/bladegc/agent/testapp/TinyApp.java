@@ -47,7 +47,7 @@ public final class TinyApp {
             ObjectName name = new ObjectName("io.bladegc:type=Coordination");
             StringBuilder sb = new StringBuilder();
             for (String a : new String[] {"CoordinatorUp", "Grants", "QueuedWaits", "FailOpens", "Cancels",
-                "Fenced", "StaleReleases", "Rejoins"}) {
+                "Fenced", "StaleReleases", "Rejoins", "Failovers"}) {
                 sb.append(sb.length() == 0 ? "" : ", ").append(a).append('=').append(server.getAttribute(name, a));
             }
             return sb.toString();
