@@ -1,0 +1,218 @@
+package io.bladegc.benchmarks.raftkv;
+
+import io.bladegc.ratis.RaftBlade;
+import io.bladegc.ratis.RaftBladeOptions;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.util.TimeDuration;
+
+/**
+ * One peer of the replicated key-value store: a Ratis server over gRPC running {@link KvStateMachine}, with Blade
+ * for Raft ({@link RaftBlade}) beside it.
+ *
+ * <pre>
+ * KvServer --id n1 --peers n1=127.0.0.1:9001,n2=127.0.0.1:9002,n3=127.0.0.1:9003 --storage DIR
+ *          [--group UUID] [--snapshot-every N]
+ * </pre>
+ *
+ * Configuration: gRPC on the peer's own port from {@code --peers}; Raft storage in {@code DIR} (recovered when
+ * present, formatted when empty); the group {@link KvGroup#DEFAULT_GROUP_ID} unless {@code --group}; linearizable
+ * reads; a leader election timeout drawn from 150..300 ms (set explicitly, as Ratis's defaults differ between
+ * versions); no automatic snapshots unless {@code --snapshot-every N} (a snapshot every N applied entries, keeping
+ * the latest two).
+ *
+ * <p>{@link #main} prints {@code kv ready: <id> on <port>} once the server and Blade are started, and on SIGTERM
+ * closes Blade, then the server. Bad arguments: one line on stderr naming the argument, exit status 2.
+ *
+ * <p>Thread-safe: {@link #close()} may be called from any thread, more than once.
+ */
+public final class KvServer implements AutoCloseable {
+    /** Lower bound of the randomized leader election timeout. */
+    public static final TimeDuration ELECTION_TIMEOUT_MIN = TimeDuration.valueOf(150, TimeUnit.MILLISECONDS);
+    /** Upper bound of the randomized leader election timeout. */
+    public static final TimeDuration ELECTION_TIMEOUT_MAX = TimeDuration.valueOf(300, TimeUnit.MILLISECONDS);
+    /** How long {@link #start} waits for the group to have a leader before it starts Blade. */
+    public static final Duration LEADER_WAIT = Duration.ofSeconds(30);
+
+    /**
+     * What a peer is started with.
+     *
+     * @param id            this peer's id, one of {@code group}'s
+     * @param group         the store's group
+     * @param storage       the Raft storage directory
+     * @param snapshotEvery applied entries between automatic snapshots, 0 for none
+     */
+    public record Options(RaftPeerId id, RaftGroup group, Path storage, long snapshotEvery) {
+        /**
+         * Parses the command line.
+         *
+         * @throws IllegalArgumentException naming the missing or malformed argument
+         */
+        public static Options parse(String... args) {
+            String id = null;
+            String peers = null;
+            String storage = null;
+            String group = null;
+            long snapshotEvery = 0;
+            for (int i = 0; i < args.length; i += 2) {
+                if (i + 1 >= args.length) {
+                    throw new IllegalArgumentException(args[i] + " needs a value");
+                }
+                String value = args[i + 1];
+                switch (args[i]) {
+                    case "--id" -> id = value;
+                    case "--peers" -> peers = value;
+                    case "--storage" -> storage = value;
+                    case "--group" -> group = value;
+                    case "--snapshot-every" -> snapshotEvery = parseSnapshotEvery(value);
+                    default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+                }
+            }
+            if (id == null || peers == null || storage == null) {
+                throw new IllegalArgumentException((id == null ? "--id" : peers == null ? "--peers" : "--storage")
+                    + " is required");
+            }
+            RaftGroup raftGroup = KvGroup.parse(peers, group);
+            RaftPeerId peerId = RaftPeerId.valueOf(id);
+            KvGroup.portOf(raftGroup, peerId);
+            return new Options(peerId, raftGroup, Path.of(storage), snapshotEvery);
+        }
+
+        private static long parseSnapshotEvery(String value) {
+            try {
+                long n = Long.parseLong(value);
+                if (n > 0) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new IllegalArgumentException("--snapshot-every " + value + " is not a positive number");
+        }
+
+        /** @return the Ratis configuration of this peer */
+        public RaftProperties properties() {
+            RaftProperties properties = new RaftProperties();
+            RaftServerConfigKeys.setStorageDir(properties, List.of(storage.toFile()));
+            GrpcConfigKeys.Server.setPort(properties, KvGroup.portOf(group, id));
+            RaftServerConfigKeys.Rpc.setTimeoutMin(properties, ELECTION_TIMEOUT_MIN);
+            RaftServerConfigKeys.Rpc.setTimeoutMax(properties, ELECTION_TIMEOUT_MAX);
+            RaftServerConfigKeys.Read.setOption(properties, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
+            RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(properties, snapshotEvery > 0);
+            if (snapshotEvery > 0) {
+                RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(properties, snapshotEvery);
+                RaftServerConfigKeys.Snapshot.setRetentionFileNum(properties, 2);
+            }
+            return properties;
+        }
+    }
+
+    private final RaftServer server;
+    private final RaftBlade blade;
+
+    private KvServer(RaftServer server, RaftBlade blade) {
+        this.server = server;
+        this.blade = blade;
+    }
+
+    /**
+     * Builds and starts the Ratis server, waits until the group has a leader (at most {@link #LEADER_WAIT}), then
+     * joins Blade's slot group.
+     *
+     * @param options what to start
+     * @return the running peer
+     * @throws IOException when the storage cannot be used or the server cannot start
+     */
+    public static KvServer start(Options options) throws IOException {
+        RaftProperties properties = options.properties();
+        RaftBladeOptions bladeOptions = RaftBladeOptions.defaults();
+        KvStateMachine stateMachine = new KvStateMachine();
+        RaftServer server = RaftServer.newBuilder()
+            .setServerId(options.id())
+            .setGroup(options.group())
+            .setProperties(properties)
+            .setOption(RaftStorage.StartupOption.RECOVER)
+            .setStateMachineRegistry(RaftBlade.registry(options.group(), gid -> stateMachine, bladeOptions))
+            .build();
+        try {
+            server.start();
+            awaitLeader(server, options.group());
+            return new KvServer(server, RaftBlade.start(server, options.group(), properties, bladeOptions));
+        } catch (IOException | RuntimeException e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Waits, up to {@link #LEADER_WAIT}, until this peer knows a leader of {@code group}. Blade holds this peer's
+     * elections while it collects; in Ratis 3.2.2 a peer whose election timer fires while elections are held turns
+     * candidate without running an election and stays so after they resume, until it hears from a leader. Were all
+     * peers to collect before the group's first election, none would ever run one. After the wait Blade starts
+     * anyway.
+     */
+    private static void awaitLeader(RaftServer server, RaftGroup group) throws IOException {
+        long deadline = System.nanoTime() + LEADER_WAIT.toNanos();
+        RaftServer.Division division = server.getDivision(group.getGroupId());
+        while (division.getInfo().getLeaderId() == null && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while waiting for a leader of " + group.getGroupId());
+            }
+        }
+    }
+
+    /** Closes Blade, then the server. */
+    @Override
+    public void close() throws IOException {
+        try {
+            blade.close();
+        } finally {
+            server.close();
+        }
+    }
+
+    /**
+     * Runs a peer until SIGTERM.
+     *
+     * @param args see the class comment
+     */
+    public static void main(String[] args) throws Exception {
+        Options options;
+        try {
+            options = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("kv-server: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        KvServer kv = start(options);
+        CountDownLatch closed = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                kv.close();
+            } catch (IOException e) {
+                System.err.println("kv-server: " + options.id() + " did not close cleanly: " + e);
+            } finally {
+                closed.countDown();
+            }
+        }, "kv-server-shutdown"));
+        System.out.println("kv ready: " + options.id() + " on " + KvGroup.portOf(options.group(), options.id()));
+        System.out.flush();
+        closed.await();
+    }
+}
