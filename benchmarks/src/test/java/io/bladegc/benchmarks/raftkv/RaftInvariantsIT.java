@@ -1,0 +1,139 @@
+package io.bladegc.benchmarks.raftkv;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bladegc.api.slot.Grant;
+import io.bladegc.ratis.QuorumPolicy;
+import io.bladegc.ratis.RaftBlade;
+import io.bladegc.ratis.SlotClient;
+import io.bladegc.ratis.SlotGroupView;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.client.RaftClientConfigKeys;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
+import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
+import org.apache.ratis.protocol.GroupInfoReply;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.util.TimeDuration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Blade's Raft invariants under real collections: three {@link KvServer} JVMs with the agent and small heaps, so the
+ * peers collect every second or so under grants of the slot ledger while clients write. A sampler, independent of
+ * the code under test, reads every 25 ms the slot ledger (how many peers hold a grant) and each peer's own role and
+ * term; afterwards the peers' logs give every grant each peer collected under. Checked: never more peers collecting
+ * than the quorum allowance (one of three) at any sample; never two leaders in one term; no epoch granted twice (to
+ * two peers, or twice to one); and the run was not idle (collections under grants happened).
+ */
+class RaftInvariantsIT {
+    private static final Pattern GRANTED = Pattern.compile("Blade raft (n\\d) GC #\\d+ \\w+: .*?granted epoch (\\d+)");
+
+    @Test
+    void collectingPeersStayWithinTheAllowanceAndEachTermHasOneLeader() throws Exception {
+        int allowance = QuorumPolicy.of(3, Duration.ofSeconds(10), Duration.ofSeconds(3)).allowance(3);
+        try (KvCluster cluster = KvCluster.start("invariants")) {
+            AtomicBoolean running = new AtomicBoolean(true);
+            AtomicLong writes = new AtomicLong();
+            List<Thread> writers = new ArrayList<>();
+            for (int w = 0; w < 3; w++) {
+                Thread t = new Thread(() -> write(cluster, running, writes), "writer-" + w);
+                t.start();
+                writers.add(t);
+            }
+            int samples = 0;
+            int maxCollecting = 0;
+            Map<Long, Set<RaftPeerId>> leadersByTerm = new HashMap<>();
+            RaftProperties properties = new RaftProperties();
+            RaftClientConfigKeys.Rpc.setRequestTimeout(properties, TimeDuration.valueOf(1, TimeUnit.SECONDS));
+            try (SlotClient slots = SlotClient.connect(RaftBlade.slotGroup(cluster.group()), new RaftProperties(),
+                     Duration.ofSeconds(2));
+                 RaftClient probe = RaftClient.newBuilder().setRaftGroup(cluster.group()).setProperties(properties)
+                     .setRetryPolicy(RetryPolicies.noRetry()).build()) {
+                long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(25);
+                while (System.nanoTime() < end) {
+                    try {
+                        SlotGroupView view = slots.view();
+                        List<Grant> collecting = view.slots().collecting();
+                        maxCollecting = Math.max(maxCollecting, collecting.size());
+                        assertThat(collecting.size()).as("peers holding a grant at one sample: %s", collecting)
+                            .isLessThanOrEqualTo(allowance);
+                        samples++;
+                    } catch (IOException e) {
+                        // the slot group changing leader: no sample this time
+                    }
+                    for (RaftPeerId id : cluster.ids()) {
+                        RoleInfoProto role = role(probe, cluster, id);
+                        if (role != null && role.getRole() == RaftPeerRole.LEADER) {
+                            leadersByTerm.computeIfAbsent(role.getLeaderInfo().getTerm(), t -> new HashSet<>()).add(id);
+                        }
+                    }
+                    Thread.sleep(25);
+                }
+            } finally {
+                running.set(false);
+                for (Thread t : writers) {
+                    t.join(TimeUnit.SECONDS.toMillis(30));
+                }
+            }
+            assertThat(samples).as("ledger samples").isGreaterThan(100);
+            assertThat(leadersByTerm).as("leaders seen, by term").isNotEmpty()
+                .allSatisfy((term, leaders) -> assertThat(leaders).as("leaders of term %d", term).hasSize(1));
+
+            Map<Long, String> grantedTo = new HashMap<>();
+            int grants = 0;
+            for (RaftPeerId id : cluster.ids()) {
+                Matcher m = GRANTED.matcher(Files.readString(Path.of("target", "raftkv", "invariants", id + ".log")));
+                while (m.find()) {
+                    grants++;
+                    String before = grantedTo.put(Long.parseLong(m.group(2)), m.group(1));
+                    assertThat(before).as("epoch %s granted twice (%s, then %s)", m.group(2), before, m.group(1))
+                        .isNull();
+                }
+            }
+            assertThat(grants).as("collections under grants (writes: %d, max collecting sampled: %d)", writes.get(),
+                maxCollecting).isGreaterThanOrEqualTo(3);
+        }
+    }
+
+    private static void write(KvCluster cluster, AtomicBoolean running, AtomicLong writes) {
+        String value = "x".repeat(2048); // allocation: the peers fill their young generations in seconds
+        try (KvClient client = KvClient.connect(cluster.group())) {
+            while (running.get() && writes.get() < 200_000) {
+                try {
+                    client.put("k" + ThreadLocalRandom.current().nextInt(5_000), value);
+                    writes.incrementAndGet();
+                } catch (IOException e) {
+                    // a hand-off in progress: the next put goes to the new leader
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static RoleInfoProto role(RaftClient probe, KvCluster cluster, RaftPeerId id) {
+        try {
+            GroupInfoReply info = probe.getGroupManagementApi(id).info(cluster.group().getGroupId());
+            return info.getRoleInfoProto();
+        } catch (IOException | RuntimeException e) { // a peer collecting or slow: gRPC's deadline, no sample
+            return null;
+        }
+    }
+}
