@@ -16,7 +16,7 @@ final class RaftBladeCounters {
     final LongAdder cancelled = new LongAdder();
     /** Grants not used because too little of the lease was left. */
     final LongAdder fenced = new LongAdder();
-    /** Releases the ledger refused as stale (the lease had ended). */
+    /** Releases the ledger refused (the lease had ended; the peer may have been lost as a member too). */
     final LongAdder staleReleases = new LongAdder();
     /** Calls to the slot group that failed (no leader, unreachable). */
     final LongAdder unavailable = new LongAdder();

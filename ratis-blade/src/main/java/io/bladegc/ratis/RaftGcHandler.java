@@ -164,9 +164,9 @@ final class RaftGcHandler implements GcHandler, AutoCloseable {
             counters.collections.increment();
             step.note(outcome + " in " + ms(System.nanoTime() - gcStart) + " (pause " + ms(pause) + ")");
             Outcome released = slots.release(self, grant.epoch(), (pause + 999_999) / 1_000_000);
-            if (released.status() == Status.STALE_EPOCH) {
+            if (released.status() != Status.OK) { // the lease ended: STALE_EPOCH, or UNKNOWN_NODE when lost too
                 counters.staleReleases.increment();
-                step.done(Level.WARNING, "release refused as stale: " + released.message());
+                step.done(Level.WARNING, "release refused (" + released.status() + "): " + released.message());
             } else {
                 step.done(Level.INFO, "released");
             }

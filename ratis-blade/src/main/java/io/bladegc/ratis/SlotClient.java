@@ -16,6 +16,9 @@ import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
+import org.apache.ratis.protocol.exceptions.LeaderSteppingDownException;
+import org.apache.ratis.protocol.exceptions.NotLeaderException;
 import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.apache.ratis.util.TimeDuration;
@@ -29,6 +32,8 @@ import org.apache.ratis.util.TimeDuration;
  * <p>Thread-safe.
  */
 public final class SlotClient implements AutoCloseable {
+    private static final long LEADER_CHANGE_PAUSE_MILLIS = 20;
+
     private final RaftClient client;
     private final Duration timeout;
     /** Runs the blocking calls, so that a caller waits at most the timeout (the calls end by their retry policy). */
@@ -102,12 +107,27 @@ public final class SlotClient implements AutoCloseable {
     /** @return the ledger as the leader has applied it (a linearizable read when the servers are set up for one) */
     public SlotGroupView view() throws IOException {
         Message m = message(SlotCommand.view());
-        return SlotCodec.view(await(() -> client.io().sendReadOnly(m), "view"));
+        return SlotCodec.view(await(() -> untilALeaderTakes(() -> client.io().sendReadOnly(m)), "view"));
     }
 
     private Outcome write(SlotCommand c) throws IOException {
         Message m = message(c);
-        return SlotCodec.outcome(await(() -> client.io().send(m), c.op() + " " + c.node()));
+        return SlotCodec.outcome(await(() -> untilALeaderTakes(() -> client.io().send(m)), c.op() + " " + c.node()));
+    }
+
+    /**
+     * Sends again while the call meets a leader change: a leader stepping down (a Blade hand-off), not the leader, or
+     * not ready yet. Ratis' blocking client gives these up, but none of them appended the call to the log, so sending
+     * it again cannot apply it twice. Ends when the caller's wait ends (interrupted) or the call gets an answer.
+     */
+    private static RaftClientReply untilALeaderTakes(Callable<RaftClientReply> send) throws Exception {
+        while (true) {
+            try {
+                return send.call();
+            } catch (LeaderSteppingDownException | NotLeaderException | LeaderNotReadyException e) {
+                Thread.sleep(LEADER_CHANGE_PAUSE_MILLIS);
+            }
+        }
     }
 
     private static Message message(SlotCommand c) {

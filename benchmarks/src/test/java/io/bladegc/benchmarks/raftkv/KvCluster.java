@@ -120,6 +120,16 @@ final class KvCluster implements AutoCloseable {
         return group.getPeers().stream().map(p -> p.getId() + "=" + p.getAddress()).collect(Collectors.joining(","));
     }
 
+    /** @return the process id of peer {@code id} as it runs now */
+    long pid(RaftPeerId id) {
+        return peers.get(id).pid();
+    }
+
+    /** @return the log (stdout and stderr) of peer {@code id} as it runs now */
+    Path log(RaftPeerId id) {
+        return peers.get(id).stderr();
+    }
+
     /** Kills peer {@code id} with SIGKILL and waits until it is gone. */
     void kill(RaftPeerId id) throws Exception {
         ChildProcess peer = peers.get(id);

@@ -1,0 +1,156 @@
+package io.bladegc.benchmarks.raftkv;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bladegc.api.slot.Grant;
+import io.bladegc.ratis.RaftBlade;
+import io.bladegc.ratis.SlotClient;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Pattern;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A Raft peer frozen (SIGSTOP) while it holds a GC slot, with three {@link KvServer} JVMs collecting under grants
+ * while clients write: while it is frozen nobody else is granted (it holds the one slot until its lease ends, and
+ * after that it counts as down, so a second peer collecting would leave no live majority); its grant expires at the
+ * lease deadline, decided in the log; woken (SIGCONT), it does not get to use the expired grant (its late release is
+ * refused, or it fences the grant before collecting); and grants resume.
+ */
+class RaftPeerFaultIT {
+    @Test
+    void aFrozenHolderLosesItsSlotAtTheDeadlineAndNobodyElseCollectsMeanwhile() throws Exception {
+        try (KvCluster cluster = KvCluster.start("frozen-holder");
+             SlotClient slots = SlotClient.connect(RaftBlade.slotGroup(cluster.group()), new RaftProperties(),
+                 Duration.ofSeconds(2))) {
+            AtomicBoolean running = new AtomicBoolean(true);
+            List<Thread> writers = new ArrayList<>();
+            for (int w = 0; w < 3; w++) {
+                Thread t = new Thread(() -> write(cluster, running), "writer-" + w);
+                t.start();
+                writers.add(t);
+            }
+            Grant held = null;
+            RaftPeerId frozen = null;
+            try {
+                for (int attempt = 0; attempt < 20 && held == null; attempt++) {
+                    Grant g = awaitAGrant(slots);
+                    frozen = RaftPeerId.valueOf(g.node());
+                    signal(cluster.pid(frozen), "STOP");
+                    if (holds(slots, g)) {
+                        held = g;
+                    } else { // it released between the sample and the signal: let it go, catch another
+                        signal(cluster.pid(frozen), "CONT");
+                    }
+                }
+                assertThat(held).as("a peer caught holding a slot within 20 attempts").isNotNull();
+
+                long deadline = held.deadline();
+                while (System.currentTimeMillis() < deadline + 2_000) {
+                    try {
+                        for (Grant g : slots.view().slots().collecting()) {
+                            assertThat(g.epoch()).as("a grant while %s is frozen holding epoch %d: %s", frozen,
+                                held.epoch(), g).isEqualTo(held.epoch());
+                        }
+                    } catch (IOException e) {
+                        // the slot group's leader was the frozen peer: no sample until another is elected
+                    }
+                    Thread.sleep(50);
+                }
+                Grant expired = held;
+                awaitTrue(() -> slots.view().slots().collecting().stream().noneMatch(g -> g.epoch() == expired.epoch()),
+                    "the frozen grant expired at its deadline", 5);
+            } finally {
+                if (frozen != null) {
+                    signal(cluster.pid(frozen), "CONT");
+                }
+            }
+            Pattern late = Pattern.compile("granted epoch " + held.epoch() + "\\b[^\\n]*(release refused|cancelled: "
+                + "its lease ends)");
+            RaftPeerId woken = frozen;
+            awaitTrue(() -> late.matcher(Files.readString(cluster.log(woken))).find(),
+                woken + " refused the use of its expired grant, epoch " + held.epoch(), 60);
+            long after = held.epoch();
+            awaitTrue(() -> slots.view().slots().epoch() > after, "grants resume after the frozen peer is back", 60);
+            running.set(false);
+            for (Thread t : writers) {
+                t.join(TimeUnit.SECONDS.toMillis(30));
+            }
+        }
+    }
+
+    private static Grant awaitAGrant(SlotClient slots) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            try {
+                List<Grant> collecting = slots.view().slots().collecting();
+                if (!collecting.isEmpty()) {
+                    return collecting.get(0);
+                }
+            } catch (IOException e) {
+                // leader change in the slot group
+            }
+            Thread.sleep(2);
+        }
+        throw new AssertionError("no peer collected under a grant within 60 s");
+    }
+
+    private static boolean holds(SlotClient slots, Grant g) throws Exception {
+        for (int i = 0; i < 50; i++) {
+            try {
+                return slots.view().slots().collecting().stream().anyMatch(c -> c.epoch() == g.epoch());
+            } catch (IOException e) {
+                Thread.sleep(100); // the frozen peer led the slot group: wait for the next leader
+            }
+        }
+        return false;
+    }
+
+    private interface Check {
+        boolean ok() throws Exception;
+    }
+
+    private static void awaitTrue(Check check, String what, long seconds) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() < deadline) {
+            try {
+                if (check.ok()) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not yet
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("timed out after " + seconds + " s waiting for: " + what);
+    }
+
+    private static void signal(long pid, String signal) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
+        assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(kill.exitValue()).as("kill -%s %d", signal, pid).isZero();
+    }
+
+    private static void write(KvCluster cluster, AtomicBoolean running) {
+        String value = "y".repeat(2048);
+        try (KvClient client = KvClient.connect(cluster.group())) {
+            for (int i = 0; running.get() && i < 200_000; i++) {
+                try {
+                    client.put("k" + ThreadLocalRandom.current().nextInt(5_000), value);
+                } catch (IOException e) {
+                    // a peer frozen or a hand-off: the next put tries again
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
