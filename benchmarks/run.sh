@@ -11,22 +11,27 @@
 #                                             3 repetitions, 60 s measured per arm (about 20 minutes)
 #   benchmarks/run.sh memory-pressure         per heap ratio (8, 4, 2, 1.5, 1.25 x the live footprint) and arm (G1,
 #                                             coordinated Blade) the highest rate with p99 < 10 ms (about 35 minutes)
+#   benchmarks/run.sh raft-kv                 three Ratis key-value peers (KvServer), 500,000 keys, open-loop gets and
+#                                             puts (3:1) through async Ratis clients: G1, Parallel with Blade for Raft
+#                                             (the agent), Epsilon; 30 s warm-up, 120 s measured per arm (about
+#                                             12 minutes); quick: 50,000 keys, 5 s + 20 s (about 2 minutes)
 #   ... --quick                               any scenario in under 5 minutes, build included;
 #                                             results in benchmarks/target/suite/<time>-<scenario>-quick/
 #
 # Environment: SKIP_BUILD [0] 1 = use the existing build; RATE [600] requests/s (through HAProxy for http-cluster,
-# to the one server for single-node, the rate search's first window for memory-pressure); JAVA [java];
+# to the one server for single-node, the rate search's first window for memory-pressure, to the Raft group for
+# raft-kv, where the default is 500); JAVA [java];
 # OUT overrides the results directory.
 # The runner (io.bladegc.benchmarks.suite.SuiteMain) starts every process itself and stops each by pid when its arm
 # ends, also on failure and on SIGTERM or Ctrl-C. It needs haproxy (on the PATH or in /usr/sbin): as root it is
-# installed with apt-get when missing. Generational ZGC and Shenandoah run on the first JDK 21+ under /usr/lib/jvm
-# (skipped with a note when there is none).
+# installed with apt-get when missing (raft-kv does not use it). Generational ZGC and Shenandoah run on the first JDK
+# 21+ under /usr/lib/jvm (skipped with a note when there is none).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-usage() { echo "usage: benchmarks/run.sh http-cluster|single-node|memory-pressure [--quick]" >&2; exit 2; }
+usage() { echo "usage: benchmarks/run.sh http-cluster|single-node|memory-pressure|raft-kv [--quick]" >&2; exit 2; }
 SCENARIO="${1:-}"
 QUICK=""
 case "${2:-}" in
@@ -35,17 +40,23 @@ case "${2:-}" in
     *) usage ;;
 esac
 case "$SCENARIO" in
-    http-cluster|single-node|memory-pressure) ;;
+    http-cluster|single-node|memory-pressure|raft-kv) ;;
     *) usage ;;
 esac
 
 JAVA="${JAVA:-java}"
+DEFAULT_RATE=600
+[ "$SCENARIO" = raft-kv ] && DEFAULT_RATE=500
 VERSION="$(awk -F'[<>]' '/<version>/ { print $3; exit }' pom.xml)"
 AGENT_JAR="agent/target/blade-agent-${VERSION}.jar"
 COORDINATOR_JAR="coordinator/target/blade-coordinator.jar"
 
 . benchmarks/cluster-prerequisites.sh
-find_haproxy run
+if [ "$SCENARIO" = raft-kv ]; then
+    HAPROXY=haproxy # not used
+else
+    find_haproxy run
+fi
 build_once run
 
 if [ -n "$QUICK" ]; then
@@ -59,5 +70,5 @@ echo "run: $SCENARIO ${QUICK:-(full)}, results in $OUT" >&2
 # arm. exec: SuiteMain stops its children itself (by pid, also on failure and on SIGTERM).
 exec "$JAVA" -XX:+UseParallelGC -Xms1g -Xmx1g -Xmn900m -XX:ParallelGCThreads=1 -XX:+AlwaysPreTouch -cp "$CP" \
     io.bladegc.benchmarks.suite.SuiteMain "$SCENARIO" $QUICK --agent-jar "$AGENT_JAR" \
-    --coordinator-jar "$COORDINATOR_JAR" --haproxy "$HAPROXY" --rate "${RATE:-600}" --out "$OUT" \
+    --coordinator-jar "$COORDINATOR_JAR" --haproxy "$HAPROXY" --rate "${RATE:-$DEFAULT_RATE}" --out "$OUT" \
     --command "benchmarks/run.sh $*"

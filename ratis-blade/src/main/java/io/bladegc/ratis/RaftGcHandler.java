@@ -7,6 +7,8 @@ import io.bladegc.api.GcOutcome;
 import io.bladegc.api.GcRequest;
 import io.bladegc.api.slot.Grant;
 import io.bladegc.api.slot.Outcome;
+import io.bladegc.api.slot.QueueEntry;
+import io.bladegc.api.slot.SlotView;
 import io.bladegc.api.slot.Status;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -27,7 +29,7 @@ import org.apache.ratis.protocol.RaftPeerId;
  *   <li>for every group it leads, it transfers leadership ({@link LeadershipHandoff}); when a transfer does not
  *       complete within the transfer timeout it gives up and does not collect while leader (the JVM will collect on
  *       its own, as without Blade);</li>
- *   <li>it asks the slot ledger ({@code acquire}, repeated while queued, idempotent) and waits for its grant;</li>
+ *   <li>it asks the slot ledger ({@code acquire}) and watches it with reads until it is granted;</li>
  *   <li>granted, and still no leader anywhere (re-elected meanwhile, it cancels), with more of the lease left than
  *       the expected pause and a margin, it collects ({@link BladeNode#startGc}) and releases the grant with the
  *       measured pause.</li>
@@ -176,17 +178,23 @@ final class RaftGcHandler implements GcHandler, AutoCloseable {
         }
     }
 
-    /** @return the grant, or {@code null} when the request went away (the JVM collected, the wait ran out) */
+    /**
+     * Asks once, then watches the ledger with reads (no log entry per look) until this peer's request is granted; asks
+     * again when the request is neither granted nor queued any more (it expired or the peer was lost meanwhile).
+     *
+     * @return the grant, or {@code null} when the request went away (the JVM collected, the wait ran out)
+     */
     private Grant awaitGrant(GcRequest r, long pauseBefore, Step step) throws IOException {
         long lead = Math.max(0, r.estimatedPause().toMillis());
         long deadline = System.nanoTime() + options.lease().toNanos();
+        Outcome o = slots.acquire(self, r.id(), lead);
         while (true) {
-            Outcome o = slots.acquire(self, r.id(), lead);
             if (o.status() == Status.GRANTED) {
                 return o.grant();
             }
             if (o.status() == Status.UNKNOWN_NODE) {
                 slots.join(self);
+                o = slots.acquire(self, r.id(), lead);
                 continue;
             }
             if (o.status() != Status.QUEUED) {
@@ -202,6 +210,21 @@ final class RaftGcHandler implements GcHandler, AutoCloseable {
                 return null;
             }
             sleep();
+            SlotView view = slots.view().slots();
+            Grant mine = null;
+            boolean queued = false;
+            for (Grant g : view.collecting()) {
+                mine = g.node().equals(self) && g.gcId() == r.id() ? g : mine;
+            }
+            for (QueueEntry q : view.queue()) {
+                queued |= q.node().equals(self) && q.gcId() == r.id();
+            }
+            if (mine != null) {
+                return mine;
+            }
+            if (!queued) {
+                o = slots.acquire(self, r.id(), lead);
+            }
         }
     }
 

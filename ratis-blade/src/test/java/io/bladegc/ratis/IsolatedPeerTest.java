@@ -140,24 +140,14 @@ class IsolatedPeerTest {
         }
     }
 
-    /** Every replica's whole ledger equal once they have applied the same log (waits up to 30 s: a healed peer
-     * hears from the new leader only when its log appender retries). */
+    /** Every replica's whole ledger equal (up to 30 s: a healed peer hears from the new leader when its appender
+     * retries). */
     private void awaitReplicasIdentical() throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (true) {
-            List<LedgerState> states = new ArrayList<>();
-            List<Long> applied = new ArrayList<>();
-            for (RaftServer.Division d : cluster.iterateDivisions()) {
-                SlotStateMachine m = (SlotStateMachine) d.getStateMachine();
-                applied.add(m.view().appliedIndex());
-                states.add(m.state());
-            }
-            if (applied.stream().distinct().count() == 1 || System.nanoTime() > deadline) {
-                assertThat(applied).as("applied indexes").containsOnly(applied.get(0));
-                assertThat(states).as("replicas' ledgers").containsOnly(states.get(0));
-                return;
-            }
-            Thread.sleep(20);
-        }
+        List<SlotStateMachine> machines = new ArrayList<>();
+        ReplicaAgreement.await(() -> {
+            machines.clear();
+            cluster.iterateDivisions().forEach(d -> machines.add((SlotStateMachine) d.getStateMachine()));
+            return List.copyOf(machines);
+        }, 30);
     }
 }

@@ -99,7 +99,7 @@ class ReplicatedLedgerTest {
         assertThat(client.view().slots().members()).containsExactly("n1", "n2");
         assertThat(client.acquire("n1", 2, 0).status()).as("with n3 down, n1 collecting would leave one of three")
             .isEqualTo(Status.QUEUED);
-        assertReplicasIdentical();
+        awaitReplicasIdentical();
     }
 
     @Test
@@ -127,7 +127,7 @@ class ReplicatedLedgerTest {
             assertThat(e.epoch()).isEqualTo(g.grant().epoch());
         });
         assertThat(client.release("n3", g.grant().epoch(), 900).status()).isEqualTo(Status.STALE_EPOCH);
-        assertReplicasIdentical();
+        awaitReplicasIdentical();
     }
 
     @Test
@@ -230,27 +230,8 @@ class ReplicatedLedgerTest {
         return reply.getMessage().getContent().toByteArray();
     }
 
-    private void assertReplicasIdentical() throws Exception {
-        awaitReplicasIdentical();
-    }
-
     /** Every running replica's whole ledger equal, once they have applied the same log (waits up to 10 s). */
     private void awaitReplicasIdentical() throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (true) {
-            List<LedgerState> states = new ArrayList<>();
-            List<Long> applied = new ArrayList<>();
-            for (RaftServer s : group.servers()) {
-                SlotStateMachine m = machines.get(s.getId());
-                applied.add(m.view().appliedIndex());
-                states.add(m.state());
-            }
-            if (applied.stream().distinct().count() == 1 || System.nanoTime() > deadline) {
-                assertThat(applied).as("applied indexes").containsOnly(applied.get(0));
-                assertThat(states).as("replicas' ledgers").containsOnly(states.get(0));
-                return;
-            }
-            Thread.sleep(20);
-        }
+        ReplicaAgreement.await(() -> group.servers().stream().map(s -> machines.get(s.getId())).toList(), 10);
     }
 }

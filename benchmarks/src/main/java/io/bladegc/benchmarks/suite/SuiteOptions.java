@@ -7,11 +7,12 @@ import java.util.List;
 /**
  * {@link SuiteMain}'s command line. Immutable.
  *
- * @param scenario       the scenario: {@value HttpClusterScenario#NAME}, {@value SingleNodeScenario#NAME} or
- *                       {@value MemoryPressureScenario#NAME}
+ * @param scenario       the scenario: {@value HttpClusterScenario#NAME}, {@value SingleNodeScenario#NAME},
+ *                       {@value MemoryPressureScenario#NAME} or {@value RaftKvScenario#NAME}
  * @param quick          {@code --quick}: 1 repetition, 3 s warm-up, 6 s measured (the whole run under 5 minutes on
  *                       2 cores); otherwise 3 repetitions, 15 s warm-up, 60 s measured ({@value
- *                       MemoryPressureScenario#NAME} has windows of its own and fewer heap ratios when quick)
+ *                       MemoryPressureScenario#NAME} has windows of its own and fewer heap ratios when quick;
+ *                       {@value RaftKvScenario#NAME} has its own sizes, see {@link RaftKvScenario})
  * @param agentJar       the agent jar (required)
  * @param coordinatorJar the coordinator jar (required)
  * @param out            where results go (required)
@@ -19,20 +20,20 @@ import java.util.List;
  * @param jvmDir         where to look for a JDK 21 or newer (default {@code /usr/lib/jvm})
  * @param rate           requests per second (default 600): through HAProxy ({@value HttpClusterScenario#NAME}),
  *                       to the one server ({@value SingleNodeScenario#NAME}), the rate search's first probe
- *                       ({@value MemoryPressureScenario#NAME})
+ *                       ({@value MemoryPressureScenario#NAME}), to the Raft group ({@value RaftKvScenario#NAME})
  * @param command        the command line to name in the table's header (default: SuiteMain's arguments)
  */
 public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path coordinatorJar, Path out,
                            Path haproxy, Path jvmDir, double rate, String command) {
 
     /** The usage line. */
-    public static final String USAGE = "usage: SuiteMain http-cluster|single-node|memory-pressure [--quick]"
+    public static final String USAGE = "usage: SuiteMain http-cluster|single-node|memory-pressure|raft-kv [--quick]"
         + " --agent-jar JAR --coordinator-jar JAR"
         + " --out DIR [--haproxy haproxy] [--jvm-dir /usr/lib/jvm] [--rate 600] [--command TEXT]";
 
     /** The scenarios, by name. */
     public static final List<String> SCENARIOS = List.of(HttpClusterScenario.NAME, SingleNodeScenario.NAME,
-        MemoryPressureScenario.NAME);
+        MemoryPressureScenario.NAME, RaftKvScenario.NAME);
 
     /** @return repetitions of every arm */
     public int repetitions() {
