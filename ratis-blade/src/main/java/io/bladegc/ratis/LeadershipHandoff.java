@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -14,6 +15,7 @@ import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.protocol.TransferLeadershipRequest;
 import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.RaftServerConfigKeys;
 
 /**
  * What a peer does with its leaderships before a collection of its own: hands off every group it leads to a caught-up
@@ -33,6 +35,11 @@ final class LeadershipHandoff {
 
     LeadershipHandoff(RaftServer server) {
         this.server = server;
+    }
+
+    /** @return the shortest election timeout of this server: a leader silent this long may face an election */
+    long electionTimeoutMinNanos() {
+        return RaftServerConfigKeys.Rpc.timeoutMin(server.getProperties()).toLong(TimeUnit.NANOSECONDS);
     }
 
     /** @return the groups on this server this peer leads now */

@@ -10,6 +10,8 @@ final class RaftBladeCounters {
     final LongAdder transfers = new LongAdder();
     /** Hand-offs that did not complete in time (the peer then did not collect). */
     final LongAdder transferFailures = new LongAdder();
+    /** Leader collections without a hand-off (the pause cheaper than a hand-off). */
+    final LongAdder inPlace = new LongAdder();
     /** Collections under a grant. */
     final LongAdder collections = new LongAdder();
     /** Requests withdrawn (the JVM collected first, the wait ran out, re-elected, too little lease). */
@@ -25,6 +27,7 @@ final class RaftBladeCounters {
         Map<String, Long> m = new LinkedHashMap<>();
         m.put("transfers", transfers.sum());
         m.put("transferFailures", transferFailures.sum());
+        m.put("inPlace", inPlace.sum());
         m.put("collections", collections.sum());
         m.put("cancelled", cancelled.sum());
         m.put("fenced", fenced.sum());

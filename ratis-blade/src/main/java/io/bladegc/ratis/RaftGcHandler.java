@@ -12,6 +12,7 @@ import io.bladegc.api.slot.SlotView;
 import io.bladegc.api.slot.Status;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,7 +27,8 @@ import org.apache.ratis.protocol.RaftPeerId;
  *
  * <p>One collection, on the handler's worker thread:
  * <ol>
- *   <li>for every group it leads, it transfers leadership ({@link LeadershipHandoff}); when a transfer does not
+ *   <li>for every group it leads, it transfers leadership (unless the expected pause is shorter than recent
+ *       hand-offs took and than half the election timeout: then it collects in place, still under a grant) ({@link LeadershipHandoff}); when a transfer does not
  *       complete within the transfer timeout it gives up and does not collect while leader (the JVM will collect on
  *       its own, as without Blade);</li>
  *   <li>it asks the slot ledger ({@code acquire}) and watches it with reads until it is granted;</li>
@@ -64,6 +66,9 @@ final class RaftGcHandler implements GcHandler, AutoCloseable {
     /** Recent upcall-to-grant times, nanoseconds; guarded by itself. */
     private final long[] recentLeads = new long[LEAD_WINDOW];
     private int leadsSeen;
+    /** Recent hand-off durations, nanoseconds; guarded by itself. */
+    private final long[] recentHandOffs = new long[LEAD_WINDOW];
+    private int handOffsSeen;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "blade-raft-gc");
         t.setDaemon(true);
@@ -99,6 +104,36 @@ final class RaftGcHandler implements GcHandler, AutoCloseable {
         }
     }
 
+    /**
+     * Whether a leader should collect without handing off: only once hand-offs have been timed, when the expected
+     * pause is shorter than a typical hand-off and than half the shortest election timeout (so the followers do not
+     * start an election while it pauses). On a busy machine a Ratis hand-off (the transferee's election, the new
+     * leader's first commit, clients finding it) can cost more than a young collection.
+     */
+    private boolean cheaperThanAHandOff(GcRequest r) {
+        long typical = typicalHandOffNanos();
+        long pause = r.estimatedPause().toNanos();
+        return typical > 0 && pause < typical && pause < handoff.electionTimeoutMinNanos() / 2;
+    }
+
+    /** @return the mean of the last {@value #LEAD_WINDOW} hand-offs' durations, 0 before the first */
+    private long typicalHandOffNanos() {
+        synchronized (recentHandOffs) {
+            int n = Math.min(handOffsSeen, LEAD_WINDOW);
+            long sum = 0;
+            for (int i = 0; i < n; i++) {
+                sum += recentHandOffs[i];
+            }
+            return n == 0 ? 0 : sum / n;
+        }
+    }
+
+    private void handedOff(long nanos) {
+        synchronized (recentHandOffs) {
+            recentHandOffs[handOffsSeen++ % LEAD_WINDOW] = nanos;
+        }
+    }
+
     private void scheduled(long nanos) {
         synchronized (recentLeads) {
             recentLeads[leadsSeen++ % LEAD_WINDOW] = nanos;
@@ -130,7 +165,16 @@ final class RaftGcHandler implements GcHandler, AutoCloseable {
         long pauseBefore = node.pauseNanos();
         Step step = new Step(r);
         try {
-            for (RaftGroupId g : handoff.ledGroups()) {
+            List<RaftGroupId> led = handoff.ledGroups();
+            boolean inPlace = !led.isEmpty() && cheaperThanAHandOff(r);
+            if (inPlace) {
+                counters.inPlace.increment();
+                step.note("leader: an expected pause of " + ms(r.estimatedPause().toNanos()) + " costs less than a "
+                    + "hand-off (" + ms(typicalHandOffNanos()) + " recently) and stays under half the election timeout;"
+                    + " collecting in place");
+                led = List.of();
+            }
+            for (RaftGroupId g : led) {
                 long t = System.nanoTime();
                 RaftPeerId to = handoff.handOff(g, slots.view(), options.transferTimeout().toMillis());
                 if (to == null) {
@@ -140,6 +184,7 @@ final class RaftGcHandler implements GcHandler, AutoCloseable {
                     return;
                 }
                 counters.transfers.increment();
+                handedOff(System.nanoTime() - t);
                 step.note("handed " + shortId(g) + " to " + to + " in " + ms(System.nanoTime() - t));
             }
             Grant grant = awaitGrant(r, pauseBefore, step);
@@ -149,7 +194,7 @@ final class RaftGcHandler implements GcHandler, AutoCloseable {
             long scheduled = System.nanoTime() - start;
             scheduled(scheduled);
             step.note("granted epoch " + grant.epoch() + " after " + ms(scheduled));
-            if (!handoff.ledGroups().isEmpty()) {
+            if (!inPlace && !handoff.ledGroups().isEmpty()) {
                 cancel(r, step, "elected again before collecting");
                 return;
             }

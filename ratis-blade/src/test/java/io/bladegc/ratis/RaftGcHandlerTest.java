@@ -20,7 +20,9 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.TransferLeadershipRequest;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
@@ -92,6 +94,31 @@ class RaftGcHandlerTest {
     }
 
     @Test
+    void aLeaderCollectsInPlaceWhenThePauseCostsLessThanItsLastHandOff() throws Exception {
+        RaftGroupId app = group.group().getGroupId();
+        RaftServer leader = group.leader(app);
+        SlotClient slots = client();
+        awaitMembers(slots, 3);
+        RecordingNode node = new RecordingNode(leader);
+        RaftBladeCounters counters = new RaftBladeCounters();
+        RaftGcHandler handler = handler(leader, node, slots, counters);
+        handler.onGcRequest(new GcRequest(1, 1 << 20, 1 << 20, Duration.ofMillis(20), Generation.YOUNG));
+        node.awaitCollections(1);
+        assertThat(counters.transfers.sum()).as("the first time a leader collects, it hands off").isPositive();
+        awaitReleased(slots, leader.getId().toString());
+
+        RaftServer now = group.leader(app); // give the application group back to the first leader
+        assertThat(now.transferLeadership(new TransferLeadershipRequest(ClientId.randomId(), now.getId(), app, 1,
+            leader.getId(), 10_000)).isSuccess()).isTrue();
+        assertThat(group.leader(app).getId()).isEqualTo(leader.getId());
+        handler.onGcRequest(new GcRequest(2, 1 << 20, 1 << 20, Duration.ofMillis(1), Generation.YOUNG));
+        node.awaitCollections(2);
+        assertThat(counters.inPlace.sum()).as("a 1 ms pause after a timed hand-off").isEqualTo(1);
+        assertThat(node.ledAtCollection).as("it led the application group when it collected").contains(true);
+        assertThat(group.leader(app).getId()).isEqualTo(leader.getId());
+    }
+
+    @Test
     void aFollowerCollectsUnderAGrantWithoutHandingAnythingOff() throws Exception {
         RaftGroupId app = group.group().getGroupId();
         RaftServer leader = group.leader(app);
@@ -123,11 +150,16 @@ class RaftGcHandlerTest {
         RaftBladeCounters counters = new RaftBladeCounters();
         handler(survivor, node, slots, counters).onGcRequest(request(1));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (counters.unavailable.sum() + counters.cancelled.sum() == 0 && System.nanoTime() < deadline) {
+        while (ended(counters) == 0 && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
-        assertThat(counters.unavailable.sum() + counters.cancelled.sum()).as("the attempt ended").isPositive();
+        assertThat(ended(counters)).as("the attempt ended (slot group unavailable, cancelled, or leading a group "
+            + "it could not hand off)").isPositive();
         assertThat(node.collections.get()).isZero();
+    }
+
+    private static long ended(RaftBladeCounters c) {
+        return c.unavailable.sum() + c.cancelled.sum() + c.transferFailures.sum();
     }
 
     private RaftGcHandler handler(RaftServer server, BladeNode node, SlotClient slots, RaftBladeCounters counters) {
