@@ -80,7 +80,9 @@ class RaftInvariantsIT {
                     }
                     for (RaftPeerId id : cluster.ids()) {
                         RoleInfoProto role = role(probe, cluster, id);
-                        if (role != null && role.getRole() == RaftPeerRole.LEADER) {
+                        // term 0 is "not reported" (no leader is ever elected in term 0): such a sample is skipped
+                        if (role != null && role.getRole() == RaftPeerRole.LEADER
+                            && role.getLeaderInfo().getTerm() > 0) {
                             leadersByTerm.computeIfAbsent(role.getLeaderInfo().getTerm(), t -> new HashSet<>()).add(id);
                         }
                     }
