@@ -62,30 +62,37 @@ public final class SlotClient implements AutoCloseable {
         return new SlotClient(c, timeout);
     }
 
+    /** {@code SlotLedger.join}: adds or refreshes a member. */
     public Outcome join(String node) throws IOException {
         return write(SlotCommand.join(node));
     }
 
+    /** {@code SlotLedger.heartbeat}: marks a member alive; {@code UNKNOWN_NODE} means join first. */
     public Outcome heartbeat(String node) throws IOException {
         return write(SlotCommand.heartbeat(node));
     }
 
+    /** {@code SlotLedger.leave}: removes a member; a grant it holds is given back. */
     public Outcome leave(String node) throws IOException {
         return write(SlotCommand.leave(node));
     }
 
+    /** {@code SlotLedger.acquire}: asks for a slot; idempotent per node and GC id. */
     public Outcome acquire(String node, long gcId, long leadMillis) throws IOException {
         return write(SlotCommand.acquire(node, gcId, leadMillis));
     }
 
+    /** {@code SlotLedger.release}: gives a grant back; another epoch than the holder's is {@code STALE_EPOCH}. */
     public Outcome release(String node, long epoch, long pauseMillis) throws IOException {
         return write(SlotCommand.release(node, epoch, pauseMillis));
     }
 
+    /** {@code SlotLedger.renew}: extends a grant by a lease from now (the leader's clock). */
     public Outcome renew(String node, long epoch) throws IOException {
         return write(SlotCommand.renew(node, epoch));
     }
 
+    /** {@code SlotLedger.cancel}: withdraws a request and gives back a grant made for it. */
     public Outcome cancel(String node, long gcId) throws IOException {
         return write(SlotCommand.cancel(node, gcId));
     }
