@@ -20,7 +20,7 @@
 #
 # Environment: SKIP_BUILD [0] 1 = use the existing build; RATE [600] requests/s (through HAProxy for http-cluster,
 # to the one server for single-node, the rate search's first window for memory-pressure, to the Raft group for
-# raft-kv, where the default is 500); JAVA [java];
+# raft-kv, where the default is 100, the BLADE paper's rate); JAVA [java];
 # OUT overrides the results directory.
 # The runner (io.bladegc.benchmarks.suite.SuiteMain) starts every process itself and stops each by pid when its arm
 # ends, also on failure and on SIGTERM or Ctrl-C. It needs haproxy (on the PATH or in /usr/sbin): as root it is
@@ -46,7 +46,7 @@ esac
 
 JAVA="${JAVA:-java}"
 DEFAULT_RATE=600
-[ "$SCENARIO" = raft-kv ] && DEFAULT_RATE=500
+[ "$SCENARIO" = raft-kv ] && DEFAULT_RATE=100
 VERSION="$(awk -F'[<>]' '/<version>/ { print $3; exit }' pom.xml)"
 AGENT_JAR="agent/target/blade-agent-${VERSION}.jar"
 COORDINATOR_JAR="coordinator/target/blade-coordinator.jar"
