@@ -53,12 +53,17 @@ final class CoordinatedCluster implements AutoCloseable {
 
     /** Starts a coordinator on this cluster's port (again, after a kill) with {@code flags}; waits for /health. */
     ChildProcess startCoordinator(String name, String... flags) throws Exception {
+        return startCoordinatorOn(port, name, flags);
+    }
+
+    /** Starts a coordinator (a replica of a replicated one) on {@code httpPort} with {@code flags}; waits for /health. */
+    ChildProcess startCoordinatorOn(int httpPort, String name, String... flags) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-            "-jar", DemoProcess.requiredProperty("blade.coordinator.jar"), "--port", "" + port));
+            "-jar", DemoProcess.requiredProperty("blade.coordinator.jar"), "--port", "" + httpPort));
         cmd.addAll(List.of(flags));
         ChildProcess c = ChildProcess.start(name, cmd, logs.resolve(name + ".log"), logs.resolve(name + ".log"));
         started.add(c);
-        c.awaitReady(() -> health() == 200, WAIT, name + "'s /health");
+        c.awaitReady(() -> health(URI.create("http://127.0.0.1:" + httpPort)) == 200, WAIT, name + "'s /health");
         return c;
     }
 
@@ -69,9 +74,17 @@ final class CoordinatedCluster implements AutoCloseable {
      * @param agentOptions more agent options, e.g. {@code drainTimeout=3000ms}, or empty
      */
     DemoServerProcess startBackend(String node, String agentOptions) throws Exception {
+        return startBackend(node, coordinator.toString(), agentOptions);
+    }
+
+    /**
+     * As {@link #startBackend(String, String)}, with the agent's {@code coordinator} option given, e.g. the replicas
+     * of a replicated coordinator joined by {@code |}.
+     */
+    DemoServerProcess startBackend(String node, String coordinators, String agentOptions) throws Exception {
         DemoServerProcess d = DemoServerProcess.start(node, Path.of(java()),
             DemoProcess.requiredProperty("blade.benchmarks.classpath"), List.of(
-                "-javaagent:" + DemoProcess.requiredProperty("blade.agent.jar") + "=coordinator=" + coordinator
+                "-javaagent:" + DemoProcess.requiredProperty("blade.agent.jar") + "=coordinator=" + coordinators
                     + ",nodeId=" + node + (agentOptions.isEmpty() ? "" : "," + agentOptions),
                 "-XX:+UseParallelGC", "-XX:-UseAdaptiveSizePolicy", "-Xms128m", "-Xmx128m", "-Xmn32m",
                 "-XX:ParallelGCThreads=1", "-XX:CICompilerCount=2",
@@ -168,9 +181,9 @@ final class CoordinatedCluster implements AutoCloseable {
         }
     }
 
-    private int health() {
+    private int health(URI base) {
         try {
-            return http.send(HttpRequest.newBuilder(coordinator.resolve("/health")).timeout(Duration.ofSeconds(2))
+            return http.send(HttpRequest.newBuilder(base.resolve("/health")).timeout(Duration.ofSeconds(2))
                 .build(), HttpResponse.BodyHandlers.discarding()).statusCode();
         } catch (IOException e) {
             return -1;
