@@ -195,15 +195,15 @@ final class Membership implements AutoCloseable {
     /** Stops the heartbeat thread and, unless the coordinator is down, leaves (bounded by the client's call bound). */
     @Override
     public void close() {
-        timer.shutdownNow();
         boolean leave;
-        synchronized (this) {
+        synchronized (this) { // closed first: a heartbeat interrupted by the shutdown below cannot mark it down
             leave = state != State.DOWN;
             closed = true;
             state = State.DOWN;
             downReason = "closed";
             up = false;
         }
+        timer.shutdownNow();
         if (leave) {
             try {
                 client.leave();
