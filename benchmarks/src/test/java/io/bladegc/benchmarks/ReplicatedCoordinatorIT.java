@@ -49,9 +49,11 @@ class ReplicatedCoordinatorIT {
         Path logs = Path.of("target", "faults", "replicated-coordinator");
         c = new CoordinatedCluster(logs);
         List<String> peers = new ArrayList<>();
+        int[] free = freePorts(6);
+        int k = 0;
         for (String id : List.of("c1", "c2", "c3")) {
-            ports.put(id, freePort());
-            peers.add(id + "=127.0.0.1:" + freePort());
+            ports.put(id, free[k++]);
+            peers.add(id + "=127.0.0.1:" + free[k++]);
         }
         for (String id : ports.keySet()) {
             replicas.put(id, c.startCoordinatorOn(ports.get(id), id, "--peers", String.join(",", peers), "--id", id,
@@ -119,9 +121,22 @@ class ReplicatedCoordinatorIT {
         return URI.create("http://127.0.0.1:" + ports.get(replica));
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
+    /** Ports free at once: all held open together, so no two are the same. */
+    private static int[] freePorts(int n) throws IOException {
+        ServerSocket[] held = new ServerSocket[n];
+        int[] ports = new int[n];
+        try {
+            for (int i = 0; i < n; i++) {
+                held[i] = new ServerSocket(0);
+                ports[i] = held[i].getLocalPort();
+            }
+        } finally {
+            for (ServerSocket s : held) {
+                if (s != null) {
+                    s.close();
+                }
+            }
         }
+        return ports;
     }
 }

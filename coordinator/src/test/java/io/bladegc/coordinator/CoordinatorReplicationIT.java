@@ -46,9 +46,11 @@ class CoordinatorReplicationIT {
     @Test
     void losingTheLeaderReplicaLosesNoGrantAndNeverLetsTwoCollect() throws Exception {
         List<String> entries = new ArrayList<>();
+        int[] free = freePorts(6);
+        int k = 0;
         for (String id : List.of("c1", "c2", "c3")) {
-            httpPorts.put(id, freePort());
-            entries.add(id + "=127.0.0.1:" + freePort());
+            httpPorts.put(id, free[k++]);
+            entries.add(id + "=127.0.0.1:" + free[k++]);
         }
         peers = String.join(",", entries);
         for (String id : httpPorts.keySet()) {
@@ -145,9 +147,22 @@ class CoordinatorReplicationIT {
             + "/v1/cluster")).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body());
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
+    /** Ports free at once: all held open together, so no two are the same. */
+    private static int[] freePorts(int n) throws IOException {
+        ServerSocket[] held = new ServerSocket[n];
+        int[] ports = new int[n];
+        try {
+            for (int i = 0; i < n; i++) {
+                held[i] = new ServerSocket(0);
+                ports[i] = held[i].getLocalPort();
+            }
+        } finally {
+            for (ServerSocket s : held) {
+                if (s != null) {
+                    s.close();
+                }
+            }
         }
+        return ports;
     }
 }

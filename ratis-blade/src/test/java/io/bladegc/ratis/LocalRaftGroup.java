@@ -47,8 +47,9 @@ final class LocalRaftGroup implements AutoCloseable {
         this.dir = dir;
         this.registries = registries;
         List<RaftPeer> list = new ArrayList<>();
+        int[] free = freePorts(peers);
         for (int i = 1; i <= peers; i++) {
-            list.add(RaftPeer.newBuilder().setId("n" + i).setAddress("127.0.0.1:" + freePort()).build());
+            list.add(RaftPeer.newBuilder().setId("n" + i).setAddress("127.0.0.1:" + free[i - 1]).build());
         }
         group = RaftGroup.valueOf(RaftGroupId.valueOf(UUID.randomUUID()), list);
     }
@@ -141,10 +142,23 @@ final class LocalRaftGroup implements AutoCloseable {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
+    /** Ports free at once: all held open together, so no two are the same. */
+    private static int[] freePorts(int n) throws IOException {
+        ServerSocket[] held = new ServerSocket[n];
+        int[] ports = new int[n];
+        try {
+            for (int i = 0; i < n; i++) {
+                held[i] = new ServerSocket(0);
+                ports[i] = held[i].getLocalPort();
+            }
+        } finally {
+            for (ServerSocket s : held) {
+                if (s != null) {
+                    s.close();
+                }
+            }
         }
+        return ports;
     }
 
     private static void deleteTree(Path p) throws IOException {

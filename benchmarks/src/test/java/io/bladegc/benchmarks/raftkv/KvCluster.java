@@ -3,7 +3,6 @@ package io.bladegc.benchmarks.raftkv;
 import io.bladegc.benchmarks.cluster.ChildProcess;
 import io.bladegc.benchmarks.cluster.ClusterSpec;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,8 +64,9 @@ final class KvCluster implements AutoCloseable {
         deleteRecursively(dir);
         Files.createDirectories(dir);
         List<String> entries = new ArrayList<>();
+        int[] free = freePorts(3);
         for (int i = 1; i <= 3; i++) {
-            entries.add("n" + i + "=127.0.0.1:" + freePort());
+            entries.add("n" + i + "=127.0.0.1:" + free[i - 1]);
         }
         KvCluster cluster = new KvCluster(dir, KvGroup.parse(String.join(",", entries), null), List.of(serverArgs));
         try {
@@ -234,10 +234,23 @@ final class KvCluster implements AutoCloseable {
         return value;
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
+    /** Ports free at once: all held open together, so no two are the same. */
+    private static int[] freePorts(int n) throws IOException {
+        ServerSocket[] held = new ServerSocket[n];
+        int[] ports = new int[n];
+        try {
+            for (int i = 0; i < n; i++) {
+                held[i] = new ServerSocket(0);
+                ports[i] = held[i].getLocalPort();
+            }
+        } finally {
+            for (ServerSocket s : held) {
+                if (s != null) {
+                    s.close();
+                }
+            }
         }
+        return ports;
     }
 
     private static void deleteRecursively(Path path) throws IOException {
