@@ -32,7 +32,9 @@ import org.junit.jupiter.api.Test;
  * must collect under its own grant, after the first released, not on its own while it waited.
  */
 class OverlapIT {
-    private static final int ROUNDS = 6;
+    /** Collisions to judge, and the most rounds played to see them (about a third of rounds collide in CI). */
+    private static final int CHECKED = 2;
+    private static final int MAX_ROUNDS = 24;
     private static final int SLOW_REQUEST_MS = 150;
     private static final Pattern EVENT = Pattern.compile("Blade GC #\\d+ \\w+ (granted|cancelled|fail-open)[^\\n]*");
 
@@ -65,26 +67,30 @@ class OverlapIT {
             Thread.sleep(5_000);
         }
 
+        // Before a node has ever queued it cannot know it will: its first collision may still find it short of lead
+        // time (it then learns the wait, ScheduleLead). After that, every collision must be one after the other.
+        // Whether two nodes lined up this way do collide is up to the scheduler, so rounds go on until CHECKED
+        // collisions were judged, at most MAX_ROUNDS of them.
         List<Round> rounds = new ArrayList<>();
-        for (int i = 1; i <= ROUNDS; i++) {
-            rounds.add(round(i, nodes));
-        }
-        rounds.forEach(r -> System.out.println("OverlapIT: " + r));
-
-        List<Round> collided = rounds.stream().filter(Round::collided).toList();
-        assertThat(collided).as("rounds in which both nodes asked for the slot at once: %s", rounds)
-            .hasSizeGreaterThanOrEqualTo(ROUNDS / 2);
-        // before a node has ever queued it cannot know it will: its first collision may still find it short of lead
-        // time (it then learns the wait, ScheduleLead); after that, every collision must be one after the other
         List<String> learned = new ArrayList<>();
-        for (Round r : collided) {
+        int checked = 0;
+        for (int i = 1; i <= MAX_ROUNDS && checked < CHECKED; i++) {
+            Round r = round(i, nodes);
+            rounds.add(r);
+            System.out.println("OverlapIT: " + r);
+            if (!r.collided()) {
+                continue;
+            }
             if (learned.contains(r.second)) {
                 assertThat(r.secondWaitedItsTurn()).as("round %d: %s, queued behind %s, collected under its own "
                     + "grant after %s released (not on its own while it waited): %s", r.n, r.second, r.first,
                     r.first, r.secondsLine).isTrue();
+                checked++;
             }
             learned.add(r.second);
         }
+        assertThat(checked).as("collisions judged after each node's first, in rounds %s", rounds)
+            .isEqualTo(CHECKED);
     }
 
     @SuppressWarnings("try") // the traffic only needs to run while the body does
