@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Starts real child JVMs with the shaded agent jar and checks what the application and its operator see. */
 class AgentStartupIT {
     private static final String VALID_KEYS = "(valid: enabled, strict, drainTimeout, margin, sampleInterval, "
-        + "coordinator, nodeId, token, coordinatorTimeout)";
+        + "coordinator, nodeId, token, coordinatorTimeout, instrument, explicitGc)";
 
     /** Blade ran: the app ran, the node is published, its summary was logged once, nothing went wrong. */
     private static void assertStarted(Run r) {

@@ -43,6 +43,20 @@ public interface BladeNode {
      */
     DrainedCollection drainAndCollect(long id);
 
+    /**
+     * Asks for a full collection planned like a predicted one (the agent routes {@code System.gc()} calls here with
+     * {@code explicitGc=coordinate}): the registered handler, or the single-node drain, decides when it happens, as
+     * for an upcall the heap watcher raised. Returns at once; never collects on the calling thread. While a request
+     * is outstanding the call joins it.
+     *
+     * @return {@code true} when a collection is planned (issued now or already outstanding); {@code false} when this
+     *     node cannot plan one (no gate attached and no handler registered, or a collector Blade does not schedule),
+     *     and the caller should collect on its own if it must. The default implementation returns {@code false}.
+     */
+    default boolean requestCollection() {
+        return false;
+    }
+
     /** @return how long a shed client should wait: the expected pause plus the drain, from the pause model */
     Duration retryAfter();
 

@@ -42,10 +42,46 @@ import java.util.stream.Collectors;
  *                           replica as down (default 1 s); with several replicas a call tries each at most once, so
  *                           it fails open after at most (number of replicas) times this, except the latency-critical
  *                           {@code acquire}, which fails open within this once, whatever the number of replicas
+ * @param instrument         what the agent instruments: {@link Instrument#NONE} (the default: a servlet filter does
+ *                           the gating) or {@link Instrument#SERVLET} (zero-code: every servlet container's entry
+ *                           passes through the gate); {@code null} reads as the default. Agent only: a filter ignores
+ *                           it
+ * @param explicitGc         what becomes of {@code System.gc()} and {@code Runtime.gc()} called by application and
+ *                           library code: {@link ExplicitGc#PASS} (the default: untouched), {@link ExplicitGc#COORDINATE}
+ *                           or {@link ExplicitGc#IGNORE}; {@code null} reads as the default. Agent only: a filter
+ *                           ignores it
  */
 public record BladeOptions(boolean enabled, boolean strict, Duration drainTimeout, Duration margin,
                            Duration sampleInterval, List<URI> coordinators, String nodeId, String token,
-                           Duration coordinatorTimeout) {
+                           Duration coordinatorTimeout, Instrument instrument, ExplicitGc explicitGc) {
+
+    /** What the agent instruments, beside watching the heap. The option's values are the lower-case names. */
+    public enum Instrument {
+        /** Nothing: request-handling code passes through the gate by a Blade filter or by calling {@link Gate}. */
+        NONE,
+        /**
+         * The outermost servlet entry of every Jakarta or javax servlet container (Tomcat, Jetty, Undertow), with no
+         * filter in the application: the same accounting and 503 + {@code Retry-After} as the filter.
+         */
+        SERVLET
+    }
+
+    /**
+     * What becomes of an explicit collection ({@code System.gc()}, {@code Runtime.gc()}) requested by application or
+     * library code. Blade's own collections and the JDK's own calls are never touched.
+     */
+    public enum ExplicitGc {
+        /** The call collects at once, as without Blade; the agent rewrites nothing. */
+        PASS,
+        /**
+         * The call returns at once and the collection is planned like a predicted one: drained, and in a cluster
+         * under a slot. Calls while one is planned join it. Where Blade cannot plan (no gate attached, no
+         * coordinator) the call collects at once.
+         */
+        COORDINATE,
+        /** The call does nothing, as with {@code -XX:+DisableExplicitGC}. */
+        IGNORE
+    }
 
     /** What a node id may look like: a path segment of the coordinator's URLs, as the coordinator accepts it. */
     public static final Pattern NODE_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
@@ -72,13 +108,15 @@ public record BladeOptions(boolean enabled, boolean strict, Duration drainTimeou
         if (token != null && !TOKEN.matcher(token).matches()) {
             throw new IllegalArgumentException("token must be 1 to 4096 visible ASCII characters without spaces");
         }
+        instrument = instrument == null ? Instrument.NONE : instrument;
+        explicitGc = explicitGc == null ? ExplicitGc.PASS : explicitGc;
     }
 
     /** The options before the coordinator settings existed: single-node mode, default coordinator settings. */
     public BladeOptions(boolean enabled, boolean strict, Duration drainTimeout, Duration margin,
                         Duration sampleInterval) {
         this(enabled, strict, drainTimeout, margin, sampleInterval, List.of(), null, null,
-            Builder.DEFAULT_COORDINATOR_TIMEOUT);
+            Builder.DEFAULT_COORDINATOR_TIMEOUT, Instrument.NONE, ExplicitGc.PASS);
     }
 
     /**
@@ -248,7 +286,8 @@ public record BladeOptions(boolean enabled, boolean strict, Duration drainTimeou
             + ", margin=" + margin + ", sampleInterval=" + sampleInterval + ", coordinator="
             + (coordinators.isEmpty() ? "null" : coordinatorsText())
             + ", nodeId=" + (nodeId != null ? nodeId : "(default)") + ", token=" + (token == null ? "none" : "(set)") + ", coordinatorTimeout="
-            + coordinatorTimeout + "]";
+            + coordinatorTimeout + ", instrument=" + instrument.name().toLowerCase(Locale.ROOT) + ", explicitGc="
+            + explicitGc.name().toLowerCase(Locale.ROOT) + "]";
     }
 
     /** @return the defaults */
@@ -274,6 +313,8 @@ public record BladeOptions(boolean enabled, boolean strict, Duration drainTimeou
         private String nodeId;
         private String token;
         private Duration coordinatorTimeout = DEFAULT_COORDINATOR_TIMEOUT;
+        private Instrument instrument = Instrument.NONE;
+        private ExplicitGc explicitGc = ExplicitGc.PASS;
 
         private Builder() {
         }
@@ -335,10 +376,20 @@ public record BladeOptions(boolean enabled, boolean strict, Duration drainTimeou
             return this;
         }
 
+        public Builder instrument(Instrument instrument) {
+            this.instrument = instrument;
+            return this;
+        }
+
+        public Builder explicitGc(ExplicitGc explicitGc) {
+            this.explicitGc = explicitGc;
+            return this;
+        }
+
         /** @throws IllegalArgumentException when a value is out of range */
         public BladeOptions build() {
             return new BladeOptions(enabled, strict, drainTimeout, margin, sampleInterval, coordinators, nodeId, token,
-                coordinatorTimeout);
+                coordinatorTimeout, instrument, explicitGc);
         }
     }
 }

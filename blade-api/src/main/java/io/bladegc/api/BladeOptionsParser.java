@@ -10,6 +10,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
@@ -37,7 +38,9 @@ import java.util.regex.Pattern;
  *       {@code http://127.0.0.1:7070}, or, for a replicated coordinator, the URLs of its replicas separated by
  *       {@code |}, e.g. {@code http://10.0.0.1:7070|http://10.0.0.2:7070|http://10.0.0.3:7070} (each checked alone;
  *       no empty one, no two alike); {@code nodeId}: 1 to 64 characters from {@code A-Z a-z 0-9 . _ -};
- *       {@code token}: 1 to 4096 visible ASCII characters, never repeated in a message.</li>
+ *       {@code token}: 1 to 4096 visible ASCII characters, never repeated in a message;</li>
+ *   <li>{@code instrument}: {@code none} or {@code servlet}; {@code explicitGc}: {@code pass}, {@code coordinate} or
+ *       {@code ignore} (any case).</li>
  * </ul>
  *
  * <p>When there are errors the options are the defaults with {@code enabled=false} (Blade disables itself, the
@@ -50,10 +53,10 @@ public final class BladeOptionsParser {
 
     /**
      * The valid keys, in documentation order: enabled, strict, drainTimeout, margin, sampleInterval, coordinator,
-     * nodeId, token, coordinatorTimeout.
+     * nodeId, token, coordinatorTimeout, instrument, explicitGc.
      */
     public static final List<String> KEYS = List.of("enabled", "strict", "drainTimeout", "margin", "sampleInterval",
-        "coordinator", "nodeId", "token", "coordinatorTimeout");
+        "coordinator", "nodeId", "token", "coordinatorTimeout", "instrument", "explicitGc");
 
     /** Keys whose values are secrets: messages show {@value #HIDDEN} instead. */
     static final List<String> SECRET_KEYS = List.of("token");
@@ -237,6 +240,8 @@ public final class BladeOptionsParser {
                 case "coordinator" -> parseCoordinators(value, where);
                 case "nodeId" -> parseNodeId(value, where);
                 case "token" -> parseToken(value, where);
+                case "instrument" -> parseChoice(BladeOptions.Instrument.class, value, where);
+                case "explicitGc" -> parseChoice(BladeOptions.ExplicitGc.class, value, where);
                 default -> throw new AssertionError("unhandled key " + key);
             };
             if (parsed != null) {
@@ -314,6 +319,20 @@ public final class BladeOptionsParser {
                 return null;
             }
             return uri;
+        }
+
+        /** @return the constant named {@code value} in any case; {@code null} after adding an error */
+        private <E extends Enum<E>> E parseChoice(Class<E> type, String value, String where) {
+            List<String> names = new ArrayList<>();
+            for (E e : type.getEnumConstants()) {
+                String name = e.name().toLowerCase(Locale.ROOT);
+                if (name.equalsIgnoreCase(value)) {
+                    return e;
+                }
+                names.add(name);
+            }
+            errors.add("malformed option " + where + ": expected one of " + String.join(", ", names));
+            return null;
         }
 
         private String parseNodeId(String value, String where) {
@@ -418,6 +437,12 @@ public final class BladeOptionsParser {
                 }
                 if (values.get("coordinatorTimeout") instanceof Duration d) {
                     b.coordinatorTimeout(d);
+                }
+                if (values.get("instrument") instanceof BladeOptions.Instrument i) {
+                    b.instrument(i);
+                }
+                if (values.get("explicitGc") instanceof BladeOptions.ExplicitGc e) {
+                    b.explicitGc(e);
                 }
                 try {
                     return new Result(b.build(), errors);

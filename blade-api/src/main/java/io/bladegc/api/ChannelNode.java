@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongFunction;
@@ -22,6 +23,7 @@ final class ChannelNode implements BladeNode {
     private final LongFunction<String> startGc;
     private final LongFunction<long[]> drainAndCollect;
     private final Supplier<String> summary;
+    private final BooleanSupplier requestCollection;
 
     @SuppressWarnings("unchecked")
     ChannelNode(Map<String, Object> ch) {
@@ -40,6 +42,7 @@ final class ChannelNode implements BladeNode {
         this.startGc = (LongFunction<String>) ch.get("startGc");
         this.drainAndCollect = (LongFunction<long[]>) ch.get("drainAndCollect");
         this.summary = (Supplier<String>) ch.get("summary");
+        this.requestCollection = (BooleanSupplier) ch.get("requestCollection");
     }
 
     @Override
@@ -88,6 +91,11 @@ final class ChannelNode implements BladeNode {
     @Override
     public void detachGate() {
         detach.run();
+    }
+
+    @Override
+    public boolean requestCollection() {
+        return requestCollection.getAsBoolean();
     }
 
     @Override

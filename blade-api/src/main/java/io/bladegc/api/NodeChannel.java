@@ -5,6 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongFunction;
@@ -33,6 +34,7 @@ import javax.management.JMException;
  *                                                 {@link GcHandler#scheduleLeadNanos()}
  * startGc       LongFunction&lt;String&gt;             the {@link GcOutcome} name
  * drainAndCollect LongFunction&lt;long[]&gt;         {outcome ordinal, trailers ns, gc ns, drained 1/0}
+ * requestCollection BooleanSupplier            {@link BladeNode#requestCollection()}
  * summary       Supplier&lt;String&gt;
  * stats         Supplier&lt;Map&lt;String, Object&gt;&gt;   counters, also shown as the MBean's other attributes
  * </pre>
@@ -69,6 +71,7 @@ final class NodeChannel {
             DrainedCollection d = node.drainAndCollect(id);
             return new long[] {d.outcome().ordinal(), d.trailers().toNanos(), d.gc().toNanos(), d.drained() ? 1 : 0};
         });
+        ch.put("requestCollection", (BooleanSupplier) node::requestCollection);
         ch.put("summary", (Supplier<String>) node::summary);
         ch.put("stats", stats);
         return new StatsMBean("Blade node", stats, Map.of("Channel", Map.copyOf(ch))).publish(NAME);

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class BladeOptionsParserTest {
 
     private static final String VALID_LIST = "(valid: enabled, strict, drainTimeout, margin, sampleInterval, "
-        + "coordinator, nodeId, token, coordinatorTimeout)";
+        + "coordinator, nodeId, token, coordinatorTimeout, instrument, explicitGc)";
 
     private static Properties props(String... kv) {
         Properties p = new Properties();
@@ -61,7 +61,7 @@ class BladeOptionsParserTest {
     void keysAreInDocumentationOrder() {
         assertThat(BladeOptionsParser.KEYS)
             .containsExactly("enabled", "strict", "drainTimeout", "margin", "sampleInterval", "coordinator",
-                "nodeId", "token", "coordinatorTimeout");
+                "nodeId", "token", "coordinatorTimeout", "instrument", "explicitGc");
     }
 
     @Test
@@ -69,7 +69,7 @@ class BladeOptionsParserTest {
         assertThat(BladeOptionsParser.KEYS.stream().map(BladeOptionsParser::envName).toList())
             .containsExactly("BLADE_ENABLED", "BLADE_STRICT", "BLADE_DRAIN_TIMEOUT", "BLADE_MARGIN",
                 "BLADE_SAMPLE_INTERVAL", "BLADE_COORDINATOR", "BLADE_NODE_ID", "BLADE_TOKEN",
-                "BLADE_COORDINATOR_TIMEOUT");
+                "BLADE_COORDINATOR_TIMEOUT", "BLADE_INSTRUMENT", "BLADE_EXPLICIT_GC");
     }
 
     @Nested
@@ -91,6 +91,22 @@ class BladeOptionsParserTest {
             assertThat(r.errors()).isEmpty();
             assertThat(r.options()).isEqualTo(new BladeOptions(false, true, Duration.ofMillis(250), Duration.ZERO,
                 Duration.ofMillis(2)));
+        }
+
+        @Test
+        void agentOnlyChoicesInAnyCase() {
+            BladeOptions defaults = BladeOptions.defaults();
+            assertThat(defaults.instrument()).isEqualTo(BladeOptions.Instrument.NONE);
+            assertThat(defaults.explicitGc()).isEqualTo(BladeOptions.ExplicitGc.PASS);
+            Result r = args("instrument=Servlet,explicitGc=COORDINATE");
+            assertThat(r.errors()).isEmpty();
+            assertThat(r.options().instrument()).isEqualTo(BladeOptions.Instrument.SERVLET);
+            assertThat(r.options().explicitGc()).isEqualTo(BladeOptions.ExplicitGc.COORDINATE);
+            Properties p = new Properties();
+            p.setProperty("blade.explicitGc", "ignore");
+            assertThat(BladeOptionsParser.parse(null, p, Map.of("BLADE_INSTRUMENT", "servlet")).options())
+                .extracting(BladeOptions::instrument, BladeOptions::explicitGc)
+                .containsExactly(BladeOptions.Instrument.SERVLET, BladeOptions.ExplicitGc.IGNORE);
         }
 
         @Test
@@ -304,6 +320,14 @@ class BladeOptionsParserTest {
         }
 
         @Test
+        void unknownChoiceNamesTheValidOnes() {
+            assertThat(singleError(args("instrument=servlets")))
+                .isEqualTo("malformed option 'instrument=servlets': expected one of none, servlet");
+            assertThat(singleError(args("explicitGc=disable")))
+                .isEqualTo("malformed option 'explicitGc=disable': expected one of pass, coordinate, ignore");
+        }
+
+        @Test
         void duplicateAgentArgument() {
             String e = singleError(args("margin=1ms,margin=2ms"));
             assertThat(e).contains("'margin'", "given twice", "margin=1ms", "margin=2ms");
@@ -327,7 +351,7 @@ class BladeOptionsParserTest {
             String e = singleError(BladeOptionsParser.parse(null, null, env("BLADE_XYZ", "1")));
             assertThat(e).isEqualTo("unknown option in environment variable 'BLADE_XYZ' (valid: BLADE_ENABLED, "
                 + "BLADE_STRICT, BLADE_DRAIN_TIMEOUT, BLADE_MARGIN, BLADE_SAMPLE_INTERVAL, BLADE_COORDINATOR, "
-                + "BLADE_NODE_ID, BLADE_TOKEN, BLADE_COORDINATOR_TIMEOUT)");
+                + "BLADE_NODE_ID, BLADE_TOKEN, BLADE_COORDINATOR_TIMEOUT, BLADE_INSTRUMENT, BLADE_EXPLICIT_GC)");
         }
 
         @Test

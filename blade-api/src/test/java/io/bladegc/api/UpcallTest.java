@@ -59,6 +59,28 @@ class UpcallTest {
     }
 
     @Test
+    void anExplicitRequestIsAFullCollectionPlannedThroughTheHandlerAndLaterCallsJoinIt() throws Exception {
+        BladeNode node = Blade.startNode(BladeOptions.defaults());
+        assertThat(node.requestCollection()).as("nothing to plan with: no gate attached, no handler").isFalse();
+
+        BlockingQueue<GcRequest> requests = new LinkedBlockingQueue<>();
+        node.register(deferring(requests::add, () -> 0));
+        assertThat(node.requestCollection()).isTrue();
+        GcRequest request = requests.poll(5, TimeUnit.SECONDS);
+        assertThat(request).isNotNull();
+        assertThat(request.generation()).isEqualTo(Generation.OLD);
+        assertThat(node.requestCollection()).as("joins the outstanding request").isTrue();
+        assertThat(requests.poll(200, TimeUnit.MILLISECONDS)).as("no second upcall while one is outstanding")
+            .isNull();
+
+        assertThat(node.startGc(request.id())).isIn(GcOutcome.COLLECTED, GcOutcome.ALREADY_COLLECTED);
+        assertThat(node.requestCollection()).isTrue();
+        GcRequest next = requests.poll(5, TimeUnit.SECONDS);
+        assertThat(next).as("a new request once the first was collected").isNotNull();
+        assertThat(next.id()).isGreaterThan(request.id());
+    }
+
+    @Test
     void aHandlersScheduleLeadIsAddedToTheLeadTimeTheNodeNeeds() throws Exception {
         BladeNode node = Blade.startNode(BladeOptions.defaults());
         long before = neededLeadMs();

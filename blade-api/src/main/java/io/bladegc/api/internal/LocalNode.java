@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The node that runs in this JVM: wires the {@link HeapWatcher}, the {@link PauseModel}, {@link GcEvents}, the
@@ -43,7 +44,7 @@ public final class LocalNode implements BladeNode {
     private final AtomicLong pauseNanos = new AtomicLong();
     private final NodeCounters counters = new NodeCounters();
     private volatile GcHandler handler;
-    private volatile Issued outstanding;
+    private final AtomicReference<Issued> outstanding = new AtomicReference<>();
     private Issued lastIssued;
 
     /** A request and the JVM's collection count when it was issued. */
@@ -106,18 +107,36 @@ public final class LocalNode implements BladeNode {
     }
 
     private void onLowLead(HeapWatcher.Prediction p) {
-        if (!armed() || outstanding != null) {
+        if (!armed() || outstanding.get() != null) {
             return;
         }
         Generation g = p.generation();
         long work = g == Generation.YOUNG ? pauseModel.lastBytes(g) : layout.oldUsage().getUsed();
-        GcRequest request = new GcRequest(nextId.incrementAndGet(), p.allocatedBytes(), p.headroomBytes(),
+        issue(g, p.allocatedBytes(), p.headroomBytes(), work);
+    }
+
+    @Override
+    public boolean requestCollection() {
+        if (!armed()) {
+            return false;
+        }
+        if (outstanding.get() == null) {
+            issue(Generation.OLD, 0, 0, layout.oldUsage().getUsed());
+        }
+        return true;
+    }
+
+    /** Issues an upcall unless one is outstanding (then the caller joins that one). */
+    private void issue(Generation g, long allocatedBytes, long headroomBytes, long work) {
+        GcRequest request = new GcRequest(nextId.incrementAndGet(), allocatedBytes, headroomBytes,
             pauseModel.estimate(g, work), g);
         Issued issued = new Issued(request, layout.collectionCount());
         synchronized (this) {
+            if (!outstanding.compareAndSet(null, issued)) {
+                return;
+            }
             lastIssued = issued;
         }
-        outstanding = issued;
         counters.requests.increment();
         GcHandler h = handler;
         if (h == null) {
@@ -158,7 +177,7 @@ public final class LocalNode implements BladeNode {
             if (armed()) {
                 counters.escaped.increment();
             }
-            outstanding = null; // the JVM collected on its own: the request is moot, a new one may come
+            outstanding.set(null); // the JVM collected on its own: the request is moot, a new one may come
         }
     }
 
@@ -196,9 +215,7 @@ public final class LocalNode implements BladeNode {
             }
             return GcOutcome.COLLECTED;
         } finally {
-            if (outstanding == issued) {
-                outstanding = null;
-            }
+            outstanding.compareAndSet(issued, null);
         }
     }
 
@@ -218,7 +235,7 @@ public final class LocalNode implements BladeNode {
 
     @Override
     public Duration retryAfter() {
-        Issued o = outstanding;
+        Issued o = outstanding.get();
         Generation g = o == null ? Generation.YOUNG : o.request().generation();
         long work = g == Generation.YOUNG ? pauseModel.lastBytes(g) : layout.oldUsage().getUsed();
         return pauseModel.estimate(g, work).plusNanos(drainSequence.drainEstimateNanos());
