@@ -7,6 +7,7 @@ import io.bladegc.api.BladeOptionsParser;
 import java.io.PrintStream;
 import java.lang.System.Logger.Level;
 import java.lang.instrument.Instrumentation;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.function.Function;
@@ -16,8 +17,10 @@ import java.util.function.Function;
  * {@code BLADE_*} environment &gt; defaults) and starts the JVM's Blade node. It opens no port. Without a
  * {@code coordinator} it starts no thread of its own; with one it starts the coordinated mode
  * ({@link CoordinatedMode}: threads {@code blade-coordination} and {@code blade-heartbeat}, and a shutdown hook that
- * leaves the cluster), which does no I/O before {@code main}. It never stops the application from starting, unless
- * {@code strict=true} and an option is bad; a coordinated mode that cannot start leaves the node in single-node mode.
+ * leaves the cluster), which does no I/O before {@code main}. With {@code instrument=servlet} or
+ * {@code explicitGc=coordinate|ignore} it instruments classes as they load ({@link Instrumenting}). It never stops the
+ * application from starting, unless {@code strict=true} and an option is bad; a coordinated mode or an
+ * instrumentation that cannot start leaves the node running without it.
  */
 public final class BladeAgent {
     /** Set once the agent has been attached; a second attach prints one line and does nothing. */
@@ -31,6 +34,16 @@ public final class BladeAgent {
         CoordinatedMode start(BladeNode node, BladeOptions options, System.Logger log);
     }
 
+    /** Instruments classes for a node; tests pass their own. */
+    @FunctionalInterface
+    interface Instrumenter {
+        /**
+         * @return what was instrumented, for the start-up line (empty for nothing)
+         * @throws Exception when the instrumentation cannot be installed
+         */
+        String install(BladeNode node, BladeOptions options) throws Exception;
+    }
+
     /** The agent's: the node MBean as probe, a heartbeat every second, leave at JVM exit. */
     static final CoordinatedStarter COORDINATED = (node, options, log) -> CoordinatedMode.start(node, options, log,
         NodeProbe.fromNodeMBean(), Membership.HEARTBEAT_INTERVAL, true);
@@ -40,17 +53,18 @@ public final class BladeAgent {
 
     /** Called by the JVM for {@code -javaagent:blade-agent.jar=key=value,...} before {@code main}. */
     public static void premain(String agentArgs, Instrumentation inst) {
-        init(agentArgs);
+        init(agentArgs, inst);
     }
 
     /** Called by the JVM when the agent is attached to a running JVM. */
     public static void agentmain(String agentArgs, Instrumentation inst) {
-        init(agentArgs);
+        init(agentArgs, inst);
     }
 
-    private static void init(String agentArgs) {
-        start(agentArgs, System.getProperties(), System.getenv(), System.err, System.getLogger("io.bladegc.agent"),
-            Blade::startNode);
+    private static void init(String agentArgs, Instrumentation inst) {
+        System.Logger log = System.getLogger("io.bladegc.agent");
+        start(agentArgs, System.getProperties(), System.getenv(), System.err, log, Blade::startNode, COORDINATED,
+            (node, options) -> Instrumenting.install(inst, node, options, log));
     }
 
     /**
@@ -61,18 +75,18 @@ public final class BladeAgent {
      */
     static BladeNode start(String agentArgs, Properties props, Map<String, String> env, PrintStream err,
                            System.Logger log, Function<BladeOptions, BladeNode> starter) {
-        return start(agentArgs, props, env, err, log, starter, COORDINATED);
+        return start(agentArgs, props, env, err, log, starter, COORDINATED, (node, options) -> "");
     }
 
     /**
-     * The whole agent, with its surroundings passed in, the coordinated mode's start too.
+     * The whole agent, with its surroundings passed in, the coordinated mode's start and the instrumentation too.
      *
      * @return the node started, or {@code null} when Blade stays off
      * @throws IllegalArgumentException only when an option is bad and {@code strict=true}
      */
     static BladeNode start(String agentArgs, Properties props, Map<String, String> env, PrintStream err,
                            System.Logger log, Function<BladeOptions, BladeNode> starter,
-                           CoordinatedStarter coordinated) {
+                           CoordinatedStarter coordinated, Instrumenter instrumenter) {
         BladeOptionsParser.Result result;
         try {
             if (props.putIfAbsent(ATTACHED_PROPERTY, "true") != null) {
@@ -103,7 +117,8 @@ public final class BladeAgent {
             BladeNode node = starter.apply(result.options());
             String cluster = result.options().coordinated()
                 ? startCoordinated(node, result.options(), err, log, coordinated) : "";
-            log.log(Level.INFO, node.summary() + cluster);
+            String instrumented = instrument(node, result.options(), err, instrumenter);
+            log.log(Level.INFO, node.summary() + cluster + instrumented);
             return node;
         } catch (Throwable t) {
             failed(err, t);
@@ -124,6 +139,23 @@ public final class BladeAgent {
                 // never let the agent stop the application
             }
             return ", coordinator=" + options.coordinatorsText() + " (could not start: single-node)";
+        }
+    }
+
+    /** @return the end of the start-up line; a failure is one line on {@code err} and leaves classes as they are */
+    private static String instrument(BladeNode node, BladeOptions options, PrintStream err,
+                                     Instrumenter instrumenter) {
+        try {
+            return instrumenter.install(node, options);
+        } catch (Throwable t) {
+            try {
+                err.println(PREFIX + "cannot instrument (" + String.valueOf(t).replaceAll("\\R+", " ")
+                    + "); the node runs without instrument=" + options.instrument().name().toLowerCase(Locale.ROOT)
+                    + ", explicitGc=" + options.explicitGc().name().toLowerCase(Locale.ROOT));
+            } catch (Throwable ignored) {
+                // never let the agent stop the application
+            }
+            return ", instrumentation failed";
         }
     }
 

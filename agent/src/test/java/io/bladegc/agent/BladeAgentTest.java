@@ -76,7 +76,8 @@ class BladeAgentTest {
         assertThat(log.lines).isEmpty();
         assertThat(errLines()).containsExactly(
             "[blade] unknown option 'drainTimout' (valid: enabled, strict, drainTimeout, margin, sampleInterval, "
-                + "coordinator, nodeId, token, coordinatorTimeout); Blade is disabled, the application runs on",
+                + "coordinator, nodeId, token, coordinatorTimeout, instrument, explicitGc); Blade is disabled, the "
+                + "application runs on",
             "[blade] malformed option 'margin=abc': expected a duration such as 20ms or 1s"
                 + "; Blade is disabled, the application runs on");
     }
@@ -144,7 +145,7 @@ class BladeAgentTest {
                         Duration.ofSeconds(1), false);
                     modes.add(m);
                     return m;
-                });
+                }, (n, o) -> "");
             // had the start waited for the coordinator, the join would have timed out and marked it down by now
             assertThat(modes).singleElement().satisfies(m -> assertThat(m.membership().downReason())
                 .as("no I/O before main: the join is still out").isEqualTo("not joined yet"));
@@ -168,7 +169,7 @@ class BladeAgentTest {
         BladeNode started = BladeAgent.start("coordinator=http://127.0.0.1:7070", props, Map.of(), err, log,
             o -> node, (n, o, l) -> {
                 throw new NoClassDefFoundError("java/net/http/HttpClient");
-            });
+            }, (n, o) -> "");
         assertThat(started).isSameAs(node);
         assertThat(errLines()).singleElement().asString()
             .isEqualTo("[blade] coordinated mode could not start: java.lang.NoClassDefFoundError: "
@@ -184,5 +185,34 @@ class BladeAgentTest {
         assertThat(errLines()).singleElement().asString()
             .startsWith("[blade] malformed option 'coordinator=localhost:7070': ")
             .contains("http://127.0.0.1:7070").endsWith("; Blade is disabled, the application runs on");
+    }
+
+    @Test
+    void anInstrumentationThatCannotStartLeavesTheNodeRunningWithOneLine() {
+        StubNode node = new StubNode();
+        BladeNode started = BladeAgent.start("instrument=servlet,explicitGc=coordinate", props, Map.of(), err, log,
+            o -> node, BladeAgent.COORDINATED, (n, o) -> {
+                throw new java.io.IOException("no space left on device\nsecond line");
+            });
+        assertThat(started).isSameAs(node);
+        assertThat(errLines()).singleElement().asString()
+            .isEqualTo("[blade] cannot instrument (java.io.IOException: no space left on device second line); the "
+                + "node runs without instrument=servlet, explicitGc=coordinate");
+        assertThat(log.lines).singleElement().asString().isEqualTo("INFO Blade: stub node, instrumentation failed");
+    }
+
+    @Test
+    void whatWasInstrumentedEndsTheStartLine() {
+        StubNode node = new StubNode();
+        List<BladeOptions> asked = new ArrayList<>();
+        BladeAgent.start("explicitGc=ignore", props, Map.of(), err, log, o -> node, BladeAgent.COORDINATED,
+            (n, o) -> {
+                asked.add(o);
+                return ", explicitGc=ignore";
+            });
+        assertThat(asked).singleElement().extracting(BladeOptions::explicitGc)
+            .isEqualTo(BladeOptions.ExplicitGc.IGNORE);
+        assertThat(log.lines).singleElement().asString().isEqualTo("INFO Blade: stub node, explicitGc=ignore");
+        assertThat(errLines()).isEmpty();
     }
 }

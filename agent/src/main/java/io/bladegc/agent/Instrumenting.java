@@ -1,0 +1,43 @@
+package io.bladegc.agent;
+
+import io.bladegc.api.BladeNode;
+import io.bladegc.api.BladeOptions;
+import io.bladegc.api.BladeOptions.ExplicitGc;
+import io.bladegc.api.BladeOptions.Instrument;
+import java.io.IOException;
+import java.lang.instrument.Instrumentation;
+import java.util.Locale;
+
+/**
+ * The agent's class instrumentation, as the options ask: {@code instrument=servlet} ({@link ServletInstrumentation})
+ * and {@code explicitGc=coordinate|ignore} ({@link ExplicitGcInterception}). Both first put the bridge classes on the
+ * bootstrap class path ({@link BootstrapBridges}). With the defaults it touches nothing.
+ */
+final class Instrumenting {
+    private Instrumenting() {
+    }
+
+    /**
+     * @return the end of the start-up line: what was instrumented, or empty
+     * @throws IOException when the bridges cannot be put on the bootstrap class path
+     */
+    static String install(Instrumentation inst, BladeNode node, BladeOptions options, System.Logger log)
+        throws IOException {
+        boolean servlets = options.instrument() == Instrument.SERVLET;
+        boolean explicit = options.explicitGc() != ExplicitGc.PASS;
+        if (!servlets && !explicit) {
+            return "";
+        }
+        BootstrapBridges.inject(inst);
+        StringBuilder line = new StringBuilder();
+        if (servlets) {
+            ServletInstrumentation.install(inst, node, log);
+            line.append(", instrument=servlet");
+        }
+        if (explicit) {
+            ExplicitGcInterception.install(inst, node, options.explicitGc());
+            line.append(", explicitGc=").append(options.explicitGc().name().toLowerCase(Locale.ROOT));
+        }
+        return line.toString();
+    }
+}

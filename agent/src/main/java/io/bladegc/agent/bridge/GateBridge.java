@@ -1,0 +1,159 @@
+package io.bladegc.agent.bridge;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+
+/**
+ * What the servlet advice ({@code instrument=servlet}) calls from inside a servlet container: the JVM's gate, reached
+ * through JDK types only. The agent puts this class on the bootstrap class path, so that code inlined into any
+ * container's or webapp's classes (whatever their class loader) sees the one copy, and {@link #install} connects it
+ * to the node's gate. Until then every request passes uncounted.
+ *
+ * <p>Thread-safe; {@link #enter()} and {@link #exit()} allocate nothing.
+ */
+public final class GateBridge {
+    /** {@link #enter()}: the request is admitted; call {@link #exit()} once when it is finished. */
+    public static final int ADMITTED = 1;
+    /** {@link #enter()}: the gate is closed; answer 503 and do not call {@link #exit()}. */
+    public static final int SHED = 0;
+    /** {@link #enter()}: no gate is installed; let the request through uncounted. */
+    public static final int PASS = -1;
+
+    /** The servlet request attribute marking a request admitted through the gate (the Blade filter sets it too). */
+    public static final String ADMITTED_ATTRIBUTE = "io.bladegc.gate.admitted";
+
+    private static final long NANOS_PER_MILLI = 1_000_000L;
+    private static final long NANOS_PER_SECOND = 1_000_000_000L;
+    private static final long MAX_RETRY_NANOS = 3_600L * NANOS_PER_SECOND;
+
+    private static final LongAdder SHED_COUNT = new LongAdder();
+    private static volatile BooleanSupplier tryEnter;
+    private static volatile Runnable leave;
+    private static volatile LongSupplier retryAfterNanos;
+
+    private GateBridge() {
+    }
+
+    /**
+     * Connects the bridge to a gate.
+     *
+     * @param tryEnter        the gate's {@code tryEnter}
+     * @param exit            the gate's {@code exit}
+     * @param retryAfterNanos the node's retry hint, in nanoseconds
+     */
+    public static void install(BooleanSupplier tryEnter, Runnable exit, LongSupplier retryAfterNanos) {
+        GateBridge.retryAfterNanos = retryAfterNanos;
+        GateBridge.leave = exit;
+        GateBridge.tryEnter = tryEnter;
+    }
+
+    /** @return {@link #ADMITTED}, {@link #SHED} (counted) or {@link #PASS} */
+    public static int enter() {
+        BooleanSupplier t = tryEnter;
+        if (t == null) {
+            return PASS;
+        }
+        if (t.getAsBoolean()) {
+            return ADMITTED;
+        }
+        SHED_COUNT.increment();
+        return SHED;
+    }
+
+    /** Marks one admitted request finished. */
+    public static void exit() {
+        leave.run();
+    }
+
+    /** @return requests answered 503 so far */
+    public static long shedCount() {
+        return SHED_COUNT.sum();
+    }
+
+    /** @return {@code Retry-After}: the node's hint in whole seconds, rounded up, 1 to 3600 (RFC 9110) */
+    public static String retryAfterSeconds() {
+        return Long.toString(Math.max(1, ceilDiv(retryNanos(), NANOS_PER_SECOND)));
+    }
+
+    /** @return {@code Blade-Retry-After-Ms}: the same hint in milliseconds, rounded up, at least 1 */
+    public static String retryAfterMillis() {
+        return Long.toString(Math.max(1, ceilDiv(retryNanos(), NANOS_PER_MILLI)));
+    }
+
+    private static long retryNanos() {
+        try {
+            return Math.max(0, Math.min(retryAfterNanos.getAsLong(), MAX_RETRY_NANOS));
+        } catch (RuntimeException e) {
+            return NANOS_PER_SECOND; // never shed without a hint
+        }
+    }
+
+    private static long ceilDiv(long x, long y) {
+        return (x + y - 1) / y;
+    }
+
+    /**
+     * A listener that keeps an asynchronous request in flight until its async cycle completes, then leaves the gate
+     * exactly once; it follows a restarted cycle by registering itself again.
+     *
+     * @param listenerType the container's {@code AsyncListener} interface (jakarta or javax)
+     * @return an instance of {@code listenerType}
+     */
+    public static Object asyncListener(Class<?> listenerType) {
+        return Proxy.newProxyInstance(listenerType.getClassLoader(), new Class<?>[] {listenerType},
+            new InFlightUntilComplete(listenerType));
+    }
+
+    /** The proxy's behaviour: {@code onComplete} leaves, {@code onStartAsync} re-registers, the rest wait. */
+    private static final class InFlightUntilComplete implements InvocationHandler {
+        private final Class<?> listenerType;
+        private final AtomicBoolean left = new AtomicBoolean();
+
+        InFlightUntilComplete(Class<?> listenerType) {
+            this.listenerType = listenerType;
+        }
+
+        @Override
+        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+            switch (method.getName()) {
+                case "onComplete" -> leaveOnce();
+                case "onStartAsync" -> followNewCycle(proxy, method, args[0]);
+                case "equals" -> {
+                    return proxy == args[0];
+                }
+                case "hashCode" -> {
+                    return System.identityHashCode(proxy);
+                }
+                case "toString" -> {
+                    return "Blade in-flight listener";
+                }
+                default -> {
+                    // onTimeout, onError: onComplete always follows
+                }
+            }
+            return null;
+        }
+
+        private void leaveOnce() {
+            if (left.compareAndSet(false, true)) {
+                exit();
+            }
+        }
+
+        /** The container drops listeners when a new async cycle starts: add this one again to see the end. */
+        private void followNewCycle(Object proxy, Method onStartAsync, Object event) {
+            try {
+                Method getContext = onStartAsync.getParameterTypes()[0].getMethod("getAsyncContext");
+                Object context = getContext.invoke(event);
+                getContext.getReturnType().getMethod("addListener", listenerType).invoke(context, proxy);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                leaveOnce(); // cannot follow the new cycle: leave now rather than hold the count up forever
+            }
+        }
+    }
+}
