@@ -14,13 +14,14 @@ final class NodePauses {
     /**
      * @param node        the node's name
      * @param bean        the collector bean
+     * @param id          the collection's number at that bean
      * @param cause       the JVM's cause, e.g. {@code Allocation Failure}
      * @param major       a full collection
      * @param planned     it ran inside a quiet window: the gate closed, nothing in flight
      * @param wallStartMs wall-clock start: the notification's time stamp minus the duration
      * @param wallEndMs   wall-clock end: the notification's time stamp
      */
-    record Pause(String node, String bean, String cause, boolean major, boolean planned, long wallStartMs,
+    record Pause(String node, String bean, long id, String cause, boolean major, boolean planned, long wallStartMs,
                  long wallEndMs) {
     }
 
@@ -47,7 +48,7 @@ final class NodePauses {
                 inside = windows.get(w + b).asLong() < id && id <= windows.get(w + n + b).asLong();
             }
             long end = gc.get("wallEndMs").asLong();
-            out.add(new Pause(node, bean, gc.get("cause").asText(), gc.get("action").asText().contains("major"),
+            out.add(new Pause(node, bean, id, gc.get("cause").asText(), gc.get("action").asText().contains("major"),
                 inside, end - gc.get("durationMs").asLong(), end));
         }
         return out;

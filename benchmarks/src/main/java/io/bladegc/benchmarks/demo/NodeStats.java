@@ -17,22 +17,31 @@ import javax.management.openmbean.CompositeData;
 import javax.management.openmbean.TabularData;
 
 /**
- * Reads the Blade node's platform MBean ({@code io.bladegc:type=Node}) generically, through the MBean server, so the
- * demo needs no knowledge of Blade's counters: every readable attribute except {@code Channel} (the in-JVM wiring).
+ * Reads the Blade node's platform MBean ({@code io.bladegc:type=Node}), or another of Blade's, generically, through the
+ * MBean server, so the demo needs no knowledge of Blade's counters: every readable attribute except {@code Channel}
+ * (the in-JVM wiring).
  */
-final class NodeStats {
+public final class NodeStats {
     static final String NODE_MBEAN = "io.bladegc:type=Node";
 
     private NodeStats() {
     }
 
     /** @return attribute name to a JSON-friendly value; empty when no Blade node is published in this JVM */
-    static Map<String, Object> read() {
+    public static Map<String, Object> read() {
+        return read(NODE_MBEAN);
+    }
+
+    /**
+     * @param mbean the object name of one of Blade's MBeans, such as {@code io.bladegc:type=ExplicitGc}
+     * @return attribute name to a JSON-friendly value; empty when that MBean is not published in this JVM
+     */
+    public static Map<String, Object> read(String mbean) {
         Map<String, Object> out = new LinkedHashMap<>();
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         ObjectName name;
         try {
-            name = new ObjectName(NODE_MBEAN);
+            name = new ObjectName(mbean);
         } catch (MalformedObjectNameException e) {
             throw new IllegalStateException(e);
         }

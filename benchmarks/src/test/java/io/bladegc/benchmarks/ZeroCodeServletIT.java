@@ -1,0 +1,289 @@
+package io.bladegc.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.example.war.WorkServlet;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.bladegc.benchmarks.cluster.ChildProcess;
+import io.bladegc.benchmarks.cluster.ClusterSpec;
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Issue 6's zero-code mode with real containers: a WAR with no Blade code in it ({@code com.example.war}: a servlet,
+ * half its requests asynchronous, and a listener) served by Tomcat 10 or Jetty 12 in a child JVM ({@link WarServer})
+ * with the built agent jar and {@code instrument=servlet}, nothing else.
+ *
+ * <p>Judged from outside Blade: each answer carries the collector counts at the request's entry and answer
+ * ({@code X-Gc-Span}), so the test knows which collections happened while a request was in flight; the JVM's own GC
+ * notifications and the node's quiet windows (the gate closed, nothing in flight) tell which collections Blade
+ * planned. A planned collection with a request in flight is a miscount of the accounting.
+ */
+class ZeroCodeServletIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern LISTENING = Pattern.compile("(?m)^LISTENING ([0-9]+) ([0-9]+)$");
+    private static final Pattern SPAN = Pattern.compile("([^=;]+)=(\\d+)-(\\d+)");
+    private static final Duration LOAD = Duration.ofSeconds(15);
+    private static final int CLIENTS = 8;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tomcat", "jetty"})
+    void collectionsLandWhileNothingIsInFlightInAWarWithNoBladeCode(String container) throws Exception {
+        try (War war = War.start(container, "instrument=servlet", "-Xmn24m")) {
+            Load load = war.load();
+            JsonNode stats = war.stats();
+            List<NodePauses.Pause> pauses = NodePauses.of(container, stats);
+            long planned = pauses.stream().filter(NodePauses.Pause::planned).count();
+            System.out.printf("%s: %s; %d pauses, %d planned; overlapped: %s%n", container, load, pauses.size(),
+                planned, load.overlapped);
+
+            assertThat(pauses.size()).as("the young generation is sized to collect every second or so")
+                .isGreaterThanOrEqualTo(5);
+            assertThat(planned).as("collections inside a quiet window: %s", pauses)
+                .isGreaterThanOrEqualTo(Math.round(pauses.size() * 0.9));
+            assertThat(overlappedPlanned(pauses, load)).as("planned collections with a request in flight").isEmpty();
+            assertThat(load.async.get()).as("asynchronous requests answered").isPositive();
+            assertThat(load.failures).as("answers other than 200 and a 503 with Retry-After").isEmpty();
+            assertThat(stats.path("servletEntry").path("Shed").asLong()).as("503s counted by the agent")
+                .isEqualTo(load.shed.get());
+        }
+    }
+
+    @Test
+    void aLibraryCallingSystemGcInALoopDoesNotPauseRequestsWhenCoordinated() throws Exception {
+        List<String> flags = List.of("-Xmn256m", "-Dwar.janitor.ms=400");
+        Load passed;
+        JsonNode passedStats;
+        try (War war = War.start("jetty", "instrument=servlet,explicitGc=pass", flags.toArray(String[]::new))) {
+            passed = war.load();
+            passedStats = war.stats();
+        }
+        Load coordinated;
+        JsonNode coordinatedStats;
+        try (War war = War.start("jetty", "instrument=servlet,explicitGc=coordinate",
+            flags.toArray(String[]::new))) {
+            coordinated = war.load();
+            coordinatedStats = war.stats();
+        }
+        List<String> passedHits = explicitOverlapped(passedStats, passed);
+        List<String> coordinatedHits = explicitOverlapped(coordinatedStats, coordinated);
+        System.out.printf("explicitGc=pass: %s; System.gc() collections with requests in flight: %d%n", passed,
+            passedHits.size());
+        System.out.printf("explicitGc=coordinate: %s; %s; System.gc() collections with requests in flight: %s%n",
+            coordinated, coordinatedStats.get("explicitGc"), coordinatedHits);
+
+        assertThat(passedHits).as("without coordination the library's collections pause requests in flight")
+            .isNotEmpty();
+        assertThat(coordinatedStats.path("explicitGc").path("Coordinated").asLong())
+            .as("calls the agent turned into planned collections").isPositive();
+        assertThat(explicitCollections(coordinatedStats)).as("the library's calls still collect").isPositive();
+        assertThat(coordinatedHits).as("coordinated: collections it caused with a request in flight").isEmpty();
+        assertThat(coordinated.failures).as("answers other than 200 and a 503 with Retry-After").isEmpty();
+    }
+
+    /** @return planned pauses during which some request was in flight */
+    private static List<String> overlappedPlanned(List<NodePauses.Pause> pauses, Load load) {
+        return pauses.stream().filter(NodePauses.Pause::planned)
+            .filter(p -> load.overlapped.contains(p.bean() + "#" + p.id())).map(Object::toString).toList();
+    }
+
+    /** @return the collections caused by {@code System.gc()} during which some request was in flight */
+    private static List<String> explicitOverlapped(JsonNode stats, Load load) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode gc : stats.get("gcPauses")) {
+            String key = gc.get("gc").asText() + "#" + gc.get("id").asLong();
+            if (gc.get("cause").asText().equals("System.gc()") && load.overlapped.contains(key)) {
+                out.add(key);
+            }
+        }
+        return out;
+    }
+
+    private static long explicitCollections(JsonNode stats) {
+        long n = 0;
+        for (JsonNode gc : stats.get("gcPauses")) {
+            n += gc.get("cause").asText().equals("System.gc()") ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** What the clients saw. Thread-safe. */
+    private static final class Load {
+        final AtomicInteger ok = new AtomicInteger();
+        final AtomicInteger async = new AtomicInteger();
+        final AtomicInteger shed = new AtomicInteger();
+        final List<String> failures = new ArrayList<>();
+        /** {@code bean#id} of each collection that happened while some request was in flight */
+        final Set<String> overlapped = new HashSet<>();
+
+        synchronized void answered(String span) {
+            Matcher m = SPAN.matcher(span);
+            while (m.find()) {
+                for (long id = Long.parseLong(m.group(2)) + 1; id <= Long.parseLong(m.group(3)); id++) {
+                    overlapped.add(m.group(1) + "#" + id);
+                }
+            }
+        }
+
+        synchronized void failed(String what) {
+            if (failures.size() < 20) {
+                failures.add(what);
+            }
+        }
+
+        @Override
+        public synchronized String toString() {
+            return ok + " answered (" + async + " asynchronous), " + shed + " shed, " + failures.size()
+                + " failures";
+        }
+    }
+
+    /** The WAR in a container in a child JVM with the agent; stopped by pid on close. */
+    private static final class War implements AutoCloseable {
+        private final ChildProcess process;
+        private final URI app;
+        private final URI stats;
+        private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+        private War(ChildProcess process, int port, int statsPort) {
+            this.process = process;
+            this.app = URI.create("http://127.0.0.1:" + port + "/app/work");
+            this.stats = URI.create("http://127.0.0.1:" + statsPort + "/stats");
+        }
+
+        static War start(String container, String agentArgs, String... jvmFlags) throws Exception {
+            Path dir = Files.createDirectories(Path.of("target", "zerocode"));
+            Path war = buildWar(dir.resolve("app.war"));
+            List<String> cmd = new ArrayList<>(List.of(ClusterSpec.currentJava().toString(),
+                "-javaagent:" + DemoProcess.requiredProperty("blade.agent.jar") + "=" + agentArgs,
+                "-XX:+UseParallelGC", "-XX:ParallelGCThreads=1", "-Xms400m", "-Xmx400m"));
+            cmd.addAll(List.of(jvmFlags));
+            // each container gets its own servlet API: Tomcat bundles it, Jetty uses the jakarta.servlet-api jar
+            String drop = container.equals("tomcat") ? "jakarta.servlet-api-" : "tomcat-embed-";
+            cmd.addAll(List.of("-cp", classpathWithout(drop), WarServer.class.getName(), container, war.toString()));
+            String name = "zerocode-" + container + "-" + agentArgs.replaceAll("[^a-z]+", "-");
+            ChildProcess p = ChildProcess.start(name, cmd, dir.resolve(name + ".out"), dir.resolve(name + ".log"));
+            try {
+                long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                while (System.nanoTime() < deadline) {
+                    Matcher m = LISTENING.matcher(Files.readString(dir.resolve(name + ".out")));
+                    if (m.find()) {
+                        return new War(p, Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
+                    }
+                    if (!p.isAlive()) {
+                        break;
+                    }
+                    Thread.sleep(100);
+                }
+                throw new IllegalStateException(container + " did not start; see " + dir.resolve(name + ".log"));
+            } catch (Exception | Error e) {
+                p.close();
+                throw e;
+            }
+        }
+
+        /** {@value #CLIENTS} clients for {@link #LOAD}, every other request asynchronous; 503s retried. */
+        Load load() throws Exception {
+            Load load = new Load();
+            long end = System.nanoTime() + LOAD.toNanos();
+            ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
+            try {
+                List<Future<?>> running = new ArrayList<>();
+                for (int c = 0; c < CLIENTS; c++) {
+                    running.add(clients.submit(() -> {
+                        for (int i = 0; System.nanoTime() < end; i++) {
+                            boolean async = i % 2 == 1;
+                            request(load, async);
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> f : running) {
+                    f.get();
+                }
+            } finally {
+                clients.shutdownNow();
+            }
+            return load;
+        }
+
+        private void request(Load load, boolean async) throws InterruptedException {
+            URI uri = async ? URI.create(app + "?asyncMs=20") : app;
+            try {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200) {
+                    load.ok.incrementAndGet();
+                    load.async.addAndGet(async ? 1 : 0);
+                    load.answered(r.headers().firstValue("X-Gc-Span").orElse(""));
+                } else if (r.statusCode() == 503 && r.headers().firstValue("Retry-After").isPresent()) {
+                    load.shed.incrementAndGet();
+                    Thread.sleep(Long.parseLong(r.headers().firstValue("Blade-Retry-After-Ms").orElse("10")));
+                } else {
+                    load.failed(r.statusCode() + " " + r.headers().map());
+                }
+            } catch (IOException e) {
+                load.failed(e.toString());
+            }
+        }
+
+        JsonNode stats() throws Exception {
+            return JSON.readTree(http.send(HttpRequest.newBuilder(stats).build(),
+                HttpResponse.BodyHandlers.ofString()).body());
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            process.close();
+        }
+    }
+
+    /** The test's class path minus the entries whose file names start with {@code prefix}. */
+    private static String classpathWithout(String prefix) {
+        String cp = DemoProcess.requiredProperty("blade.benchmarks.test.classpath");
+        return String.join(File.pathSeparator, Arrays.stream(cp.split(File.pathSeparator))
+            .filter(e -> !Path.of(e).getFileName().toString().startsWith(prefix)).toList());
+    }
+
+    /** Packs {@code com.example.war} and its {@code web.xml} into a WAR: nothing of Blade's is in it. */
+    private static Path buildWar(Path war) throws Exception {
+        Path classes = Path.of(WorkServlet.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path webXml = classes.resolve("zerocode-war/WEB-INF/web.xml");
+        try (OutputStream out = Files.newOutputStream(war); ZipOutputStream zip = new ZipOutputStream(out);
+             Stream<Path> files = Files.list(classes.resolve("com/example/war"))) {
+            zip.putNextEntry(new ZipEntry("WEB-INF/web.xml"));
+            Files.copy(webXml, zip);
+            for (Path c : files.toList()) {
+                zip.putNextEntry(new ZipEntry("WEB-INF/classes/com/example/war/" + c.getFileName()));
+                Files.copy(c, zip);
+            }
+        }
+        return war;
+    }
+}
