@@ -1,0 +1,138 @@
+package io.bladegc.spring;
+
+import io.bladegc.servlet.BladeFilter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * The {@code blade.*} properties: {@link BladeFilter}'s init-params under Spring Boot's names (kebab case, so
+ * {@code blade.drain-timeout}; relaxed binding also accepts {@code -Dblade.drainTimeout} and
+ * {@code BLADE_DRAIN_TIMEOUT}).
+ *
+ * <p>The values are kept as text and handed to the filter unchanged, which checks them: a bad value never stops the
+ * application, the filter logs one line naming it and passes every request through without shedding. A property that
+ * is not set is not passed, so the filter's default applies. The Blade options ({@code drain-timeout},
+ * {@code margin}, {@code sample-interval}) apply only when the filter starts the node itself; under the
+ * {@code -javaagent} the agent's options apply.
+ *
+ * <p>Not thread-safe: Spring binds it once at start-up.
+ */
+@ConfigurationProperties("blade")
+public class BladeProperties {
+
+    /**
+     * Whether Blade puts the application behind its gate (default true). false leaves the auto-configuration out
+     * entirely: no filter, no readiness endpoint, no meters.
+     */
+    private String enabled;
+
+    /**
+     * The readiness endpoint for the load balancer, relative to the context path (default /blade/ready; empty for
+     * none). Answers "200 ready" while the gate is open and "503 draining" with Retry-After while it is closed.
+     */
+    private String readinessPath;
+
+    /**
+     * Whether to time every request and record the GC pause time that overlapped it (default false; costs two clock
+     * reads per request).
+     */
+    private String gcOverlap;
+
+    /**
+     * Longest wait for in-flight requests before collecting anyway, e.g. 250ms or 0.5s (default 500ms). Only when the
+     * filter starts the node.
+     */
+    private String drainTimeout;
+
+    /**
+     * Extra lead time on top of the measured drain time and two sampling intervals, e.g. 20ms (default 20ms). Only
+     * when the filter starts the node.
+     */
+    private String margin;
+
+    /** How often the heap watcher reads the memory pools, e.g. 5ms (default 5ms). Only when the filter starts the node. */
+    private String sampleInterval;
+
+    /**
+     * The filter's init-params for the properties that are set.
+     *
+     * @return init-param name to value, in a stable order
+     */
+    public Map<String, String> initParameters() {
+        Map<String, String> params = new LinkedHashMap<>();
+        put(params, "enabled", enabled);
+        put(params, BladeFilter.READINESS_PATH_PARAM, readinessPath);
+        put(params, BladeFilter.GC_OVERLAP_PARAM, gcOverlap);
+        put(params, "drainTimeout", drainTimeout);
+        put(params, "margin", margin);
+        put(params, "sampleInterval", sampleInterval);
+        return params;
+    }
+
+    private static void put(Map<String, String> params, String name, String value) {
+        if (value != null) {
+            params.put(name, value);
+        }
+    }
+
+    /** @return {@code blade.enabled} as given, or {@code null} when not set */
+    public String getEnabled() {
+        return enabled;
+    }
+
+    /** @param enabled {@code blade.enabled} */
+    public void setEnabled(String enabled) {
+        this.enabled = enabled;
+    }
+
+    /** @return {@code blade.readiness-path} as given, or {@code null} when not set */
+    public String getReadinessPath() {
+        return readinessPath;
+    }
+
+    /** @param readinessPath {@code blade.readiness-path} */
+    public void setReadinessPath(String readinessPath) {
+        this.readinessPath = readinessPath;
+    }
+
+    /** @return {@code blade.gc-overlap} as given, or {@code null} when not set */
+    public String getGcOverlap() {
+        return gcOverlap;
+    }
+
+    /** @param gcOverlap {@code blade.gc-overlap} */
+    public void setGcOverlap(String gcOverlap) {
+        this.gcOverlap = gcOverlap;
+    }
+
+    /** @return {@code blade.drain-timeout} as given, or {@code null} when not set */
+    public String getDrainTimeout() {
+        return drainTimeout;
+    }
+
+    /** @param drainTimeout {@code blade.drain-timeout} */
+    public void setDrainTimeout(String drainTimeout) {
+        this.drainTimeout = drainTimeout;
+    }
+
+    /** @return {@code blade.margin} as given, or {@code null} when not set */
+    public String getMargin() {
+        return margin;
+    }
+
+    /** @param margin {@code blade.margin} */
+    public void setMargin(String margin) {
+        this.margin = margin;
+    }
+
+    /** @return {@code blade.sample-interval} as given, or {@code null} when not set */
+    public String getSampleInterval() {
+        return sampleInterval;
+    }
+
+    /** @param sampleInterval {@code blade.sample-interval} */
+    public void setSampleInterval(String sampleInterval) {
+        this.sampleInterval = sampleInterval;
+    }
+}
