@@ -63,6 +63,9 @@ import javax.management.ObjectName;
  *       {@code ignored} ({@code blade_explicit_gc_calls_total})</td><td>function counter</td>
  *       <td>{@value #EXPLICIT_GC}: {@code Coordinated}, {@code PassedThrough}, {@code Ignored}: the application's
  *       {@code System.gc()} calls, by what the agent did with them</td></tr>
+ *   <tr><td>{@code blade.servlet.entry.shed} ({@code blade_servlet_entry_shed_total})</td><td>function counter</td>
+ *       <td>{@value #SERVLET_ENTRY}: {@code Shed}: requests the agent's zero-code servlet instrumentation answered
+ *       503</td></tr>
  * </table>
  *
  * <p>The meters hold the platform MBean server, not this object, so they keep working when the caller drops it;
@@ -79,6 +82,9 @@ public final class BladeMeters implements MeterBinder, AutoCloseable {
 
     /** The agent's MBean counting the application's explicit collection requests. */
     public static final String EXPLICIT_GC = "io.bladegc:type=ExplicitGc";
+
+    /** The agent's MBean of the zero-code servlet instrumentation ({@code instrument=servlet}). */
+    public static final String SERVLET_ENTRY = "io.bladegc:type=ServletEntry";
 
     /** A lead time at or above this many milliseconds means the node has no prediction. */
     static final long NO_PREDICTION_MS = 1_000_000_000_000L;
@@ -185,6 +191,9 @@ public final class BladeMeters implements MeterBinder, AutoCloseable {
                 .tag("action", a.meter())
                 .register(registry));
         }
+        meters.add(counter("blade.servlet.entry.shed", name(SERVLET_ENTRY), "Shed",
+            "Requests the agent's servlet instrumentation answered 503 because the gate was closed")
+            .register(registry));
         bound.put(registry, meters);
     }
 

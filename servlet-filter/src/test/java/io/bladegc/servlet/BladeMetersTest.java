@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 class BladeMetersTest {
     private static final MBeanServer SERVER = ManagementFactory.getPlatformMBeanServer();
     private static final List<String> NAMES = List.of(BladeMeters.NODE, BladeMeters.COORDINATION,
-        BladeMeters.EXPLICIT_GC);
+        BladeMeters.EXPLICIT_GC, BladeMeters.SERVLET_ENTRY);
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final BladeMeters meters = new BladeMeters();
@@ -130,10 +130,18 @@ class BladeMetersTest {
     }
 
     @Test
+    void requestsTheZeroCodeInstrumentationShed() throws Exception {
+        register(BladeMeters.SERVLET_ENTRY, Map.of("Shed", 7L));
+        meters.bindTo(registry);
+
+        assertThat(counter("blade.servlet.entry.shed")).isEqualTo(7);
+    }
+
+    @Test
     void absentMBeansReadAsZeroOrNaNAndAreFoundWhenTheyAppear() throws Exception {
         meters.bindTo(registry);
 
-        assertThat(registry.getMeters()).as("exactly the documented meters").hasSize(7 + 1 + 5 + 8 + 4 + 3);
+        assertThat(registry.getMeters()).as("exactly the documented meters").hasSize(7 + 1 + 5 + 8 + 4 + 3 + 1);
         for (Meter m : registry.getMeters()) {
             for (var measurement : m.measure()) {
                 if (m.getId().getType() == Meter.Type.GAUGE) {
@@ -231,6 +239,7 @@ class BladeMetersTest {
         for (String action : List.of("coordinated", "passed", "ignored")) {
             assertThat(scrape).containsPattern("(?m)^blade_explicit_gc_calls_total\\{action=\"" + action + "\"\\} ");
         }
+        assertThat(scrape).containsPattern("(?m)^blade_servlet_entry_shed_total ");
     }
 
     private double counter(String name) {
