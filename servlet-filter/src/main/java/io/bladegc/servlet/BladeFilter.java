@@ -52,7 +52,9 @@ import java.io.IOException;
  *   <li>{@value #READINESS_PATH_PARAM}: the readiness endpoint, relative to the context path (default
  *       {@value #DEFAULT_READINESS_PATH}; empty for none). It answers {@code 200 ready} while the gate is open and
  *       {@code 503 draining} (with {@code Retry-After}) while it is closed; it is neither counted nor shed, and the
- *       application behind the filter never sees it.</li>
+ *       application behind the filter never sees it. Tomcat runs filters only on paths some servlet is mapped to:
+ *       there the endpoint needs a servlet on {@code /} (a standalone Tomcat's default servlet, Spring's
+ *       {@code DispatcherServlet}); an embedded Tomcat without one answers {@code 404}.</li>
  *   <li>{@value #GC_OVERLAP_PARAM}: {@code true} to time every request and record its GC overlap in
  *       {@link #gcOverlap()}; default {@code false}, because the two clock reads it takes (about 20-25 ns each on
  *       Linux, more on some virtual machines) are most of the filter's cost (see {@code benchmarks/RESULTS.md}).</li>
@@ -96,7 +98,7 @@ import java.io.IOException;
  * </ul>
  *
  * <h2>javax.servlet</h2>
- * For a container on the {@code javax.servlet} API (Tomcat 9, Jetty 9/10, Spring Boot 2), use
+ * For a container on the {@code javax.servlet} API (Servlet 4: Tomcat 9, Jetty 10, Spring Boot 2), use
  * {@code io.bladegc.servlet.javax.BladeFilter} from {@code io.bladegc:blade-servlet-filter-javax}: the same filter
  * (same init-params, behaviour and meters) on the older API. Both share their servlet-free part, {@link FilterCore}.
  *

@@ -17,19 +17,21 @@ import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
 
 /**
- * The Blade filter for containers on the {@code javax.servlet} API (Servlet 4: Tomcat 9, Jetty 9 and 10,
- * Spring Boot 2). It differs from the Jakarta {@code io.bladegc.servlet.BladeFilter} in nothing but the servlet API
- * it implements: the same init-params, the same behaviour (counting in flight, async included; {@code 503} with
- * {@code Retry-After} and {@value #RETRY_AFTER_MS_HEADER} while the gate is closed; the readiness endpoint; the
- * GC overlap; the {@value io.bladegc.api.Gate#ADMITTED_ATTRIBUTE} mark against counting a request twice), the same
- * log lines (under this class's name) and the same Micrometer meters ({@code blade.gate.shed},
+ * The Blade filter for containers on the {@code javax.servlet} API (Servlet 4: Tomcat 9, Jetty 10, Spring Boot 2;
+ * tested on Tomcat 9). It differs from the Jakarta {@code io.bladegc.servlet.BladeFilter} in nothing but the
+ * servlet API it implements: the same init-params, the same behaviour (counting in flight, async included;
+ * {@code 503} with {@code Retry-After} and {@value #RETRY_AFTER_MS_HEADER} while the gate is closed; the readiness
+ * endpoint; the GC overlap; the {@value io.bladegc.api.Gate#ADMITTED_ATTRIBUTE} mark against counting a request
+ * twice), the same log lines (under this class's name) and the same Micrometer meters ({@code blade.gate.shed},
  * {@code blade.gate.inflight}, {@code blade.gate.open}, {@code blade.request.gc.overlap},
  * {@code blade.request.gc.share}). Both delegate to {@link FilterCore}; read the Jakarta class for the details.
  *
  * <p>Registration in a {@code web.xml}: as for the Jakarta filter, with
  * {@code <filter-class>io.bladegc.servlet.javax.BladeFilter</filter-class>}, first in the chain, on {@code /*}, with
  * {@code <async-supported>true</async-supported>}. In Spring Boot 2: a {@code FilterRegistrationBean} of
- * {@code new BladeFilter(meterRegistry)} with the highest precedence and async support.
+ * {@code new BladeFilter(meterRegistry)} with the highest precedence and async support. Tomcat runs filters only on
+ * paths some servlet is mapped to, so the readiness endpoint needs a servlet on {@code /} (a standalone Tomcat's
+ * default servlet, Spring's {@code DispatcherServlet}); an embedded Tomcat without one answers {@code 404} there.
  *
  * <p>Thread-safe: {@code doFilter} may run on any number of threads; {@code init} and {@code destroy} are called
  * by the container once each.

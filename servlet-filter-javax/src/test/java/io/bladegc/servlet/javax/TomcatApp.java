@@ -26,8 +26,8 @@ import org.apache.tomcat.util.descriptor.web.FilterMap;
 
 /**
  * An embedded Tomcat 9 for the tests, on 127.0.0.1 and an ephemeral port, with one context at {@value #CONTEXT} (with
- * Tomcat's default servlet on {@code /}) and an HTTP/1.1 client. Build it with {@link #filter} and {@link #servlet}, then {@link #start()}; {@link #close()}
- * stops Tomcat and deletes its base directory.
+ * Tomcat's default servlet on {@code /}) and an HTTP/1.1 client. Build it with {@link #filter} and {@link #servlet},
+ * then {@link #start()}; {@link #close()} stops Tomcat and deletes its base directory.
  */
 final class TomcatApp implements AutoCloseable {
     static final String CONTEXT = "/app";
