@@ -21,6 +21,14 @@ import java.util.concurrent.locks.LockSupport;
  * thread at a time (Blade's own).
  */
 public final class Gate {
+    /**
+     * The servlet request attribute set by whoever admitted a request through the gate (a Blade filter, or the
+     * agent's zero-code servlet instrumentation), so that an inner Blade filter or instrumented entry does not count
+     * it again. Its value is {@link Boolean#TRUE}; an entry that finds it on a {@code REQUEST} dispatch passes the
+     * request on without entering the gate.
+     */
+    public static final String ADMITTED_ATTRIBUTE = "io.bladegc.gate.admitted";
+
     static final long CLOSED = 1L << 62;
     private static final long COUNT_MASK = CLOSED - 1;
 

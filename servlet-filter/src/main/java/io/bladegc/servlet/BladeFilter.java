@@ -15,9 +15,6 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.lang.System.Logger.Level;
-import java.util.Optional;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Puts a webapp behind the Blade gate of its JVM: counts requests in flight, sheds new requests with {@code 503}
@@ -39,7 +36,9 @@ import java.util.concurrent.atomic.LongAdder;
  * </filter-mapping>
  * }</pre>
  * Only {@link DispatcherType#REQUEST} dispatches are counted, so mapping it for other dispatcher types as well is
- * harmless.
+ * harmless. So is a second Blade entry on the same request (another Blade filter further down the chain, or the
+ * agent's servlet instrumentation): whoever admits a request marks it with the request attribute
+ * {@value Gate#ADMITTED_ATTRIBUTE}, and an entry that finds the mark passes the request on uncounted and unshed.
  *
  * <h2>The node</h2>
  * {@code init} joins the JVM's Blade node ({@link Blade#node()}: the one the {@code -javaagent} or another webapp
@@ -53,7 +52,9 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li>{@value #READINESS_PATH_PARAM}: the readiness endpoint, relative to the context path (default
  *       {@value #DEFAULT_READINESS_PATH}; empty for none). It answers {@code 200 ready} while the gate is open and
  *       {@code 503 draining} (with {@code Retry-After}) while it is closed; it is neither counted nor shed, and the
- *       application behind the filter never sees it.</li>
+ *       application behind the filter never sees it. Tomcat runs filters only on paths some servlet is mapped to:
+ *       there the endpoint needs a servlet on {@code /} (a standalone Tomcat's default servlet, Spring's
+ *       {@code DispatcherServlet}); an embedded Tomcat without one answers {@code 404}.</li>
  *   <li>{@value #GC_OVERLAP_PARAM}: {@code true} to time every request and record its GC overlap in
  *       {@link #gcOverlap()}; default {@code false}, because the two clock reads it takes (about 20-25 ns each on
  *       Linux, more on some virtual machines) are most of the filter's cost (see {@code benchmarks/RESULTS.md}).</li>
@@ -66,12 +67,13 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <h2>Per request</h2>
  * <ul>
- *   <li>Open gate: the request enters (one atomic add), runs, and leaves (one atomic add) when the chain returns,
- *       also when it throws, or, if it went asynchronous, when the async cycle completes
- *       (an {@code AsyncListener} leaves exactly once, in {@code onComplete}). With {@value #GC_OVERLAP_PARAM} on,
- *       add two {@link System#nanoTime()} reads, two reads of the node's pause counter and one atomic add into
- *       {@link #gcOverlap()}. Nothing is allocated for a synchronous request; an asynchronous one costs one
- *       listener.</li>
+ *   <li>Open gate: the request enters (one atomic add), is marked with the request attribute
+ *       {@value Gate#ADMITTED_ATTRIBUTE} (one attribute lookup before entering, one set after), runs, and leaves
+ *       (one atomic add) when the chain returns, also when it throws, or, if it went asynchronous, when the async
+ *       cycle completes (an {@code AsyncListener} leaves exactly once, in {@code onComplete}). With
+ *       {@value #GC_OVERLAP_PARAM} on, add two {@link System#nanoTime()} reads, two reads of the node's pause
+ *       counter and one atomic add into {@link #gcOverlap()}. The filter allocates nothing for a synchronous request
+ *       (the container may, to store the attribute); an asynchronous one costs one listener.</li>
  *   <li>Closed gate: a new request gets {@code 503}, {@code Retry-After} in whole seconds (RFC 9110
  *       delay-seconds: the node's {@link BladeNode#retryAfter()} rounded up, at least 1) and
  *       {@value #RETRY_AFTER_MS_HEADER} with the same hint in milliseconds; the {@code Connection} header is left
@@ -95,39 +97,32 @@ import java.util.concurrent.atomic.LongAdder;
  *       of the requests about that slow or slower, the share that overlapped a GC pause.</li>
  * </ul>
  *
+ * <h2>javax.servlet</h2>
+ * For a container on the {@code javax.servlet} API (Servlet 4: Tomcat 9, Jetty 10, Spring Boot 2), use
+ * {@code io.bladegc.servlet.javax.BladeFilter} from {@code io.bladegc:blade-servlet-filter-javax}: the same filter
+ * (same init-params, behaviour and meters) on the older API. Both share their servlet-free part, {@link FilterCore}.
+ *
  * <p>Thread-safe: {@code doFilter} may run on any number of threads; {@code init} and {@code destroy} are called
  * by the container once each.
  */
 public class BladeFilter implements Filter {
 
     /** Init-param naming the readiness endpoint. */
-    public static final String READINESS_PATH_PARAM = "readinessPath";
+    public static final String READINESS_PATH_PARAM = FilterCore.READINESS_PATH_PARAM;
 
     /** Init-param switching the per-request GC-overlap measurement ({@link #gcOverlap()}); default {@code false}. */
-    public static final String GC_OVERLAP_PARAM = "gcOverlap";
+    public static final String GC_OVERLAP_PARAM = FilterCore.GC_OVERLAP_PARAM;
 
     /** The readiness endpoint when {@value #READINESS_PATH_PARAM} is not given. */
-    public static final String DEFAULT_READINESS_PATH = "/blade/ready";
+    public static final String DEFAULT_READINESS_PATH = FilterCore.DEFAULT_READINESS_PATH;
 
     /** Servlet context attribute under which the application may put its Micrometer {@code MeterRegistry}. */
-    public static final String METER_REGISTRY_ATTRIBUTE = "io.micrometer.core.instrument.MeterRegistry";
+    public static final String METER_REGISTRY_ATTRIBUTE = FilterCore.METER_REGISTRY_ATTRIBUTE;
 
     /** Response header with the retry hint in milliseconds, beside {@code Retry-After} in seconds. */
-    public static final String RETRY_AFTER_MS_HEADER = "Blade-Retry-After-Ms";
+    public static final String RETRY_AFTER_MS_HEADER = FilterCore.RETRY_AFTER_MS_HEADER;
 
-    private static final System.Logger LOG = System.getLogger(BladeFilter.class.getName());
-
-    private final Object suppliedRegistry;
-    private final GcOverlapHistogram gcOverlap = new GcOverlapHistogram();
-    private final LongAdder shed = new LongAdder();
-
-    // Written by init (and node, gate by destroy), read by request threads. node is written before gate and cleared
-    // after it, and request threads read gate first, so a non-null gate always comes with its node.
-    private volatile BladeNode node;
-    private volatile Gate gate;
-    private volatile String readinessPath = DEFAULT_READINESS_PATH;
-    private volatile boolean timing;
-    private AutoCloseable metrics;
+    private final FilterCore core;
 
     /** A filter configured by its init-params, without Micrometer meters unless the servlet context supplies them. */
     public BladeFilter() {
@@ -143,46 +138,15 @@ public class BladeFilter implements Filter {
      *                      ignored.
      */
     public BladeFilter(Object meterRegistry) {
-        this.suppliedRegistry = meterRegistry;
+        this.core = new FilterCore(System.getLogger(BladeFilter.class.getName()), meterRegistry);
     }
 
     @Override
     public void init(FilterConfig config) {
         ServletContext context = config.getServletContext();
-        String where = "Blade filter '" + config.getFilterName() + "'"
-            + (context == null ? "" : " in context '" + context.getContextPath() + "'");
-        FilterSettings settings = FilterSettings.read(config);
-        readinessPath = settings.readinessPath();
-        timing = settings.gcOverlap();
-        bindMetrics(context, where);
-        if (!settings.ok()) {
-            LOG.log(Level.WARNING, where + ": bad init-param: " + String.join("; ", settings.errors())
-                + "; valid init-params: " + FilterSettings.validKeys()
-                + "; running as a pass-through that never sheds");
-            return;
-        }
-        if (!settings.options().enabled()) {
-            LOG.log(Level.INFO, where + ": disabled by init-param enabled=false; running as a pass-through");
-            return;
-        }
-        try {
-            Optional<BladeNode> running = Blade.node();
-            BladeNode n = running.isPresent() ? running.get() : Blade.startNode(settings.options());
-            n.attachGate();
-            node = n;
-            gate = n.gate();
-            String how = running.isPresent()
-                ? "joined the running Blade node" + (settings.optionsGiven()
-                    ? " (its own options apply; this filter's Blade init-params are ignored)" : "")
-                : "started a Blade node (GCI mode)";
-            LOG.log(Level.INFO, where + ": " + how + "; readiness endpoint "
-                + (readinessPath.isEmpty() ? "off" : readinessPath) + "; " + summary(n));
-        } catch (RuntimeException | LinkageError e) {
-            gate = null;
-            node = null;
-            LOG.log(Level.WARNING, where + ": cannot reach or start the Blade node (" + e
-                + "); running as a pass-through that never sheds", e);
-        }
+        core.start(config.getFilterName(), context == null ? null : context.getContextPath(),
+            config.getInitParameterNames(), config::getInitParameter,
+            context == null ? null : context.getAttribute(METER_REGISTRY_ATTRIBUTE));
     }
 
     @Override
@@ -193,97 +157,48 @@ public class BladeFilter implements Filter {
             chain.doFilter(request, response); // forwards, includes, async and error dispatches: counted already
             return;
         }
-        Gate g = gate;
-        BladeNode n = node;
-        if (isReadinessProbe(req)) {
-            DrainingResponse.readiness(g, n, res);
+        BladeNode n = core.node();
+        if (core.isReadinessProbe(req.getRequestURI(), req.getContextPath())) {
+            DrainingResponse.readiness(n, res);
             return;
         }
-        if (g == null || n == null) {
-            chain.doFilter(request, response); // pass-through
+        if (n == null || req.getAttribute(Gate.ADMITTED_ATTRIBUTE) != null) {
+            chain.doFilter(request, response); // pass-through, or admitted by an outer Blade entry
             return;
         }
-        long startNanos = 0;
-        long pauseAtEntry = 0;
-        if (timing) {
-            startNanos = System.nanoTime();
-            pauseAtEntry = n.pauseNanos();
-        }
-        if (!g.tryEnter()) {
-            shed(n, res);
+        long startNanos = core.startNanos();
+        long pauseAtEntry = core.pauseNanos(n);
+        if (!n.gate().tryEnter()) {
+            core.countShed();
+            DrainingResponse.write(n, res);
             return;
         }
         try {
+            req.setAttribute(Gate.ADMITTED_ATTRIBUTE, Boolean.TRUE);
             chain.doFilter(request, response);
         } finally {
-            if (!handedToAsync(req, g, n, startNanos, pauseAtEntry)) {
-                leave(g, n, startNanos, pauseAtEntry);
+            if (!handedToAsync(req, n, startNanos, pauseAtEntry)) {
+                core.leave(n, startNanos, pauseAtEntry);
             }
-        }
-    }
-
-    /**
-     * Leaves the gate for an admitted request and records its duration and GC overlap.
-     *
-     * @param g            the gate the request entered
-     * @param n            the node that gate belongs to
-     * @param startNanos   {@link System#nanoTime()} at entry (0 when not timing)
-     * @param pauseAtEntry the node's pause counter at entry (0 when not timing)
-     */
-    void leave(Gate g, BladeNode n, long startNanos, long pauseAtEntry) {
-        try {
-            // recorded before leaving, so that a drained gate implies complete statistics
-            if (timing) {
-                gcOverlap.record(System.nanoTime() - startNanos, n.pauseNanos() - pauseAtEntry);
-            }
-        } finally {
-            g.exit();
         }
     }
 
     /** @return whether the request went async and will leave the gate in {@link InFlightListener#onComplete} */
-    private boolean handedToAsync(HttpServletRequest req, Gate g, BladeNode n, long startNanos, long pauseAtEntry) {
+    private boolean handedToAsync(HttpServletRequest req, BladeNode n, long startNanos, long pauseAtEntry) {
         try {
             if (!req.isAsyncStarted()) {
                 return false;
             }
-            req.getAsyncContext().addListener(new InFlightListener(this, g, n, startNanos, pauseAtEntry));
+            req.getAsyncContext().addListener(new InFlightListener(core, n, startNanos, pauseAtEntry));
             return true;
         } catch (IllegalStateException e) {
             return false; // the async cycle is already over: leave now
         }
     }
 
-    private boolean isReadinessProbe(HttpServletRequest req) {
-        String path = readinessPath;
-        if (path.isEmpty()) {
-            return false;
-        }
-        // contextPath + path == requestURI, without building a string
-        String uri = req.getRequestURI();
-        String context = req.getContextPath();
-        return uri != null && context != null && uri.length() == context.length() + path.length()
-            && uri.startsWith(context) && uri.startsWith(path, context.length());
-    }
-
-    private void shed(BladeNode n, HttpServletResponse res) throws IOException {
-        shed.increment();
-        DrainingResponse.write(n, res);
-    }
-
     @Override
     public void destroy() {
-        BladeNode n = node;
-        gate = null;
-        node = null;
-        if (n != null) {
-            try {
-                n.detachGate();
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "Blade filter: cannot detach from the Blade node: " + e, e);
-            }
-        }
-        closeMetrics();
+        core.stop();
     }
 
     /**
@@ -292,79 +207,26 @@ public class BladeFilter implements Filter {
      * @return the live histogram (never {@code null}); take a {@link GcOverlapHistogram#snapshot()} to query it
      */
     public GcOverlapHistogram gcOverlap() {
-        return gcOverlap;
+        return core.gcOverlap();
     }
 
     /** @return requests this filter answered with 503 because the gate was closed */
     public long shedCount() {
-        return shed.sum();
+        return core.shedCount();
     }
 
     /** @return requests in flight through the node's gate (all webapps on the node); 0 for a pass-through */
     public long inFlight() {
-        Gate g = gate;
-        return g == null ? 0 : g.inFlight();
+        return core.inFlight();
     }
 
     /** @return whether the gate admits new requests; always {@code true} for a pass-through */
     public boolean isGateOpen() {
-        Gate g = gate;
-        return g == null || g.isOpen();
+        return core.isGateOpen();
     }
 
     /** @return whether this filter only passes requests on (bad init-params, disabled, no node, or destroyed) */
     public boolean isPassThrough() {
-        return gate == null;
-    }
-
-    private void bindMetrics(ServletContext context, String where) {
-        Object registry = suppliedRegistry;
-        if (registry == null && context != null) {
-            registry = context.getAttribute(METER_REGISTRY_ATTRIBUTE);
-        }
-        if (registry == null) {
-            return;
-        }
-        try {
-            // Probe before touching FilterMetrics: that class links against Micrometer.
-            Class<?> type = Class.forName(METER_REGISTRY_ATTRIBUTE, false, BladeFilter.class.getClassLoader());
-            if (!type.isInstance(registry)) {
-                LOG.log(Level.WARNING, where + ": ignoring the meter registry " + registry.getClass().getName()
-                    + ": not a " + METER_REGISTRY_ATTRIBUTE + " of this class loader; no Blade meters");
-                return;
-            }
-            AutoCloseable bound = FilterMetrics.bind(registry, this);
-            synchronized (this) {
-                metrics = bound;
-            }
-        } catch (ClassNotFoundException | LinkageError e) {
-            LOG.log(Level.WARNING, where + ": a meter registry was supplied but Micrometer is not on this webapp's "
-                + "class path (" + e + "); no Blade meters");
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, where + ": cannot register the Blade meters: " + e, e);
-        }
-    }
-
-    private void closeMetrics() {
-        AutoCloseable m;
-        synchronized (this) {
-            m = metrics;
-            metrics = null;
-        }
-        if (m != null) {
-            try {
-                m.close();
-            } catch (Exception e) {
-                LOG.log(Level.WARNING, "Blade filter: cannot remove the Blade meters: " + e, e);
-            }
-        }
-    }
-
-    private static String summary(BladeNode n) {
-        try {
-            return n.summary();
-        } catch (RuntimeException e) {
-            return "node summary unavailable: " + e;
-        }
+        return core.isPassThrough();
     }
 }

@@ -11,8 +11,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@link BladeFilter}'s Micrometer meters. The only class of this module that links against Micrometer; the filter
- * calls it only after checking that Micrometer is present and the registry is a {@link MeterRegistry}.
+ * A Blade filter's Micrometer meters, observing its {@link FilterCore} (so the Jakarta and the javax filter register
+ * the same meters). The only class of this module that links against Micrometer; the core calls it only after
+ * checking that Micrometer is present and the registry is a {@link MeterRegistry}.
  *
  * <table>
  *   <caption>Meters</caption>
@@ -30,55 +31,55 @@ import java.util.concurrent.TimeUnit;
  *       {@link GcOverlapSnapshot} for the resolution)</td></tr>
  * </table>
  *
- * <p>Gauges hold the filter weakly (Micrometer's default); {@link #close()} removes every meter, which the filter
- * does in {@code destroy}. Not thread-safe itself; the filter binds and closes it once.
+ * <p>Gauges hold the core weakly (Micrometer's default; the filter holds it strongly); {@link #close()} removes every
+ * meter, which the filter does in {@code destroy}. Not thread-safe itself; the core binds and closes it once.
  */
 final class FilterMetrics implements AutoCloseable {
     private static final List<Duration> SHARE_THRESHOLDS =
         List.of(Duration.ofMillis(10), Duration.ofMillis(100), Duration.ofSeconds(1));
 
     private final MeterRegistry registry;
-    private final BladeFilter filter;
+    private final FilterCore core;
     private final List<Meter> meters = new ArrayList<>();
 
-    private FilterMetrics(MeterRegistry registry, BladeFilter filter) {
+    private FilterMetrics(MeterRegistry registry, FilterCore core) {
         this.registry = registry;
-        this.filter = filter;
+        this.core = core;
     }
 
     /**
      * Registers the meters.
      *
      * @param registry a {@link MeterRegistry} (typed {@code Object} so that callers need no Micrometer types)
-     * @param filter   the filter to observe
+     * @param core     the filter core to observe
      * @return a handle that removes the meters
      */
-    static AutoCloseable bind(Object registry, BladeFilter filter) {
-        FilterMetrics m = new FilterMetrics((MeterRegistry) registry, filter);
+    static AutoCloseable bind(Object registry, FilterCore core) {
+        FilterMetrics m = new FilterMetrics((MeterRegistry) registry, core);
         m.register();
         return m;
     }
 
     private void register() {
-        meters.add(FunctionCounter.builder("blade.gate.shed", filter, BladeFilter::shedCount)
+        meters.add(FunctionCounter.builder("blade.gate.shed", core, FilterCore::shedCount)
             .description("Requests answered 503 because the Blade gate was closed")
             .baseUnit("requests")
             .register(registry));
-        meters.add(Gauge.builder("blade.gate.inflight", filter, BladeFilter::inFlight)
+        meters.add(Gauge.builder("blade.gate.inflight", core, FilterCore::inFlight)
             .description("Requests in flight through the Blade gate")
             .baseUnit("requests")
             .register(registry));
-        meters.add(Gauge.builder("blade.gate.open", filter, f -> f.isGateOpen() ? 1 : 0)
+        meters.add(Gauge.builder("blade.gate.open", core, c -> c.isGateOpen() ? 1 : 0)
             .description("1 while the Blade gate admits new requests, 0 while it is closed")
             .register(registry));
         Timer overlap = Timer.builder("blade.request.gc.overlap")
             .description("GC pause time that overlapped a request; only requests that overlapped a pause")
             .register(registry);
         meters.add(overlap);
-        filter.gcOverlap().overlapSink(nanos -> overlap.record(nanos, TimeUnit.NANOSECONDS));
+        core.gcOverlap().overlapSink(nanos -> overlap.record(nanos, TimeUnit.NANOSECONDS));
         for (Duration threshold : SHARE_THRESHOLDS) {
-            meters.add(Gauge.builder("blade.request.gc.share", filter,
-                    f -> f.gcOverlap().snapshot().gcOverlapShare(threshold))
+            meters.add(Gauge.builder("blade.request.gc.share", core,
+                    c -> c.gcOverlap().snapshot().gcOverlapShare(threshold))
                 .description("Of the requests slower than the threshold, the share that overlapped a GC pause")
                 .tag("slower.than", label(threshold))
                 .register(registry));
@@ -91,7 +92,7 @@ final class FilterMetrics implements AutoCloseable {
 
     @Override
     public void close() {
-        filter.gcOverlap().overlapSink(null);
+        core.gcOverlap().overlapSink(null);
         for (Meter m : meters) {
             registry.remove(m);
         }

@@ -2,15 +2,15 @@ package io.bladegc.servlet;
 
 import io.bladegc.api.BladeOptions;
 import io.bladegc.api.BladeOptionsParser;
-import jakarta.servlet.FilterConfig;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
- * {@link BladeFilter}'s init-params, read once in {@code init}: the filter's own keys plus the Blade options
+ * A Blade filter's init-params, read once by {@link FilterCore#start}: the filter's own keys plus the Blade options
  * ({@link BladeOptionsParser#KEYS}), which are used only when the filter has to start the node itself.
  *
  * @param readinessPath the readiness endpoint relative to the context path, or {@code ""} for none
@@ -23,7 +23,7 @@ record FilterSettings(String readinessPath, boolean gcOverlap, BladeOptions opti
                       List<String> errors) {
 
     /** The filter's own keys, besides the Blade options. */
-    static final List<String> FILTER_KEYS = List.of(BladeFilter.READINESS_PATH_PARAM, BladeFilter.GC_OVERLAP_PARAM);
+    static final List<String> FILTER_KEYS = List.of(FilterCore.READINESS_PATH_PARAM, FilterCore.GC_OVERLAP_PARAM);
 
     FilterSettings {
         errors = List.copyOf(errors);
@@ -37,19 +37,19 @@ record FilterSettings(String readinessPath, boolean gcOverlap, BladeOptions opti
     /**
      * Reads the init-params. Never throws on bad input.
      *
-     * @param config the filter's configuration
+     * @param names the init-params' names ({@code null} for none)
+     * @param lookup the value of an init-param, by name
      * @return the settings and the errors
      */
-    static FilterSettings read(FilterConfig config) {
+    static FilterSettings read(Enumeration<String> names, Function<String, String> lookup) {
         Map<String, String> bladeParams = new LinkedHashMap<>();
         List<String> errors = new ArrayList<>();
-        String readinessPath = BladeFilter.DEFAULT_READINESS_PATH;
+        String readinessPath = FilterCore.DEFAULT_READINESS_PATH;
         boolean gcOverlap = false;
-        Enumeration<String> names = config.getInitParameterNames();
         while (names != null && names.hasMoreElements()) {
             String name = names.nextElement();
-            String value = config.getInitParameter(name);
-            if (BladeFilter.READINESS_PATH_PARAM.equals(name)) {
+            String value = lookup.apply(name);
+            if (FilterCore.READINESS_PATH_PARAM.equals(name)) {
                 String path = value == null ? "" : value.trim();
                 if (!path.isEmpty() && (!path.startsWith("/") || path.contains("?") || path.contains("#"))) {
                     errors.add("invalid init-param '" + name + "=" + value
@@ -57,7 +57,7 @@ record FilterSettings(String readinessPath, boolean gcOverlap, BladeOptions opti
                 } else {
                     readinessPath = path;
                 }
-            } else if (BladeFilter.GC_OVERLAP_PARAM.equals(name)) {
+            } else if (FilterCore.GC_OVERLAP_PARAM.equals(name)) {
                 String flag = value == null ? "" : value.trim();
                 if (flag.equalsIgnoreCase("true") || flag.equalsIgnoreCase("false")) {
                     gcOverlap = Boolean.parseBoolean(flag);

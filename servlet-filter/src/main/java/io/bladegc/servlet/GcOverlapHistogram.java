@@ -6,8 +6,8 @@ import java.util.function.LongConsumer;
 /**
  * Per-request GC attribution: how long each request took and how much stop-the-world pause time overlapped it, in
  * power-of-two buckets, so that one can ask "of the requests slower than X, what share had a GC pause in them?"
- * (tail attribution in the manner of Cui et al., VEE '19). {@link BladeFilter} feeds it; read it with
- * {@link #snapshot()}.
+ * (tail attribution in the manner of Cui et al., VEE '19). The Blade filters feed it through {@link FilterCore}; read
+ * it with {@link #snapshot()}.
  *
  * <p>Buckets: bucket {@code 0} holds values below 2 µs, bucket {@code i >= 1} holds {@code [2^i, 2^(i+1))} µs, the
  * last bucket ({@value #BUCKETS} - 1, from about 36 minutes) is open-ended. Request durations and overlaps use the

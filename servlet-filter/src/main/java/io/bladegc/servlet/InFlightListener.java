@@ -1,7 +1,6 @@
 package io.bladegc.servlet;
 
 import io.bladegc.api.BladeNode;
-import io.bladegc.api.Gate;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -14,16 +13,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * may call it from any thread.
  */
 final class InFlightListener implements AsyncListener {
-    private final BladeFilter filter;
-    private final Gate gate;
+    private final FilterCore core;
     private final BladeNode node;
     private final long startNanos;
     private final long pauseAtEntry;
     private final AtomicBoolean left = new AtomicBoolean();
 
-    InFlightListener(BladeFilter filter, Gate gate, BladeNode node, long startNanos, long pauseAtEntry) {
-        this.filter = filter;
-        this.gate = gate;
+    InFlightListener(FilterCore core, BladeNode node, long startNanos, long pauseAtEntry) {
+        this.core = core;
         this.node = node;
         this.startNanos = startNanos;
         this.pauseAtEntry = pauseAtEntry;
@@ -33,7 +30,7 @@ final class InFlightListener implements AsyncListener {
     @Override
     public void onComplete(AsyncEvent event) {
         if (left.compareAndSet(false, true)) {
-            filter.leave(gate, node, startNanos, pauseAtEntry);
+            core.leave(node, startNanos, pauseAtEntry);
         }
     }
 

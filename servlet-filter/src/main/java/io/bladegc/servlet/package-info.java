@@ -1,13 +1,20 @@
 /**
- * Blade's Jakarta Servlet adapter: where requests are admitted, counted and shed.
+ * Blade's servlet filter: where requests are admitted, counted and shed.
  *
- * <p>{@link io.bladegc.servlet.BladeFilter} puts a webapp behind the JVM's Blade {@link io.bladegc.api.Gate}. While
- * the gate is open a request costs one atomic add on the way in and one on the way out (plus two clock reads and one
- * histogram add for the GC-overlap measurement, which can be switched off); while Blade drains the node
- * for a planned collection, new requests get {@code 503} with {@code Retry-After}, requests already admitted run to
- * the end (also asynchronous ones, which finish in {@link io.bladegc.servlet.InFlightListener}), and the readiness
- * endpoint tells the load balancer the node is draining. {@link io.bladegc.servlet.GcOverlapHistogram} records, per
- * request, how much stop-the-world pause time overlapped it, so a latency tail can be attributed to GC or not.
+ * <p>{@link io.bladegc.servlet.BladeFilter} (Jakarta Servlet) puts a webapp behind the JVM's Blade
+ * {@link io.bladegc.api.Gate}. While the gate is open a request costs one atomic add on the way in and one on the way
+ * out (plus two clock reads and one histogram add for the GC-overlap measurement, which can be switched off); while
+ * Blade drains the node for a planned collection, new requests get {@code 503} with {@code Retry-After}, requests
+ * already admitted run to the end (also asynchronous ones, which finish in
+ * {@link io.bladegc.servlet.InFlightListener}), and the readiness endpoint tells the load balancer the node is
+ * draining. {@link io.bladegc.servlet.GcOverlapHistogram} records, per request, how much stop-the-world pause time
+ * overlapped it, so a latency tail can be attributed to GC or not.
+ *
+ * <p>Core and adapters: everything that does not need a servlet type ({@link io.bladegc.servlet.FilterCore} with
+ * {@code FilterSettings}, {@code FilterMetrics}, {@link io.bladegc.servlet.RetryHint} and the GC-overlap histogram)
+ * references no servlet API, so the javax filter ({@code io.bladegc.servlet.javax.BladeFilter}, module
+ * {@code blade-servlet-filter-javax}) shares it; the Jakarta filter, its {@code InFlightListener} and
+ * {@code DrainingResponse} are the Jakarta adapter.
  *
  * <p>The filter works alone (it starts a node in GCI mode when it finds none) and under the Blade agent (it joins
  * the agent's node). Micrometer is optional: meters are registered only when the application supplies a
