@@ -20,7 +20,7 @@ import org.eclipse.jetty.server.ServerConnector;
 
 /**
  * A servlet container serving a WAR at {@code /app}, in a child JVM of {@link ZeroCodeServletIT}: {@code WarServer
- * tomcat|jetty <war>}. It knows nothing of Blade; the agent, if attached, finds the container on its own. Beside the
+ * tomcat|tomcat9|jetty <war>}. It knows nothing of Blade; the agent, if attached, finds the container on its own. Beside the
  * container, a JDK HTTP server answers {@code GET /stats} (the JVM's GC notifications, and Blade's MBeans read
  * generically) for the test's audit. Prints {@code LISTENING <container port> <stats port>}; stops on SIGTERM.
  */
@@ -33,9 +33,9 @@ public final class WarServer {
         Path war = Path.of(args[1]).toAbsolutePath();
         GcRecorder gc = new GcRecorder();
         Started server = switch (container) {
-            case "tomcat" -> tomcat(war);
-            case "jetty" -> jetty(war);
-            default -> throw new IllegalArgumentException("usage: WarServer tomcat|jetty <war>");
+            case "tomcat", "tomcat9" -> TomcatContainer.start(war); // the same embedding API in Tomcat 9 and 10
+            case "jetty" -> JettyContainer.start(war);
+            default -> throw new IllegalArgumentException("usage: WarServer tomcat|tomcat9|jetty <war>");
         };
         HttpServer stats = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         ObjectMapper json = new ObjectMapper();
@@ -78,34 +78,40 @@ public final class WarServer {
         }
     }
 
-    private static Started tomcat(Path war) throws Exception {
-        Path base = Files.createTempDirectory("war-tomcat");
-        Tomcat tomcat = new Tomcat();
-        tomcat.setBaseDir(base.toString());
-        tomcat.setHostname("127.0.0.1");
-        tomcat.setPort(0);
-        tomcat.getConnector().setProperty("address", "127.0.0.1");
-        tomcat.getHost().setAppBase(base.toString());
-        tomcat.setAddDefaultWebXmlToWebapp(false);
-        tomcat.addWebapp("/app", war.toString());
-        tomcat.start();
-        return new Started(tomcat.getConnector().getLocalPort(), () -> {
-            tomcat.stop();
-            tomcat.destroy();
-        });
+    /** Tomcat, in a class of its own: loading it must not need Jetty's classes, which the Tomcat 9 run lacks. */
+    private static final class TomcatContainer {
+        static Started start(Path war) throws Exception {
+            Path base = Files.createTempDirectory("war-tomcat");
+            Tomcat tomcat = new Tomcat();
+            tomcat.setBaseDir(base.toString());
+            tomcat.setHostname("127.0.0.1");
+            tomcat.setPort(0);
+            tomcat.getConnector().setProperty("address", "127.0.0.1");
+            tomcat.getHost().setAppBase(base.toString());
+            tomcat.setAddDefaultWebXmlToWebapp(false);
+            tomcat.addWebapp("/app", war.toString());
+            tomcat.start();
+            return new Started(tomcat.getConnector().getLocalPort(), () -> {
+                tomcat.stop();
+                tomcat.destroy();
+            });
+        }
     }
 
-    private static Started jetty(Path war) throws Exception {
-        Server server = new Server();
-        ServerConnector connector = new ServerConnector(server);
-        connector.setHost("127.0.0.1");
-        connector.setPort(0);
-        server.addConnector(connector);
-        WebAppContext app = new WebAppContext();
-        app.setContextPath("/app");
-        app.setWar(war.toString());
-        server.setHandler(app);
-        server.start();
-        return new Started(connector.getLocalPort(), server::stop);
+    /** Jetty, in a class of its own, for the same reason. */
+    private static final class JettyContainer {
+        static Started start(Path war) throws Exception {
+            Server server = new Server();
+            ServerConnector connector = new ServerConnector(server);
+            connector.setHost("127.0.0.1");
+            connector.setPort(0);
+            server.addConnector(connector);
+            WebAppContext app = new WebAppContext();
+            app.setContextPath("/app");
+            app.setWar(war.toString());
+            server.setHandler(app);
+            server.start();
+            return new Started(connector.getLocalPort(), server::stop);
+        }
     }
 }

@@ -37,8 +37,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Issue 6's zero-code mode with real containers: a WAR with no Blade code in it ({@code com.example.war}: a servlet,
- * half its requests asynchronous, and a listener) served by Tomcat 10 or Jetty 12 in a child JVM ({@link WarServer})
- * with the built agent jar and {@code instrument=servlet}, nothing else.
+ * half its requests asynchronous, and a listener) served by Tomcat 10 or Jetty 12, or its {@code javax.servlet} twin
+ * ({@code com.example.javaxwar}) by Tomcat 9, in a child JVM ({@link WarServer}) with the built agent jar and
+ * {@code instrument=servlet}, nothing else.
  *
  * <p>Judged from outside Blade: each answer carries the collector counts at the request's entry and answer
  * ({@code X-Gc-Span}), so the test knows which collections happened while a request was in flight; the JVM's own GC
@@ -53,7 +54,7 @@ class ZeroCodeServletIT {
     private static final int CLIENTS = 8;
 
     @ParameterizedTest
-    @ValueSource(strings = {"tomcat", "jetty"})
+    @ValueSource(strings = {"tomcat", "jetty", "tomcat9"})
     void collectionsLandWhileNothingIsInFlightInAWarWithNoBladeCode(String container) throws Exception {
         try (War war = War.start(container, "instrument=servlet", "-Xmn24m")) {
             Load load = war.load();
@@ -179,14 +180,14 @@ class ZeroCodeServletIT {
 
         static War start(String container, String agentArgs, String... jvmFlags) throws Exception {
             Path dir = Files.createDirectories(Path.of("target", "zerocode"));
-            Path war = buildWar(dir.resolve("app.war"));
+            boolean javax = container.equals("tomcat9");
+            Path war = javax ? buildWar(dir.resolve("javax-app.war"), "com/example/javaxwar", "zerocode-javax-war")
+                : buildWar(dir.resolve("app.war"), "com/example/war", "zerocode-war");
             List<String> cmd = new ArrayList<>(List.of(ClusterSpec.currentJava().toString(),
                 "-javaagent:" + DemoProcess.requiredProperty("blade.agent.jar") + "=" + agentArgs,
                 "-XX:+UseParallelGC", "-XX:ParallelGCThreads=1", "-Xms400m", "-Xmx400m"));
             cmd.addAll(List.of(jvmFlags));
-            // each container gets its own servlet API: Tomcat bundles it, Jetty uses the jakarta.servlet-api jar
-            String drop = container.equals("tomcat") ? "jakarta.servlet-api-" : "tomcat-embed-";
-            cmd.addAll(List.of("-cp", classpathWithout(drop), WarServer.class.getName(), container, war.toString()));
+            cmd.addAll(List.of("-cp", classpath(container), WarServer.class.getName(), container, war.toString()));
             String name = "zerocode-" + container + "-" + agentArgs.replaceAll("[^a-z]+", "-");
             ChildProcess p = ChildProcess.start(name, cmd, dir.resolve(name + ".out"), dir.resolve(name + ".log"));
             try {
@@ -264,23 +265,36 @@ class ZeroCodeServletIT {
         }
     }
 
-    /** The test's class path minus the entries whose file names start with {@code prefix}. */
-    private static String classpathWithout(String prefix) {
+    /**
+     * The test's class path with one servlet container and its API: Tomcat 10 bundles the Jakarta API, Jetty uses
+     * the jakarta.servlet-api jar, and Tomcat 9 (javax) comes from {@code target/tomcat9} instead of both.
+     */
+    private static String classpath(String container) throws IOException {
+        List<String> drop = switch (container) {
+            case "tomcat" -> List.of("jakarta.servlet-api-");
+            case "jetty" -> List.of("tomcat-");
+            default -> List.of("tomcat-", "jakarta.servlet-api-", "jetty-");
+        };
         String cp = DemoProcess.requiredProperty("blade.benchmarks.test.classpath");
-        return String.join(File.pathSeparator, Arrays.stream(cp.split(File.pathSeparator))
-            .filter(e -> !Path.of(e).getFileName().toString().startsWith(prefix)).toList());
+        List<String> entries = new ArrayList<>(Arrays.stream(cp.split(File.pathSeparator))
+            .filter(e -> drop.stream().noneMatch(Path.of(e).getFileName().toString()::startsWith)).toList());
+        if (container.equals("tomcat9")) {
+            try (Stream<Path> jars = Files.list(Path.of(DemoProcess.requiredProperty("blade.benchmarks.tomcat9")))) {
+                jars.forEach(j -> entries.add(j.toString()));
+            }
+        }
+        return String.join(File.pathSeparator, entries);
     }
 
-    /** Packs {@code com.example.war} and its {@code web.xml} into a WAR: nothing of Blade's is in it. */
-    private static Path buildWar(Path war) throws Exception {
+    /** Packs the classes of one package and a {@code web.xml} into a WAR: nothing of Blade's is in it. */
+    private static Path buildWar(Path war, String packageDir, String webXmlDir) throws Exception {
         Path classes = Path.of(WorkServlet.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        Path webXml = classes.resolve("zerocode-war/WEB-INF/web.xml");
         try (OutputStream out = Files.newOutputStream(war); ZipOutputStream zip = new ZipOutputStream(out);
-             Stream<Path> files = Files.list(classes.resolve("com/example/war"))) {
+             Stream<Path> files = Files.list(classes.resolve(packageDir))) {
             zip.putNextEntry(new ZipEntry("WEB-INF/web.xml"));
-            Files.copy(webXml, zip);
+            Files.copy(classes.resolve(webXmlDir + "/WEB-INF/web.xml"), zip);
             for (Path c : files.toList()) {
-                zip.putNextEntry(new ZipEntry("WEB-INF/classes/com/example/war/" + c.getFileName()));
+                zip.putNextEntry(new ZipEntry("WEB-INF/classes/" + packageDir + "/" + c.getFileName()));
                 Files.copy(c, zip);
             }
         }
