@@ -8,6 +8,11 @@ import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -23,6 +28,9 @@ import org.eclipse.jetty.server.ServerConnector;
  * tomcat|tomcat9|jetty <war>}. It knows nothing of Blade; the agent, if attached, finds the container on its own. Beside the
  * container, a JDK HTTP server answers {@code GET /stats} (the JVM's GC notifications, and Blade's MBeans read
  * generically) for the test's audit. Prints {@code LISTENING <container port> <stats port>}; stops on SIGTERM.
+ *
+ * <p>With a third argument {@code once} it answers one request of its own and exits instead: the start-up cost of
+ * the agent's instrumentation, measured as a whole process (the README's start-up figures).
  */
 public final class WarServer {
     private WarServer() {
@@ -35,8 +43,16 @@ public final class WarServer {
         Started server = switch (container) {
             case "tomcat", "tomcat9" -> TomcatContainer.start(war); // the same embedding API in Tomcat 9 and 10
             case "jetty" -> JettyContainer.start(war);
-            default -> throw new IllegalArgumentException("usage: WarServer tomcat|tomcat9|jetty <war>");
+            default -> throw new IllegalArgumentException("usage: WarServer tomcat|tomcat9|jetty <war> [once]");
         };
+        if (args.length > 2 && args[2].equals("once")) {
+            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + server.port() + "/app/work")).build(), BodyHandlers.ofString());
+            System.out.println("FIRST ANSWER " + r.statusCode());
+            server.close();
+            gc.close();
+            return;
+        }
         HttpServer stats = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         ObjectMapper json = new ObjectMapper();
         stats.createContext("/stats", exchange -> {
