@@ -86,6 +86,9 @@ public final class DemoServer {
                     default: throw new IllegalArgumentException("unknown option " + key);
                 }
             }
+            if (gcOverlap && !blade) {
+                throw new IllegalArgumentException("--gc-overlap on needs --blade on (the filter measures it)");
+            }
             if (threads < 8) {
                 throw new IllegalArgumentException("--threads must be at least 8 (Jetty needs some for itself)");
             }

@@ -2,6 +2,7 @@ package io.bladegc.benchmarks.docker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,6 +10,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -21,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * through, and every {@code /opt/blade/...} path the image's command line uses is something it copied.
  */
 class DockerImagesIT {
+    private static final Pattern IMAGE_PATH = Pattern.compile("/opt/blade/[A-Za-z0-9._/*-]*");
 
     @Test
     void coordinatorImageCopiesTheBuiltCoordinatorJar() throws IOException {
@@ -43,7 +47,7 @@ class DockerImagesIT {
         Path lib = DockerDir.root().resolve("benchmarks/target/lib");
         List<String> expected = new ArrayList<>();
         for (String entry : Files.readString(DockerDir.root().resolve("benchmarks/target/classpath.txt")).strip()
-                .split(java.io.File.pathSeparator)) {
+                .split(File.pathSeparator)) {
             expected.add(Path.of(entry).getFileName().toString());
         }
         try (Stream<Path> jars = Files.list(lib)) {
@@ -71,7 +75,7 @@ class DockerImagesIT {
     static Set<String> imagePaths(List<String> texts) {
         Set<String> out = new LinkedHashSet<>();
         for (String text : texts) {
-            var m = java.util.regex.Pattern.compile("/opt/blade/[A-Za-z0-9._/*-]*").matcher(text);
+            Matcher m = IMAGE_PATH.matcher(text);
             while (m.find()) {
                 out.add(m.group().replaceAll("\\*$", ""));
             }

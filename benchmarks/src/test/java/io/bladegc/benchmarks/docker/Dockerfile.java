@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -41,7 +42,7 @@ record Dockerfile(List<Copy> copies, Map<String, String> env, List<String> entry
         List<String> cmd = List.of();
         for (String line : instructions(Files.readAllLines(file))) {
             String[] parts = line.split("\\s+", 2);
-            String keyword = parts[0].toUpperCase(java.util.Locale.ROOT);
+            String keyword = parts[0].toUpperCase(Locale.ROOT);
             String rest = parts.length > 1 ? parts[1].strip() : "";
             switch (keyword) {
                 case "COPY" -> {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -71,7 +72,7 @@ class HaproxyConfigTest {
     }
 
     private static Optional<Path> binary() {
-        Stream<Path> onPath = Stream.of(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
+        Stream<Path> onPath = Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
             .filter(d -> !d.isEmpty()).map(d -> Path.of(d, "haproxy"));
         return Stream.concat(CANDIDATES.stream().map(Path::of), onPath).filter(Files::isExecutable).findFirst();
     }

@@ -1,6 +1,7 @@
 package io.bladegc.benchmarks.docker;
 
 import java.util.LinkedHashSet;
+import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -41,7 +42,7 @@ final class PromQl {
             }
             boolean call = after < s.length() && s.charAt(after) == '(';
             boolean partOfNumber = m.start() > 0 && Character.isDigit(s.charAt(m.start() - 1));
-            if (!call && !partOfNumber && !KEYWORDS.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+            if (!call && !partOfNumber && !KEYWORDS.contains(name.toLowerCase(Locale.ROOT))) {
                 out.add(name);
             }
         }
