@@ -2,6 +2,8 @@ package io.bladegc.benchmarks.demo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.bladegc.servlet.BladeFilter;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -14,6 +16,7 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
@@ -28,6 +31,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * java -cp benchmarks/target/classes:$(cat benchmarks/target/classpath.txt) io.bladegc.benchmarks.demo.DemoServer \
  *     --port 0 --live-mb 200 --garbage-kb 32 --churn-kb 4 --blade on --threads 32
  * </pre>
+ * Defaults: {@code --port 8080 --live-mb 64 --garbage-kb 32 --churn-kb 4 --object-bytes 8192 --blade off
+ * --threads 32 --gc-overlap off}.
  *
  * {@code --object-bytes} (default 8192: each 8 KiB chunk of the live set is one array) splits the live set into
  * smaller arrays, which is what makes marking and copying it cost what it does in a real service.
@@ -38,15 +43,22 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * tests empty several nodes' heaps at one moment, so that they reach their next collection together),
  * {@code GET /stats} (JSON: every GC notification the demo saw, the Blade node's MBean attributes, and
  * {@code heapUsedBytes}: heap in use now, which right after a {@code POST /gc} on a compacting collector is the live
- * footprint), {@code POST /stats/reset} (forgets the GC notifications).
- * Stops gracefully on SIGTERM.
+ * footprint), {@code POST /stats/reset} (forgets the GC notifications), {@code GET /metrics} (Prometheus text: the
+ * meters of the Blade filter, {@code blade_gate_*} and {@code blade_request_gc_*}, registered when {@code --blade on}).
+ * {@code /metrics} is answered before the servlet context (see {@link MetricsHandler}), so it is not behind Blade's
+ * gate and answers also while the node drains or collects; every other endpoint, and the filter's readiness endpoint
+ * {@code /blade/ready}, is behind the filter when {@code --blade on}. {@code --gc-overlap on} turns on the filter's
+ * per-request GC-overlap measurement (its init-param {@code gcOverlap}), which feeds
+ * {@code blade_request_gc_overlap_seconds} and {@code blade_request_gc_share}; it is off by default (two clock reads
+ * per request). Stops gracefully on SIGTERM.
  */
 public final class DemoServer {
     private static final String USAGE = "usage: DemoServer [--port N] [--live-mb M] [--garbage-kb K] [--churn-kb C]"
-        + " [--object-bytes B] [--blade on|off] [--threads N]";
+        + " [--object-bytes B] [--blade on|off] [--threads N] [--gc-overlap on|off]";
 
     /** Command-line settings. */
-    record Options(int port, int liveMb, int garbageKb, int churnKb, int objectBytes, boolean blade, int threads) {
+    record Options(int port, int liveMb, int garbageKb, int churnKb, int objectBytes, boolean blade, int threads,
+                   boolean gcOverlap) {
         static Options parse(String... args) {
             int port = 8080;
             int liveMb = 64;
@@ -55,6 +67,7 @@ public final class DemoServer {
             int objectBytes = Workload.CHUNK_BYTES;
             boolean blade = false;
             int threads = 32;
+            boolean gcOverlap = false;
             for (int i = 0; i < args.length; i++) {
                 String key = args[i];
                 if (i + 1 >= args.length) {
@@ -68,14 +81,13 @@ public final class DemoServer {
                     case "--churn-kb": churnKb = nonNegative(key, value); break;
                     case "--object-bytes": objectBytes = nonNegative(key, value); break;
                     case "--threads": threads = nonNegative(key, value); break;
-                    case "--blade":
-                        if (!value.equals("on") && !value.equals("off")) {
-                            throw new IllegalArgumentException("--blade takes on or off, not " + value);
-                        }
-                        blade = value.equals("on");
-                        break;
+                    case "--blade": blade = onOff(key, value); break;
+                    case "--gc-overlap": gcOverlap = onOff(key, value); break;
                     default: throw new IllegalArgumentException("unknown option " + key);
                 }
+            }
+            if (gcOverlap && !blade) {
+                throw new IllegalArgumentException("--gc-overlap on needs --blade on (the filter measures it)");
             }
             if (threads < 8) {
                 throw new IllegalArgumentException("--threads must be at least 8 (Jetty needs some for itself)");
@@ -84,7 +96,14 @@ public final class DemoServer {
                 throw new IllegalArgumentException("--object-bytes takes 16 to " + Workload.CHUNK_BYTES + ", not "
                     + objectBytes);
             }
-            return new Options(port, liveMb, garbageKb, churnKb, objectBytes, blade, threads);
+            return new Options(port, liveMb, garbageKb, churnKb, objectBytes, blade, threads, gcOverlap);
+        }
+
+        private static boolean onOff(String key, String value) {
+            if (!value.equals("on") && !value.equals("off")) {
+                throw new IllegalArgumentException(key + " takes on or off, not " + value);
+            }
+            return value.equals("on");
         }
 
         private static int nonNegative(String key, String value) {
@@ -104,6 +123,7 @@ public final class DemoServer {
     private final Workload workload;
     private final GcRecorder gcRecorder = new GcRecorder();
     private final ObjectMapper json = new ObjectMapper();
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Server server;
     private final ServerConnector connector;
 
@@ -124,9 +144,12 @@ public final class DemoServer {
         context.addServlet(new ServletHolder("stats", new StatsServlet()), "/stats");
         context.addServlet(new ServletHolder("reset", new ResetServlet()), "/stats/reset");
         if (options.blade()) {
-            context.addFilter(BladeFilter.class, "/*", EnumSet.of(DispatcherType.REQUEST));
+            FilterHolder blade = new FilterHolder(new BladeFilter(registry));
+            blade.setName("blade");
+            blade.setInitParameter(BladeFilter.GC_OVERLAP_PARAM, Boolean.toString(options.gcOverlap()));
+            context.addFilter(blade, "/*", EnumSet.of(DispatcherType.REQUEST));
         }
-        server.setHandler(context);
+        server.setHandler(new MetricsHandler(registry, context));
         server.setStopAtShutdown(true); // SIGTERM: a shutdown hook stops Jetty
         server.setStopTimeout(5_000);
     }
@@ -142,6 +165,7 @@ public final class DemoServer {
     void stop() throws Exception {
         server.stop();
         gcRecorder.close();
+        registry.close();
     }
 
     /** @return the body of {@code GET /stats} */
@@ -176,8 +200,9 @@ public final class DemoServer {
         System.out.println("LISTENING " + demo.port());
         System.out.flush();
         System.err.printf("demo: live set %d MiB in objects of %d B, garbage %d KiB/request, churn %d KiB/request,"
-                + " blade %s, %d threads%n", options.liveMb(), options.objectBytes(), options.garbageKb(),
-            options.churnKb(), options.blade() ? "on" : "off", options.threads());
+                + " blade %s, %d threads, gc-overlap %s%n", options.liveMb(), options.objectBytes(),
+            options.garbageKb(), options.churnKb(), options.blade() ? "on" : "off", options.threads(),
+            options.gcOverlap() ? "on" : "off");
         demo.server.join();
     }
 
