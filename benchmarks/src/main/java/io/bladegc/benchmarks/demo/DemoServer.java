@@ -2,6 +2,7 @@ package io.bladegc.benchmarks.demo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.bladegc.servlet.BladeFilter;
+import io.bladegc.servlet.BladeMeters;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import jakarta.servlet.DispatcherType;
@@ -44,7 +45,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * {@code GET /stats} (JSON: every GC notification the demo saw, the Blade node's MBean attributes, and
  * {@code heapUsedBytes}: heap in use now, which right after a {@code POST /gc} on a compacting collector is the live
  * footprint), {@code POST /stats/reset} (forgets the GC notifications), {@code GET /metrics} (Prometheus text: the
- * meters of the Blade filter, {@code blade_gate_*} and {@code blade_request_gc_*}, registered when {@code --blade on}).
+ * meters of the Blade filter, {@code blade_gate_*} and {@code blade_request_gc_*}, and the node's ({@link BladeMeters}:
+ * {@code blade_node_*}, and the agent's {@code blade_coordination_*}, {@code blade_explicit_gc_*}), registered when
+ * {@code --blade on}).
  * {@code /metrics} is answered before the servlet context (see {@link MetricsHandler}), so it is not behind Blade's
  * gate and answers also while the node drains or collects; every other endpoint, and the filter's readiness endpoint
  * {@code /blade/ready}, is behind the filter when {@code --blade on}. {@code --gc-overlap on} turns on the filter's
@@ -124,6 +127,7 @@ public final class DemoServer {
     private final GcRecorder gcRecorder = new GcRecorder();
     private final ObjectMapper json = new ObjectMapper();
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final BladeMeters nodeMeters = new BladeMeters();
     private final Server server;
     private final ServerConnector connector;
 
@@ -148,6 +152,7 @@ public final class DemoServer {
             blade.setName("blade");
             blade.setInitParameter(BladeFilter.GC_OVERLAP_PARAM, Boolean.toString(options.gcOverlap()));
             context.addFilter(blade, "/*", EnumSet.of(DispatcherType.REQUEST));
+            nodeMeters.bindTo(registry);
         }
         server.setHandler(new MetricsHandler(registry, context));
         server.setStopAtShutdown(true); // SIGTERM: a shutdown hook stops Jetty
@@ -165,6 +170,7 @@ public final class DemoServer {
     void stop() throws Exception {
         server.stop();
         gcRecorder.close();
+        nodeMeters.close();
         registry.close();
     }
 
