@@ -57,7 +57,7 @@ final class CallWatcher {
             } catch (TimeoutException e) {
                 // still out: look at the node
             } catch (ExecutionException e) {
-                return Waited.failed(CoordinatorClient.unwrap(e));
+                return Waited.failed(CoordinatorAnswers.unwrap(e));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return Waited.failed(new CoordinatorException(Kind.TIMEOUT, -1, "interrupted"));

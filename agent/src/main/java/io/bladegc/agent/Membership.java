@@ -92,7 +92,7 @@ final class Membership implements AutoCloseable {
                 markDown(e);
             }
         } catch (RuntimeException e) {
-            markDown("heartbeat failed: " + CoordinatorClient.describe(e));
+            markDown("heartbeat failed: " + CoordinatorAnswers.describe(e));
         }
     }
 

@@ -42,7 +42,7 @@ class CoordinatorClientTest {
         } catch (CoordinatorException e) {
             return e;
         } catch (ExecutionException e) {
-            return CoordinatorClient.unwrap(e);
+            return CoordinatorAnswers.unwrap(e);
         } catch (Exception e) {
             throw new AssertionError(e);
         }
