@@ -8,7 +8,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * The {@code blade.*} properties: {@link BladeFilter}'s init-params under Spring Boot's names (kebab case, so
  * {@code blade.drain-timeout}; relaxed binding also accepts {@code -Dblade.drainTimeout} and
- * {@code BLADE_DRAIN_TIMEOUT}).
+ * {@code BLADE_DRAIN_TIMEOUT}, the agent's own names for the same options, so one setting serves both). Set
+ * {@code blade.readiness-path} and {@code blade.gc-overlap}, which are the filter's alone, in the application's
+ * configuration files, not as {@code -Dblade.*} flags or {@code BLADE_*} variables: under the {@code -javaagent} those
+ * are the agent's options too, and it refuses names it does not know (one line, and Blade stays off).
  *
  * <p>The values are kept as text and handed to the filter unchanged, which checks them: a bad value never stops the
  * application, the filter logs one line naming it and passes every request through without shedding. A property that
