@@ -41,13 +41,11 @@ final class ServletInstrumentation {
     private ServletInstrumentation() {
     }
 
-    /** Connects the bridge to the node's gate, arms the node and installs the advice. */
+    /**
+     * Installs the advice, then connects the bridge to the node's gate and arms the node: if the advice cannot be
+     * installed, the node is left as it was. Until the bridge is connected, requests pass uncounted.
+     */
     static void install(Instrumentation inst, BladeNode node, System.Logger log) {
-        Gate gate = node.gate();
-        GateBridge.install(gate::tryEnter, gate::exit, () -> node.retryAfter().toNanos());
-        node.attachGate();
-        new StatsMBean("Blade zero-code servlet entry", () -> Map.of("Shed", GateBridge.shedCount()), Map.of())
-            .publish(MBEAN);
         ClassLoader agent = ServletInstrumentation.class.getClassLoader();
         new AgentBuilder.Default()
             .disableClassFormatChanges()
@@ -66,6 +64,11 @@ final class ServletInstrumentation {
                 .advice(entry("javax", "service", 2), "io.bladegc.agent.servlet.JavaxEntryAdvice")
                 .advice(entry("javax", "doFilter", 3), "io.bladegc.agent.servlet.JavaxEntryAdvice"))
             .installOn(inst);
+        Gate gate = node.gate();
+        GateBridge.install(gate::tryEnter, gate::exit, () -> node.retryAfter().toNanos());
+        node.attachGate();
+        new StatsMBean("Blade zero-code servlet entry", () -> Map.of("Shed", GateBridge.shedCount()), Map.of())
+            .publish(MBEAN);
     }
 
     private static ElementMatcher.Junction<TypeDescription> servletOrFilter(String api) {
