@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bladegc.api.GcRequest;
 import io.bladegc.api.Generation;
-import io.bladegc.api.slot.LedgerState;
 import io.bladegc.api.slot.Outcome;
 import io.bladegc.api.slot.SlotPolicy;
 import io.bladegc.api.slot.Status;
