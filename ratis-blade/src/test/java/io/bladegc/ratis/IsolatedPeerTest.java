@@ -147,6 +147,15 @@ class IsolatedPeerTest {
             machines.clear();
             cluster.iterateDivisions().forEach(d -> machines.add((SlotStateMachine) d.getStateMachine()));
             return List.copyOf(machines);
-        }, 30);
+        }, 30, this::raftState);
+    }
+
+    /** Each server's role, term and log, for a failure's message. */
+    private String raftState() {
+        StringBuilder b = new StringBuilder();
+        cluster.iterateDivisions().forEach(d -> b.append(String.format("%n  %s %s term %d, log last %s, committed %d",
+            d.getId(), d.getInfo().getCurrentRole(), d.getInfo().getCurrentTerm(),
+            d.getRaftLog().getLastEntryTermIndex(), d.getRaftLog().getLastCommittedIndex())));
+        return b.toString();
     }
 }

@@ -20,6 +20,16 @@ final class ReplicaAgreement {
      * @param seconds  how long they may take to catch up
      */
     static void await(Supplier<List<SlotStateMachine>> replicas, long seconds) throws InterruptedException {
+        await(replicas, seconds, () -> "");
+    }
+
+    /**
+     * As {@link #await(Supplier, long)}, and names the replicas' Raft state when they disagree.
+     *
+     * @param raftState the servers' roles, terms and log indexes, read only on failure
+     */
+    static void await(Supplier<List<SlotStateMachine>> replicas, long seconds, Supplier<String> raftState)
+        throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (true) {
             List<LedgerState> states = new ArrayList<>();
@@ -29,7 +39,7 @@ final class ReplicaAgreement {
                 states.add(m.state());
             }
             if (applied.stream().distinct().count() == 1 || System.nanoTime() > deadline) {
-                assertThat(applied).as("applied indexes").containsOnly(applied.get(0));
+                assertThat(applied).as(() -> "applied indexes " + raftState.get()).containsOnly(applied.get(0));
                 assertThat(states).as("replicas' ledgers").containsOnly(states.get(0));
                 return;
             }
