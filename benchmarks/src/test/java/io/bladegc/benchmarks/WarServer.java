@@ -110,6 +110,7 @@ public final class WarServer {
             return new Started(tomcat.getConnector().getLocalPort(), () -> {
                 tomcat.stop();
                 tomcat.destroy();
+                DirectoryTree.delete(base);
             });
         }
     }

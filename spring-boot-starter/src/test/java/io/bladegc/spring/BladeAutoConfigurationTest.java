@@ -13,12 +13,14 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -36,6 +38,10 @@ import org.springframework.web.bind.annotation.RestController;
  * its class path.
  */
 class BladeAutoConfigurationTest {
+    /** Tomcat's base directory, removed after the class (Spring Boot's default, a temporary one, outlives it). */
+    @TempDir
+    static Path tomcatBase;
+
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
@@ -181,7 +187,8 @@ class BladeAutoConfigurationTest {
 
     private static ConfigurableApplicationContext start(Class<?>[] sources, String... properties) {
         return new SpringApplicationBuilder(sources)
-            .properties("server.port=0", "server.address=127.0.0.1", "spring.main.banner-mode=off",
+            .properties("server.port=0", "server.address=127.0.0.1", "server.tomcat.basedir=" + tomcatBase,
+                "spring.main.banner-mode=off",
                 "logging.level.root=warn", "logging.level.io.bladegc=info")
             .properties(properties)
             .run();

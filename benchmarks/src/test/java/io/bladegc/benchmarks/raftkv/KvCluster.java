@@ -1,5 +1,6 @@
 package io.bladegc.benchmarks.raftkv;
 
+import io.bladegc.benchmarks.DirectoryTree;
 import io.bladegc.benchmarks.cluster.ChildProcess;
 import io.bladegc.benchmarks.cluster.ClusterSpec;
 import java.io.IOException;
@@ -8,13 +9,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
@@ -61,7 +60,7 @@ final class KvCluster implements AutoCloseable {
      */
     static KvCluster start(String test, String... serverArgs) throws Exception {
         Path dir = Path.of("target", "raftkv", test).toAbsolutePath();
-        deleteRecursively(dir);
+        DirectoryTree.delete(dir);
         Files.createDirectories(dir);
         List<String> entries = new ArrayList<>();
         int[] free = freePorts(3);
@@ -148,7 +147,7 @@ final class KvCluster implements AutoCloseable {
         }
         peers.remove(id).close();
         if (!keepStorage) {
-            deleteRecursively(storage(id));
+            DirectoryTree.delete(storage(id));
         }
         int k = restarts.merge(id, 1, Integer::sum);
         launch(id, id + "-restart" + k + ".log");
@@ -251,16 +250,5 @@ final class KvCluster implements AutoCloseable {
             }
         }
         return ports;
-    }
-
-    private static void deleteRecursively(Path path) throws IOException {
-        if (!Files.exists(path)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(path)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
     }
 }

@@ -129,6 +129,12 @@ final class TomcatApp implements AutoCloseable {
         } catch (LifecycleException e) {
             throw new IllegalStateException("cannot stop Tomcat", e);
         } finally {
+            // the first Tomcat in a JVM sets these to its base directory and the next one would create it again
+            for (String key : new String[] {"catalina.base", "catalina.home"}) {
+                if (baseDir.toString().equals(System.getProperty(key))) {
+                    System.clearProperty(key);
+                }
+            }
             deleteBaseDir();
         }
     }
