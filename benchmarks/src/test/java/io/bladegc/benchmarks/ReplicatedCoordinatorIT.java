@@ -7,8 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.bladegc.benchmarks.cluster.ChildProcess;
 import io.bladegc.benchmarks.cluster.DemoServerProcess;
-import java.io.IOException;
-import java.net.ServerSocket;
+import io.bladegc.benchmarks.cluster.FreePorts;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -49,7 +48,7 @@ class ReplicatedCoordinatorIT {
         Path logs = Path.of("target", "faults", "replicated-coordinator");
         c = new CoordinatedCluster(logs);
         List<String> peers = new ArrayList<>();
-        int[] free = freePorts(6);
+        int[] free = FreePorts.take(6);
         int k = 0;
         for (String id : List.of("c1", "c2", "c3")) {
             ports.put(id, free[k++]);
@@ -119,24 +118,5 @@ class ReplicatedCoordinatorIT {
 
     private URI base(String replica) {
         return URI.create("http://127.0.0.1:" + ports.get(replica));
-    }
-
-    /** Ports free at once: all held open together, so no two are the same. */
-    private static int[] freePorts(int n) throws IOException {
-        ServerSocket[] held = new ServerSocket[n];
-        int[] ports = new int[n];
-        try {
-            for (int i = 0; i < n; i++) {
-                held[i] = new ServerSocket(0);
-                ports[i] = held[i].getLocalPort();
-            }
-        } finally {
-            for (ServerSocket s : held) {
-                if (s != null) {
-                    s.close();
-                }
-            }
-        }
-        return ports;
     }
 }

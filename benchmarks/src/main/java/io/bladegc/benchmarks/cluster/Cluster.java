@@ -1,7 +1,6 @@
 package io.bladegc.benchmarks.cluster;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.http.HttpClient;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,14 +39,16 @@ public final class Cluster implements AutoCloseable {
     }
 
     private void startParts(ClusterSpec spec, HttpClient http) throws Exception {
+        int[] free = FreePorts.take(spec.backends() + 2); // the backends, HAProxy, the coordinator
         List<Integer> ports = new ArrayList<>();
         for (int i = 0; i < spec.backends(); i++) {
             nodes.add("n" + (i + 1));
-            ports.add(freePort());
+            ports.add(free[i]);
         }
-        haproxy = track(Haproxy.start(spec.haproxy(), spec.logDir(), freePort(), ports));
+        haproxy = track(Haproxy.start(spec.haproxy(), spec.logDir(), free[spec.backends()], ports));
         if (spec.blade() != null) {
-            coordinator = track(CoordinatorProcess.start(spec.java(), spec.blade().coordinator(), freePort(), haproxy,
+            coordinator = track(CoordinatorProcess.start(spec.java(), spec.blade().coordinator(),
+                free[spec.backends() + 1], haproxy,
                 nodes, spec.logDir().resolve("coordinator.log"), http));
         }
         for (int i = 0; i < nodes.size(); i++) {
@@ -77,12 +78,6 @@ public final class Cluster implements AutoCloseable {
         }
         part.close();
         throw new IllegalStateException("the cluster was closed while it started");
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 
     /** @return the node ids, {@code n1..nN}, in the order of {@link #backends()} and HAProxy's servers */

@@ -3,8 +3,8 @@ package io.bladegc.benchmarks.raftkv;
 import io.bladegc.benchmarks.DirectoryTree;
 import io.bladegc.benchmarks.cluster.ChildProcess;
 import io.bladegc.benchmarks.cluster.ClusterSpec;
+import io.bladegc.benchmarks.cluster.FreePorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,7 +63,7 @@ final class KvCluster implements AutoCloseable {
         DirectoryTree.delete(dir);
         Files.createDirectories(dir);
         List<String> entries = new ArrayList<>();
-        int[] free = freePorts(3);
+        int[] free = FreePorts.take(3);
         for (int i = 1; i <= 3; i++) {
             entries.add("n" + i + "=127.0.0.1:" + free[i - 1]);
         }
@@ -231,24 +231,5 @@ final class KvCluster implements AutoCloseable {
             throw new IllegalStateException("system property " + name + " is not set; run through Maven (failsafe)");
         }
         return value;
-    }
-
-    /** Ports free at once: all held open together, so no two are the same. */
-    private static int[] freePorts(int n) throws IOException {
-        ServerSocket[] held = new ServerSocket[n];
-        int[] ports = new int[n];
-        try {
-            for (int i = 0; i < n; i++) {
-                held[i] = new ServerSocket(0);
-                ports[i] = held[i].getLocalPort();
-            }
-        } finally {
-            for (ServerSocket s : held) {
-                if (s != null) {
-                    s.close();
-                }
-            }
-        }
-        return ports;
     }
 }
