@@ -104,7 +104,8 @@ class ClusterIT {
 
             assertThat(maxConcurrent).as("grants open at once, from the coordinator's events").isLessThanOrEqualTo(1);
             assertThat(observer.maxCollecting()).as("collecting nodes in any /v1/cluster poll").isLessThanOrEqualTo(1);
-            assertThat(observer.count("EXPIRED")).as("leases that ran out").isZero();
+            assertThat(observer.count("EXPIRED")).as(() -> "leases that ran out, with each node's events before: "
+                + String.join(System.lineSeparator(), observer.withNodeHistory("EXPIRED"))).isZero();
             assertThat(planned).as("planned pauses in the backends' own notifications").isNotEmpty();
             assertThat(plannedOverlaps).as("planned pauses of two nodes at one instant, from their own notifications")
                 .isEmpty();

@@ -142,6 +142,32 @@ public final class ClusterObserver {
         return parsedEvents().stream().filter(e -> e.get("type").asText().equals(type)).count();
     }
 
+    /**
+     * For a failure's message: each event of this type, after the eight events of the same node that came before it.
+     *
+     * @return one line per event, in the coordinator's order
+     */
+    public List<String> withNodeHistory(String type) {
+        List<JsonNode> all = parsedEvents();
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            JsonNode e = all.get(i);
+            if (!e.get("type").asText().equals(type)) {
+                continue;
+            }
+            String node = e.path("node").asText();
+            List<String> before = new ArrayList<>();
+            for (int j = i - 1; j >= 0 && before.size() < 8; j--) {
+                if (all.get(j).path("node").asText().equals(node)) {
+                    before.add(0, all.get(j).toString());
+                }
+            }
+            out.addAll(before);
+            out.add(e + "  <-- " + type);
+        }
+        return out;
+    }
+
     private List<JsonNode> parsedEvents() {
         List<String> copy;
         synchronized (this) {
