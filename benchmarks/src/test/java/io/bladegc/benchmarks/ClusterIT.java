@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * events, polled every 100 ms, and from its {@code collecting} list); every node was granted slots and its own JVM
  * reports forced collections; a server is out of HAProxy's rotation only around a grant of its own node.
  */
+@Tag("cluster")
 class ClusterIT {
     private static final String HAPROXY = "/usr/sbin/haproxy";
     /** GC notification stamps and durations have millisecond resolution: overlaps up to this are not counted. */

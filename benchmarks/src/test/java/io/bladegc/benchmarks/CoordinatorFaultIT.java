@@ -16,6 +16,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.TestInfo;
  * </ul>
  * The coordinator killed mid-grant and restarted is in the coordinator's own {@code CoordinatorJarIT}.
  */
+@Tag("cluster")
 class CoordinatorFaultIT {
     /** Lease 4 s, drain timeout 3 s: a node refuses a grant whose lease could end before its drain does. */
     private static final String LEASE = "4s";

@@ -18,6 +18,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * {@value #SLOW_REQUEST_MS} ms, so that nodes lined up this way do collide. Judged from the coordinator's events and each node's own log line for the collection: the second node
  * must collect under its own grant, after the first released, not on its own while it waited.
  */
+@Tag("cluster")
 class OverlapIT {
     /** Collisions to judge, and the most rounds played to see them (about a third of rounds collide in CI). */
     private static final int CHECKED = 2;

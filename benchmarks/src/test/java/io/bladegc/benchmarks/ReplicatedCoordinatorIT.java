@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * while the nodes collect under its grants: the nodes fail over to the new leader by themselves and collect under its
  * grants, and at no sample of the serving replica's ledger do two nodes hold a slot (K=1).
  */
+@Tag("cluster")
 class ReplicatedCoordinatorIT {
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -12,12 +12,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The replicated key-value store on three peers in child JVMs ({@link KvCluster}), each with the Blade agent: a round
  * trip, a linearizable history across a SIGKILLed and restarted leader, and a peer that rejoins without its storage.
  */
+@Tag("cluster")
 class KvClusterIT {
     private static final int CLIENTS = 4;
     private static final int KEYS = 20;

@@ -32,6 +32,7 @@ import org.apache.ratis.protocol.GroupInfoReply;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.util.TimeDuration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.Test;
  * than the quorum allowance (one of three) at any sample; never two leaders in one term; no epoch granted twice (to
  * two peers, or twice to one); and the run was not idle (collections under grants happened).
  */
+@Tag("cluster")
 class RaftInvariantsIT {
     private static final Pattern GRANTED = Pattern.compile("Blade raft (n\\d) GC #\\d+ \\w+: .*?granted epoch (\\d+)");
 
