@@ -3,11 +3,14 @@ package io.bladegc.ratis;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.ratis.proto.RaftProtos;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroupId;
@@ -22,13 +25,17 @@ import org.apache.ratis.server.RaftServerConfigKeys;
  * follower ({@link #handOff}). Speaks to the local {@link RaftServer} directly, no network between.
  *
  * <p>Ratis' {@code transferLeadership} waits until the chosen follower has caught up with the leader's log, then
- * has it start an election at once; the old leader steps down when the new one wins. The follower chosen is the one
- * that collected most recently (the least likely to need a collection soon, BLADE section 4.2), among the peers that
- * are live members of the slot ledger and not collecting.
+ * has it start an election at once; the old leader steps down when the new one wins. The followers asked, in turn, are
+ * the peers that are live members of the slot ledger and not collecting: caught-up ones first (a lagging follower, one
+ * without every entry a majority holds, would keep the transfer waiting for it), and among those the one that collected
+ * most recently first (the least likely to need a collection soon, BLADE section 4.2).
  *
  * <p>Not thread-safe: one collection at a time (the handler's worker thread).
  */
 final class LeadershipHandoff {
+    /** The pause before the candidates are asked again, when none took over. */
+    private static final long ROUND_PAUSE_MILLIS = 50;
+
     private final RaftServer server;
     private final ClientId clientId = ClientId.randomId();
     private final AtomicLong callIds = new AtomicLong(1);
@@ -54,47 +61,87 @@ final class LeadershipHandoff {
     }
 
     /**
-     * Hands leadership of {@code group} to another peer.
+     * Hands leadership of {@code group} to another peer. The candidates ({@link #successors}) are asked in turn, each
+     * getting an equal share of the time left; when none took over, they are asked again (after
+     * {@value #ROUND_PAUSE_MILLIS} ms) until the timeout: a transfer can fail for a moment only (the transferee's
+     * election rejected because an entry the leader had taken in reached the others first; the leader, re-elected, not
+     * yet ready). Ends early when another peer leads the group meanwhile.
      *
      * @param group     a group this peer leads
      * @param view      the slot ledger (who is live, who collects, who collected last)
-     * @param timeoutMs how long to wait for the new leader, in all; each candidate in turn gets an equal share of
-     *                  what is left
+     * @param timeoutMs how long to wait for the new leader, in all
      * @return the new leader, or {@code null} when no candidate took it within the timeout
      */
     RaftPeerId handOff(RaftGroupId group, SlotGroupView view, long timeoutMs) throws IOException {
-        List<RaftPeerId> candidates = candidates(server.getDivision(group).getGroup().getPeers(), view);
+        RaftServer.Division division = server.getDivision(group);
         long deadline = System.nanoTime() + timeoutMs * 1_000_000;
-        for (int i = 0; i < candidates.size(); i++) {
-            // an equal share of what is left: a lagging or unreachable first choice leaves time for the next
-            long share = (deadline - System.nanoTime()) / 1_000_000 / (candidates.size() - i);
-            if (share <= 0) {
-                break;
+        while (System.nanoTime() < deadline) {
+            RaftPeerId leader = division.getInfo().getLeaderId();
+            if (leader != null && !leader.equals(server.getId())) {
+                return leader;
             }
-            RaftPeerId target = candidates.get(i);
-            RaftClientReply reply = server.transferLeadership(new TransferLeadershipRequest(clientId, server.getId(),
-                group, callIds.getAndIncrement(), target, share));
-            if (reply.isSuccess()) {
-                return target;
+            if (division.getInfo().isLeaderReady()) {
+                List<RaftPeerId> candidates = successors(server.getId(), division.getGroup().getPeers(), view,
+                    followerMatchIndices(division), division.getRaftLog().getLastCommittedIndex());
+                for (int i = 0; i < candidates.size() && division.getInfo().isLeader(); i++) {
+                    // an equal share of what is left: a lagging or unreachable first choice leaves time for the next
+                    long share = (deadline - System.nanoTime()) / 1_000_000 / (candidates.size() - i);
+                    if (share <= 0) {
+                        return null;
+                    }
+                    RaftPeerId target = candidates.get(i);
+                    RaftClientReply reply = server.transferLeadership(new TransferLeadershipRequest(clientId,
+                        server.getId(), group, callIds.getAndIncrement(), target, share));
+                    if (reply.isSuccess()) {
+                        return target;
+                    }
+                }
+            }
+            try {
+                TimeUnit.MILLISECONDS.sleep(ROUND_PAUSE_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while handing off " + group, e);
             }
         }
         return null;
     }
 
-    /** Other peers that are live members and not collecting, the one that collected most recently first. */
-    private List<RaftPeerId> candidates(Iterable<RaftPeer> peers, SlotGroupView view) {
+    /**
+     * The peers to ask, in order: other peers that are live members and not collecting; caught-up ones (match index at
+     * least {@code commitIndex}, or not known) before lagging ones; within each, the one that collected most recently
+     * first.
+     */
+    static List<RaftPeerId> successors(RaftPeerId self, Iterable<RaftPeer> peers, SlotGroupView view,
+                                       Map<RaftPeerId, Long> matchIndex, long commitIndex) {
         Set<String> members = Set.copyOf(view.slots().members());
         Set<String> collecting = new HashSet<>();
         view.slots().collecting().forEach(g -> collecting.add(g.node()));
         List<RaftPeerId> out = new ArrayList<>();
         for (RaftPeer p : peers) {
             String id = p.getId().toString();
-            if (!p.getId().equals(server.getId()) && members.contains(id) && !collecting.contains(id)) {
+            if (!p.getId().equals(self) && members.contains(id) && !collecting.contains(id)) {
                 out.add(p.getId());
             }
         }
-        out.sort(Comparator.comparingLong(
-            (RaftPeerId p) -> view.lastCollected().getOrDefault(p.toString(), Long.MIN_VALUE)).reversed());
+        out.sort(Comparator.comparing((RaftPeerId p) -> matchIndex.getOrDefault(p, commitIndex) < commitIndex)
+            .thenComparing(p -> view.lastCollected().getOrDefault(p.toString(), Long.MIN_VALUE),
+                Comparator.reverseOrder()));
+        return out;
+    }
+
+    /** @return each follower's match index as this leader knows it; empty when it no longer leads or they changed */
+    static Map<RaftPeerId, Long> followerMatchIndices(RaftServer.Division division) {
+        List<RaftProtos.ServerRpcProto> followers = division.getInfo().getRoleInfoProto().getLeaderInfo()
+            .getFollowerInfoList();
+        long[] match = division.getInfo().getFollowerMatchIndices(); // the same log appenders, in the same order
+        if (match == null || match.length != followers.size()) { // null: no longer leader
+            return Map.of();
+        }
+        Map<RaftPeerId, Long> out = new HashMap<>();
+        for (int i = 0; i < match.length; i++) {
+            out.put(RaftPeerId.valueOf(followers.get(i).getId().getId()), match[i]);
+        }
         return out;
     }
 }

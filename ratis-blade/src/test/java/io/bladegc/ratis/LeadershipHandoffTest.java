@@ -1,0 +1,53 @@
+package io.bladegc.ratis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bladegc.api.slot.Grant;
+import io.bladegc.api.slot.SlotView;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.junit.jupiter.api.Test;
+
+/** The order in which a leader asks its followers to take over ({@link LeadershipHandoff#successors}). */
+class LeadershipHandoffTest {
+    private static final RaftPeerId N1 = RaftPeerId.valueOf("n1");
+    private static final List<RaftPeer> FIVE = List.of("n1", "n2", "n3", "n4", "n5").stream()
+        .map(id -> RaftPeer.newBuilder().setId(id).build()).toList();
+
+    private static SlotGroupView view(List<String> members, List<Grant> collecting, Map<String, Long> lastCollected) {
+        return new SlotGroupView(new SlotView(members, collecting, List.of(), 7, 0,
+            QuorumPolicy.of(5, Duration.ofSeconds(10), Duration.ofSeconds(3))), lastCollected, 40);
+    }
+
+    private static List<String> names(List<RaftPeerId> ids) {
+        return ids.stream().map(RaftPeerId::toString).toList();
+    }
+
+    @Test
+    void theFollowerThatCollectedMostRecentlyComesFirstAndOnesThatNeverDidComeLast() {
+        SlotGroupView v = view(List.of("n1", "n2", "n3", "n4", "n5"), List.of(),
+            Map.of("n2", 100L, "n3", 300L, "n5", 200L));
+        assertThat(names(LeadershipHandoff.successors(N1, FIVE, v, Map.of(), 50)))
+            .containsExactly("n3", "n5", "n2", "n4");
+    }
+
+    @Test
+    void aLaggingFollowerComesAfterEveryCaughtUpOneHoweverRecentlyItCollected() {
+        SlotGroupView v = view(List.of("n1", "n2", "n3", "n4", "n5"), List.of(),
+            Map.of("n2", 100L, "n3", 300L, "n5", 200L));
+        Map<RaftPeerId, Long> match = Map.of(RaftPeerId.valueOf("n2"), 50L, RaftPeerId.valueOf("n3"), 42L,
+            RaftPeerId.valueOf("n4"), 49L, RaftPeerId.valueOf("n5"), 51L); // commit index 50: n3 and n4 lag
+        assertThat(names(LeadershipHandoff.successors(N1, FIVE, v, match, 50)))
+            .containsExactly("n5", "n2", "n3", "n4");
+    }
+
+    @Test
+    void peersThatAreCollectingOrNotLiveMembersAreNotAsked() {
+        Grant n2 = new Grant("n2", 9, 7, 1_000, 11_000);
+        SlotGroupView v = view(List.of("n1", "n2", "n3", "n5"), List.of(n2), Map.of("n2", 500L, "n4", 400L));
+        assertThat(names(LeadershipHandoff.successors(N1, FIVE, v, Map.of(), 50))).containsExactly("n3", "n5");
+    }
+}
