@@ -130,7 +130,7 @@ class SimulatedFaultsTest {
     }
 
     @Test
-    void aLeaderWhosePreferredSuccessorLagsHandsOffToTheCaughtUpOne() throws Exception {
+    void withASlowFollowerLaggingTheLeaderStillHandsOffAndCollectsAndItCatchesUp() throws Exception {
         SlotClient slots = client();
         RaftServer leader = cluster.getLeader().getRaftServer();
         List<String> followers = followersThatCollected(slots, leader);
