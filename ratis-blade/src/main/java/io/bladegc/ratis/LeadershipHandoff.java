@@ -65,12 +65,12 @@ final class LeadershipHandoff {
      * getting an equal share of the time left; when none took over, they are asked again (after
      * {@value #ROUND_PAUSE_MILLIS} ms) until the timeout: a transfer can fail for a moment only (the transferee's
      * election rejected because an entry the leader had taken in reached the others first; the leader, re-elected, not
-     * yet ready). Ends early when another peer leads the group meanwhile.
+     * yet ready). Ends early when another peer leads the group meanwhile, or when there is nobody to ask.
      *
      * @param group     a group this peer leads
      * @param view      the slot ledger (who is live, who collects, who collected last)
      * @param timeoutMs how long to wait for the new leader, in all
-     * @return the new leader, or {@code null} when no candidate took it within the timeout
+     * @return the new leader, or {@code null} when no candidate took it within the timeout or there was none
      */
     RaftPeerId handOff(RaftGroupId group, SlotGroupView view, long timeoutMs) throws IOException {
         RaftServer.Division division = server.getDivision(group);
@@ -83,6 +83,9 @@ final class LeadershipHandoff {
             if (division.getInfo().isLeaderReady()) {
                 List<RaftPeerId> candidates = successors(server.getId(), division.getGroup().getPeers(), view,
                     followerMatchIndices(division), division.getRaftLog().getLastCommittedIndex());
+                if (candidates.isEmpty()) {
+                    return null; // no other live member that is not collecting: nobody to ask
+                }
                 for (int i = 0; i < candidates.size() && division.getInfo().isLeader(); i++) {
                     // an equal share of what is left: a lagging or unreachable first choice leaves time for the next
                     long share = (deadline - System.nanoTime()) / 1_000_000 / (candidates.size() - i);
