@@ -46,7 +46,7 @@ public final class BladeAgent {
 
     /** The agent's: the node MBean as probe, a heartbeat every second, leave at JVM exit. */
     static final CoordinatedStarter COORDINATED = (node, options, log) -> CoordinatedMode.start(node, options, log,
-        NodeProbe.fromNodeMBean(), Membership.HEARTBEAT_INTERVAL, true);
+        Membership.HEARTBEAT_INTERVAL, true);
 
     private BladeAgent() {
     }

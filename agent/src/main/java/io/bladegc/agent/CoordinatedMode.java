@@ -2,33 +2,43 @@ package io.bladegc.agent;
 
 import io.bladegc.api.BladeNode;
 import io.bladegc.api.BladeOptions;
+import io.bladegc.api.grant.GrantHolder;
+import io.bladegc.api.grant.HolderSettings;
+import io.bladegc.api.grant.Preparation;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The agent's cluster mode, wired: the {@link CoordinatorClient}, the {@link Membership} (heartbeat thread), the
- * {@link CoordinatedHandler} registered as the node's upcall handler (coordination thread), and the
- * {@link CoordinationStats} MBean. Started by {@link BladeAgent} when the {@code coordinator} option is set. Starting
+ * The agent's cluster mode, wired: the {@link CoordinatorClient}, the {@link Membership} (heartbeat thread), a
+ * {@link GrantHolder} over the {@link CoordinatorPort} registered as the node's upcall handler (thread
+ * {@value #THREAD_NAME}), and the {@link CoordinationStats} MBean. Started by {@link BladeAgent} when the {@code coordinator} option is set. Starting
  * does no I/O on the caller's thread: the first join runs on the heartbeat thread, so a coordinator that is down
  * never delays the application's start; until the node has joined, it collects on its own.
  *
  * <p>Thread-safe.
  */
 final class CoordinatedMode implements AutoCloseable {
+    static final String THREAD_NAME = "blade-coordination";
+    /** The coordinator's default longest long poll ({@code --max-wait}); above it an acquire is refused. */
+    static final Duration MAX_WAIT = Duration.ofSeconds(60);
+
     private final BladeNode node;
     private final BladeOptions options;
     private final CoordinatorClient client;
     private final Membership membership;
-    private final CoordinatedHandler handler;
+    private final CoordinationCounters counters;
+    private final GrantHolder holder;
     private final boolean published;
 
     private CoordinatedMode(BladeNode node, BladeOptions options, CoordinatorClient client, Membership membership,
-                            CoordinatedHandler handler, boolean published) {
+                            CoordinationCounters counters, GrantHolder holder, boolean published) {
         this.node = node;
         this.options = options;
         this.client = client;
         this.membership = membership;
-        this.handler = handler;
+        this.counters = counters;
+        this.holder = holder;
         this.published = published;
     }
 
@@ -38,12 +48,11 @@ final class CoordinatedMode implements AutoCloseable {
      * @param node         the JVM's node
      * @param options      options with a {@link BladeOptions#coordinator()}
      * @param log          where the mode logs
-     * @param probe        the node's collection count and lead time ({@link NodeProbe#fromNodeMBean()} in the agent)
      * @param heartbeat    how often to heartbeat ({@link Membership#HEARTBEAT_INTERVAL} in the agent)
      * @param shutdownHook whether to leave the cluster when the JVM exits
      */
-    static CoordinatedMode start(BladeNode node, BladeOptions options, System.Logger log, NodeProbe probe,
-                                 Duration heartbeat, boolean shutdownHook) {
+    static CoordinatedMode start(BladeNode node, BladeOptions options, System.Logger log, Duration heartbeat,
+                                 boolean shutdownHook) {
         if (!options.coordinated()) {
             throw new IllegalArgumentException("no coordinator configured");
         }
@@ -51,17 +60,18 @@ final class CoordinatedMode implements AutoCloseable {
         CoordinatorClient client = new CoordinatorClient(options.coordinators(), options.nodeId(), options.token(),
             options.coordinatorTimeout(), counters, log);
         Membership membership = new Membership(client, options.nodeId(), heartbeat, counters, log);
-        CoordinatedHandler handler = new CoordinatedHandler(node, client, membership, counters, probe, options, log);
-        handler.start();
-        node.register(handler);
+        GrantHolder holder = new GrantHolder(node, new CoordinatorPort(client, membership), Preparation.NONE,
+            settings(options), THREAD_NAME, log);
+        holder.start();
+        node.register(holder);
         membership.start();
         boolean published;
         try {
-            published = CoordinationStats.publish(handler::stats);
+            published = CoordinationStats.publish(() -> stats(options, client, membership, counters, holder));
         } catch (RuntimeException e) {
             published = false; // counters stay readable through the log lines
         }
-        CoordinatedMode mode = new CoordinatedMode(node, options, client, membership, handler, published);
+        CoordinatedMode mode = new CoordinatedMode(node, options, client, membership, counters, holder, published);
         if (shutdownHook) {
             Runtime.getRuntime().addShutdownHook(new Thread(mode::close, "blade-leave"));
         }
@@ -74,13 +84,40 @@ final class CoordinatedMode implements AutoCloseable {
             + options.coordinatorTimeout().toMillis() + " ms, token " + (options.token() == null ? "none" : "set");
     }
 
-    /** @return the handler's counters and state */
-    Map<String, Object> stats() {
-        return handler.stats();
+    /**
+     * The holder's waits: acquires held at most half the coordinator timeout (and never longer than the coordinator's
+     * default longest poll), each call bounded by the coordinator timeout plus {@link CoordinatorClient#GRACE}, so that
+     * with the coordinator down, slow or black-holed a collection starts no later than that after the upcall; fail
+     * open (collect locally, drained).
+     */
+    static HolderSettings settings(BladeOptions options) {
+        Duration timeout = options.coordinatorTimeout();
+        Duration fallbackLead = options.margin().plus(options.sampleInterval().multipliedBy(2));
+        Duration maxWait = timeout.dividedBy(2).compareTo(MAX_WAIT) < 0 ? timeout.dividedBy(2) : MAX_WAIT;
+        return new HolderSettings(options.drainTimeout(), options.margin(),
+            fallbackLead.isZero() ? Duration.ofMillis(1) : fallbackLead, maxWait, timeout.plus(CoordinatorClient.GRACE),
+            Duration.ZERO, true);
     }
 
-    CoordinatedHandler handler() {
-        return handler;
+    static Map<String, Object> stats(BladeOptions options, CoordinatorClient client, Membership membership,
+                                             CoordinationCounters counters, GrantHolder holder) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("Coordinator", options.coordinatorsText());
+        m.put("CoordinatorReplica", client.replica().toString());
+        m.put("NodeId", options.nodeId());
+        m.put("CoordinatorUp", membership.isUp());
+        m.putAll(holder.stats());
+        counters.putInto(m);
+        return m;
+    }
+
+    /** @return the holder's and the client's counters and state; JDK types only */
+    Map<String, Object> stats() {
+        return stats(options, client, membership, counters, holder);
+    }
+
+    GrantHolder holder() {
+        return holder;
     }
 
     Membership membership() {
@@ -95,7 +132,7 @@ final class CoordinatedMode implements AutoCloseable {
         } catch (RuntimeException e) {
             // the node is going away too
         }
-        handler.close();
+        holder.close();
         membership.close();
         client.close();
         if (published) {

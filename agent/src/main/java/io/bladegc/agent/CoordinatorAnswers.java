@@ -2,6 +2,7 @@ package io.bladegc.agent;
 
 import com.fasterxml.jackson.jr.ob.JSON;
 import io.bladegc.agent.CoordinatorException.Kind;
+import io.bladegc.api.grant.SlotAnswer;
 import java.io.IOException;
 import java.net.http.HttpTimeoutException;
 import java.util.Map;
@@ -35,7 +36,7 @@ final class CoordinatorAnswers {
         }
     }
 
-    static AcquireAnswer acquireAnswer(Reply r) throws CoordinatorException {
+    static SlotAnswer acquireAnswer(Reply r) throws CoordinatorException {
         long sentNanos = r.sentNanos();
         long receivedNanos = System.nanoTime();
         long receivedWall = System.currentTimeMillis();
@@ -51,14 +52,14 @@ final class CoordinatorAnswers {
             } else {
                 end = receivedNanos + millisToNanos(number(m, "deadline", true) - receivedWall);
             }
-            return AcquireAnswer.granted(epoch, end);
+            return SlotAnswer.granted(epoch, end);
         }
         if ("QUEUED".equals(status)) {
             long position = m.get("position") == null ? 0 : number(m, "position", false);
-            return AcquireAnswer.queued((int) Math.max(0, Math.min(Integer.MAX_VALUE, position)));
+            return SlotAnswer.queued((int) Math.max(0, Math.min(Integer.MAX_VALUE, position)));
         }
         if ("CANCELLED".equals(status)) {
-            return AcquireAnswer.cancelledAnswer();
+            return SlotAnswer.cancelled();
         }
         throw new CoordinatorException(Kind.BAD_ANSWER, r.status(), "acquire: unexpected status "
             + oneLine(String.valueOf(status)) + " (expected GRANTED, QUEUED or CANCELLED)");

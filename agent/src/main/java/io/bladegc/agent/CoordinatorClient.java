@@ -10,6 +10,7 @@ import static io.bladegc.agent.CoordinatorAnswers.unwrap;
 import com.fasterxml.jackson.jr.ob.JSON;
 import io.bladegc.agent.CoordinatorAnswers.Reply;
 import io.bladegc.agent.CoordinatorException.Kind;
+import io.bladegc.api.grant.SlotAnswer;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.URI;
@@ -179,7 +180,7 @@ final class CoordinatorClient implements AutoCloseable {
      * @param waitMillis how long the coordinator may hold the call before answering "queued"
      * @return the answer; fails with {@link CoordinatorException}
      */
-    CompletableFuture<AcquireAnswer> acquire(long gcId, long leadMillis, long waitMillis) {
+    CompletableFuture<SlotAnswer> acquire(long gcId, long leadMillis, long waitMillis) {
         return new FailoverCall("acquire", true, attemptTimeout -> {
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("gcId", gcId);

@@ -115,7 +115,7 @@ final class Membership implements AutoCloseable {
             }
         } catch (CoordinatorException e) {
             if (e.kind() == CoordinatorException.Kind.STALE_EPOCH) {
-                counters.staleReleases.increment();
+                counters.staleLateReleases.increment();
                 log.log(Level.INFO, "Blade: node " + nodeId + ": the release of epoch " + epoch + " sent again was "
                     + "refused as stale: the lease had ended at the coordinator");
             } // down again: the lease ends on its own

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bladegc.api.BladeNode;
 import io.bladegc.api.BladeOptions;
+import io.bladegc.api.grant.GrantHolder;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.Proxy;
@@ -141,7 +142,7 @@ class BladeAgentTest {
             started = BladeAgent.start("coordinator=http://127.0.0.1:" + port + ",nodeId=n1,"
                 + "coordinatorTimeout=30s", props,
                 Map.of("BLADE_TOKEN", "s3cr3t"), err, log, o -> node, (n, o, l) -> {
-                    CoordinatedMode m = CoordinatedMode.start(n, o, l, new NodeProbe(() -> -1, () -> -1),
+                    CoordinatedMode m = CoordinatedMode.start(n, o, l,
                         Duration.ofSeconds(1), false);
                     modes.add(m);
                     return m;
@@ -150,7 +151,7 @@ class BladeAgentTest {
             assertThat(modes).singleElement().satisfies(m -> assertThat(m.membership().downReason())
                 .as("no I/O before main: the join is still out").isEqualTo("not joined yet"));
             assertThat(started).isSameAs(node);
-            assertThat(node.registered).singleElement().isInstanceOf(CoordinatedHandler.class);
+            assertThat(node.registered).singleElement().isInstanceOf(GrantHolder.class);
             assertThat(log.lines).as("the start-up line (the heartbeat thread may log beside it)")
                 .contains("INFO Blade: stub node, coordinator=http://127.0.0.1:" + port
                     + ", node id=n1, coordinator timeout=30000 ms, token set");

@@ -46,7 +46,7 @@ class CoordinatedModeTest {
         BladeOptions options = BladeOptions.builder().coordinator(coordinator).nodeId("real-1")
             .coordinatorTimeout(Duration.ofSeconds(2)).build();
         BladeNode node = Blade.startNode(options);
-        return CoordinatedMode.start(node, options, log, NodeProbe.fromNodeMBean(), Duration.ofMillis(100), false);
+        return CoordinatedMode.start(node, options, log, Duration.ofMillis(100), false);
     }
 
     /** Allocates steadily, like a service, until the condition holds (at most 30 s). */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bladegc.agent.CoordinatorException.Kind;
 import io.bladegc.agent.FakeCoordinator.Reply;
+import io.bladegc.api.grant.SlotAnswer;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -57,7 +58,7 @@ class CoordinatorClientTest {
     void everyOperationPostsToItsPathWithItsBody() throws Exception {
         client.join();
         client.heartbeat();
-        assertThat(client.acquire(3, 120, 50).get().granted()).isTrue();
+        assertThat(client.acquire(3, 120, 50).get().kind()).isEqualTo(SlotAnswer.Kind.GRANTED);
         client.renew(7);
         client.release(7, 12);
         client.cancel(4);
@@ -77,9 +78,9 @@ class CoordinatorClientTest {
     void theLeaseEndsRemainingMillisAfterTheCallWasSentWhateverTheCoordinatorsClock() throws Exception {
         fake.on("acquire", c -> Reply.granted(7, 2_000)); // the fake's clock is an hour ahead
         long before = System.nanoTime();
-        AcquireAnswer a = client.acquire(1, 0, 0).get();
+        SlotAnswer a = client.acquire(1, 0, 0).get();
         long after = System.nanoTime();
-        assertThat(a.granted()).isTrue();
+        assertThat(a.kind()).isEqualTo(SlotAnswer.Kind.GRANTED);
         assertThat(a.epoch()).isEqualTo(7);
         assertThat(a.leaseEndNanos()).isBetween(before + 2_000_000_000L, after + 2_000_000_000L);
     }
@@ -89,7 +90,7 @@ class CoordinatorClientTest {
         fake.on("acquire", c -> Reply.status(200, "{\"status\":\"GRANTED\",\"epoch\":7,\"deadline\":5000,"
             + "\"now\":3000}"));
         long before = System.nanoTime();
-        AcquireAnswer a = client.acquire(1, 0, 0).get();
+        SlotAnswer a = client.acquire(1, 0, 0).get();
         assertThat(a.leaseEndNanos()).isBetween(before + 2_000_000_000L, System.nanoTime() + 2_000_000_000L);
     }
 
@@ -99,7 +100,7 @@ class CoordinatorClientTest {
         fake.on("acquire", c -> Reply.status(200, "{\"status\":\"GRANTED\",\"epoch\":7,\"deadline\":"
             + (wall + 2_000) + "}"));
         long before = System.nanoTime();
-        AcquireAnswer a = client.acquire(1, 0, 0).get();
+        SlotAnswer a = client.acquire(1, 0, 0).get();
         assertThat(Duration.ofNanos(a.leaseEndNanos() - before)).isBetween(Duration.ofMillis(1_500),
             Duration.ofMillis(2_100));
     }
@@ -108,15 +109,15 @@ class CoordinatorClientTest {
     void cancelledIsAnAnswer() throws Exception {
         fake.on("acquire", c -> Reply.status(200, "{\"status\":\"CANCELLED\",\"message\":\"GC request 1 is no "
             + "longer queued\"}"));
-        assertThat(client.acquire(1, 0, 0).get()).isEqualTo(AcquireAnswer.cancelledAnswer());
+        assertThat(client.acquire(1, 0, 0).get()).isEqualTo(SlotAnswer.cancelled());
     }
 
     @Test
     void queuedWithAndWithoutAPosition() throws Exception {
         fake.on("acquire", c -> Reply.queued(4));
-        assertThat(client.acquire(1, 0, 0).get()).isEqualTo(AcquireAnswer.queued(4));
+        assertThat(client.acquire(1, 0, 0).get()).isEqualTo(SlotAnswer.queued(4));
         fake.on("acquire", c -> Reply.status(200, "{\"status\":\"QUEUED\"}"));
-        assertThat(client.acquire(1, 0, 0).get()).isEqualTo(AcquireAnswer.queued(0));
+        assertThat(client.acquire(1, 0, 0).get()).isEqualTo(SlotAnswer.queued(0));
     }
 
     @ParameterizedTest

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bladegc.agent.CoordinatorException.Kind;
 import io.bladegc.agent.FakeCoordinator.Reply;
+import io.bladegc.api.grant.SlotAnswer;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,7 +62,7 @@ class CoordinatorFailoverTest {
         assertThat(client.replica()).isEqualTo(replica(1).uri());
 
         client.heartbeat();
-        assertThat(client.acquire(1, 100, 50).get().granted()).isTrue();
+        assertThat(client.acquire(1, 100, 50).get().kind()).isEqualTo(SlotAnswer.Kind.GRANTED);
         client.release(7, 3);
         assertThat(replica(0).calls()).as("no call goes to the follower again").hasSize(1);
         assertThat(replica(1).calls()).extracting(FakeCoordinator.Call::op)
@@ -152,8 +153,8 @@ class CoordinatorFailoverTest {
     void anAcquireFailsOverWithinOneTimeoutAndKeepsItsLongPollWait() throws Exception {
         replica(0).leader(false);
         replica(1).stop();
-        AcquireAnswer a = client.acquire(3, 120, 200).get();
-        assertThat(a.granted()).isTrue();
+        SlotAnswer a = client.acquire(3, 120, 200).get();
+        assertThat(a.kind()).isEqualTo(SlotAnswer.Kind.GRANTED);
         FakeCoordinator.Call acquire = replica(2).calls("acquire").get(0);
         assertThat(acquire.longField("gcId")).isEqualTo(3);
         assertThat(acquire.longField("leadMillis")).isEqualTo(120);

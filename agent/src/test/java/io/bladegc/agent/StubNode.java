@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * A {@link BladeNode} for handler tests: {@link #drainAndCollect} records the id and the time, and reports 1 ms of
@@ -26,6 +27,10 @@ final class StubNode implements BladeNode {
     volatile RuntimeException failDrain;
     /** How long each drain-and-collect takes, milliseconds (default 0). */
     volatile long drainMillis;
+    /** The JVM's collection count the node reports (default: unknown). */
+    volatile LongSupplier collections = () -> -1;
+    /** The lead time the node reports (default: unknown). */
+    volatile LongSupplier leadTimeMillis = () -> -1;
 
     List<Long> drainedIds() {
         return drains.stream().map(Drain::id).toList();
@@ -72,6 +77,16 @@ final class StubNode implements BladeNode {
     @Override
     public long pauseNanos() {
         return pauseNanos.get();
+    }
+
+    @Override
+    public long collections() {
+        return collections.getAsLong();
+    }
+
+    @Override
+    public long leadTimeMillis() {
+        return leadTimeMillis.getAsLong();
     }
 
     @Override

@@ -64,6 +64,23 @@ public interface BladeNode {
     long pauseNanos();
 
     /**
+     * @return how many memory-reclaiming collections this JVM has run, read from the collectors' MXBeans (it changes
+     *     only inside a stop-the-world pause), or -1 when unknown. A handler waiting for permission reads it to
+     *     notice that the JVM collected on its own meanwhile. The default implementation returns -1.
+     */
+    default long collections() {
+        return -1;
+    }
+
+    /**
+     * @return the heap watcher's latest prediction of the time left until the JVM collects on its own, in
+     *     milliseconds, or -1 when it has none (no allocation measured yet). The default implementation returns -1.
+     */
+    default long leadTimeMillis() {
+        return -1;
+    }
+
+    /**
      * Tells the node that request-handling code now passes through its gate (a servlet filter started). While no
      * gate user is attached and the default handler is in place, the node only observes: it forces nothing.
      */

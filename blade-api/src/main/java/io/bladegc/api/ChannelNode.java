@@ -16,6 +16,8 @@ final class ChannelNode implements BladeNode {
     private final Gate gate;
     private final LongSupplier retryAfter;
     private final LongSupplier pauseNanos;
+    private final LongSupplier collections;
+    private final LongSupplier leadTimeMillis;
     private final Runnable attach;
     private final Runnable detach;
     private final Consumer<Function<long[], Boolean>> register;
@@ -35,6 +37,8 @@ final class ChannelNode implements BladeNode {
         this.gate = new Gate((AtomicLong) ch.get("gateState"), (Runnable) ch.get("gateDrained"));
         this.retryAfter = (LongSupplier) ch.get("retryAfter");
         this.pauseNanos = (LongSupplier) ch.get("pauseNanos");
+        this.collections = (LongSupplier) ch.getOrDefault("collections", (LongSupplier) () -> -1);
+        this.leadTimeMillis = (LongSupplier) ch.getOrDefault("leadTimeMillis", (LongSupplier) () -> -1);
         this.attach = (Runnable) ch.get("attachGate");
         this.detach = (Runnable) ch.get("detachGate");
         this.register = (Consumer<Function<long[], Boolean>>) ch.get("register");
@@ -81,6 +85,16 @@ final class ChannelNode implements BladeNode {
     @Override
     public long pauseNanos() {
         return pauseNanos.getAsLong();
+    }
+
+    @Override
+    public long collections() {
+        return collections.getAsLong();
+    }
+
+    @Override
+    public long leadTimeMillis() {
+        return leadTimeMillis.getAsLong();
     }
 
     @Override

@@ -27,6 +27,8 @@ import javax.management.JMException;
  * gateDrained   Runnable                         wakes the drainer when the last request leaves a closed gate
  * retryAfter    LongSupplier                     nanoseconds a shed client should wait
  * pauseNanos    LongSupplier                     cumulative pause time
+ * collections   LongSupplier                     {@link BladeNode#collections()}
+ * leadTimeMillis LongSupplier                    {@link BladeNode#leadTimeMillis()}
  * attachGate    Runnable, detachGate Runnable
  * register      Consumer&lt;Function&lt;long[], Boolean&gt;&gt;  handler over {id, allocated, remaining, pauseNanos,
  *                                                 generation ordinal}; true = collect now; null = default
@@ -61,6 +63,8 @@ final class NodeChannel {
         ch.put("gateDrained", gate.drainedSignal());
         ch.put("retryAfter", (LongSupplier) () -> node.retryAfter().toNanos());
         ch.put("pauseNanos", (LongSupplier) node::pauseNanos);
+        ch.put("collections", (LongSupplier) node::collections);
+        ch.put("leadTimeMillis", (LongSupplier) node::leadTimeMillis);
         ch.put("attachGate", (Runnable) node::attachGate);
         ch.put("detachGate", (Runnable) node::detachGate);
         ch.put("register", (Consumer<Function<long[], Boolean>>) f -> node.register(f == null ? null : adapt(f, null)));

@@ -247,6 +247,17 @@ public final class LocalNode implements BladeNode {
     }
 
     @Override
+    public long collections() {
+        return layout.collectionCount();
+    }
+
+    @Override
+    public long leadTimeMillis() {
+        long lead = watcher.lastLeadNanos();
+        return lead == Long.MAX_VALUE ? -1 : lead / 1_000_000;
+    }
+
+    @Override
     public void attachGate() {
         gateUsers.incrementAndGet();
     }

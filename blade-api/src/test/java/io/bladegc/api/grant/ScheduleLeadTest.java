@@ -1,4 +1,4 @@
-package io.bladegc.agent;
+package io.bladegc.api.grant;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 class ScheduleLeadTest {
     @Test
     void theLongestOfTheRecentEventsCountsAndAnOldPeakAgesOut() {
-        ScheduleLead lead = new ScheduleLead(1_000);
+        ScheduleLead lead = new ScheduleLead(1_000, 0);
         assertThat(lead.nanos()).isZero();
         lead.granted(5);
         lead.granted(300);
@@ -23,7 +23,7 @@ class ScheduleLeadTest {
 
     @Test
     void beingOvertakenCountsTwiceTheWaitAndEverythingIsCapped() {
-        ScheduleLead lead = new ScheduleLead(1_000);
+        ScheduleLead lead = new ScheduleLead(1_000, 0);
         lead.overtaken(200);
         assertThat(lead.nanos()).isEqualTo(400);
         lead.overtaken(Long.MAX_VALUE);

@@ -1,7 +1,5 @@
-package io.bladegc.agent;
+package io.bladegc.api.grant;
 
-import io.bladegc.agent.CoordinatorException.Kind;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -9,9 +7,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 
 /**
- * Waits for a coordinator call while watching the node: the wait ends early when the JVM collected on its own or a
- * newer GC request came, and it never lasts longer than the coordinator timeout plus {@link CoordinatorClient#GRACE},
- * whatever the HTTP client does.
+ * Waits for a ledger call while watching the node: the wait ends early when the JVM collected on its own or a newer
+ * GC request came, and it never lasts longer than the bound, whatever the port does.
  *
  * <p>Thread-safe; stateless between calls.
  */
@@ -20,34 +17,32 @@ final class CallWatcher {
     static final long POLL_MILLIS = 5;
 
     /** What waiting ended with: the call's value, its failure, or something local that came first. */
-    record Waited<T>(T value, CoordinatorException failure, boolean collected, boolean superseded) {
+    record Waited<T>(T value, SlotPortException failure, boolean collected, boolean superseded) {
         static <T> Waited<T> of(T value) {
             return new Waited<>(value, null, false, false);
         }
 
-        static <T> Waited<T> failed(CoordinatorException e) {
+        static <T> Waited<T> failed(SlotPortException e) {
             return new Waited<>(null, e, false, false);
         }
     }
 
-    private final Duration timeout;
     private final long boundNanos;
     private final BooleanSupplier superseded;
 
     /**
-     * @param timeout    the coordinator timeout
+     * @param boundNanos the longest a call may be out
      * @param superseded whether a newer GC request came
      */
-    CallWatcher(Duration timeout, BooleanSupplier superseded) {
-        this.timeout = timeout;
-        this.boundNanos = timeout.toNanos() + CoordinatorClient.GRACE.toNanos();
+    CallWatcher(long boundNanos, BooleanSupplier superseded) {
+        this.boundNanos = boundNanos;
         this.superseded = superseded;
     }
 
     /**
      * @param call      the call that is out
      * @param collected whether the JVM collected since the request was made
-     * @return what came first; a call still out at the bound is cancelled and answers {@link Kind#TIMEOUT}
+     * @return what came first; a call still out at the bound is cancelled and counts as failed
      */
     <T> Waited<T> await(CompletableFuture<T> call, BooleanSupplier collected) {
         long deadline = System.nanoTime() + boundNanos;
@@ -57,10 +52,11 @@ final class CallWatcher {
             } catch (TimeoutException e) {
                 // still out: look at the node
             } catch (ExecutionException e) {
-                return Waited.failed(CoordinatorAnswers.unwrap(e));
+                return Waited.failed(e.getCause() instanceof SlotPortException s ? s
+                    : new SlotPortException("failed: " + e.getCause(), false, e.getCause()));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return Waited.failed(new CoordinatorException(Kind.TIMEOUT, -1, "interrupted"));
+                return Waited.failed(new SlotPortException("interrupted", false, e));
             }
             if (collected.getAsBoolean()) {
                 return new Waited<>(null, null, true, false);
@@ -70,8 +66,8 @@ final class CallWatcher {
             }
             if (System.nanoTime() - deadline > 0) {
                 call.cancel(true);
-                return Waited.failed(new CoordinatorException(Kind.TIMEOUT, -1, "no answer within "
-                    + timeout.toMillis() + " ms"));
+                return Waited.failed(new SlotPortException("no answer within " + boundNanos / 1_000_000 + " ms", true,
+                    null));
             }
         }
     }

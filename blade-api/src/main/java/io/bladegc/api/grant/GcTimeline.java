@@ -1,38 +1,42 @@
-package io.bladegc.agent;
+package io.bladegc.api.grant;
 
 import io.bladegc.api.GcOutcome;
 import io.bladegc.api.GcRequest;
 import java.util.Locale;
 
 /**
- * One GC event's timeline in coordinated mode, as in BLADE's Fig. 3, and its log line. Durations in nanoseconds; a
- * negative one did not happen. Immutable.
+ * One GC event's timeline under a {@link GrantHolder}, as in BLADE's Fig. 3, and its log line: the same line for the
+ * HTTP cluster and for Raft peers. Durations in nanoseconds; a negative one did not happen. Immutable.
  *
  * @param request       the upcall
  * @param path          what happened, e.g. {@code granted (epoch 7)}, {@code fail-open (coordinator unreachable)},
  *                      {@code cancelled (the JVM collected on its own while queued)}
+ * @param prepared      what was done before asking (a Raft leader's hand-off), or {@link Prepared#NOTHING}
  * @param scheduleNanos T_schedule: from the upcall until the grant (or the decision not to wait for one)
  * @param trailersNanos T_trailers: from closing the gate until no request was in flight
  * @param gcNanos       T_gc: from then until the collection was confirmed
- * @param notifyNanos   T_notify: from the end of the collection until the coordinator acknowledged the release
+ * @param notifyNanos   T_notify: from the end of the collection until the ledger acknowledged the release
  * @param outcome       what the collection did, or {@code null} when there was none
  * @param note          the end of the line, e.g. {@code released}, or empty
  */
-record GcTimeline(GcRequest request, String path, long scheduleNanos, long trailersNanos, long gcNanos,
-                  long notifyNanos, GcOutcome outcome, String note) {
+record GcTimeline(GcRequest request, String path, Prepared prepared, long scheduleNanos, long trailersNanos,
+                  long gcNanos, long notifyNanos, GcOutcome outcome, String note) {
 
     /**
      * @return the log line, e.g. {@code Blade GC #12 YOUNG granted (epoch 7): T_schedule 1.2 ms, T_trailers 0.3 ms,
-     *     T_gc 6.1 ms (COLLECTED), T_notify 0.4 ms; released}
+     *     T_gc 6.1 ms (COLLECTED), T_notify 0.4 ms; released}; a hand-off adds {@code T_handoff 40.1 ms (handed
+     *     7673746F72 to n2 in 40.1 ms)} before T_schedule, which includes it
      */
     String line() {
-        return "Blade GC #" + request.id() + " " + request.generation() + " " + path + ": T_schedule "
+        String handOff = prepared.kind() == Prepared.Kind.NOTHING ? ""
+            : "T_handoff " + ms(prepared.nanos()) + " (" + prepared.note() + "), ";
+        return "Blade GC #" + request.id() + " " + request.generation() + " " + path + ": " + handOff + "T_schedule "
             + ms(scheduleNanos) + ", T_trailers " + ms(trailersNanos) + ", T_gc " + ms(gcNanos)
             + (outcome == null ? "" : " (" + outcome + ")") + ", T_notify " + ms(notifyNanos)
             + (note == null || note.isEmpty() ? "" : "; " + note);
     }
 
-    private static String ms(long nanos) {
+    static String ms(long nanos) {
         return nanos < 0 ? "-" : String.format(Locale.ROOT, "%.1f ms", nanos / 1e6);
     }
 }

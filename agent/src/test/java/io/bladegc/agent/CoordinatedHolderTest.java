@@ -9,10 +9,13 @@ import io.bladegc.api.BladeOptions;
 import io.bladegc.api.GcDecision;
 import io.bladegc.api.GcRequest;
 import io.bladegc.api.Generation;
+import io.bladegc.api.grant.GrantHolder;
+import io.bladegc.api.grant.Preparation;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
@@ -20,12 +23,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link CoordinatedHandler} with its {@link Membership} and {@link CoordinatorClient} against a fake coordinator on
- * loopback, driving a stub node: the upcalls are made by hand, the JVM's "own collections" are a counter. The
+ * The coordinated mode's {@link GrantHolder} over a {@link CoordinatorPort}, with its {@link Membership} and
+ * {@link CoordinatorClient}, against a fake coordinator on loopback, driving a stub node: the upcalls are made by hand, the JVM's "own collections" are a counter. The
  * coordinator timeout is generous (2 s) so that a loaded machine does not fail open by accident; the black-hole test
  * sets its own short one. Time bounds are loose: they tell "waited for the timeout" from "did not wait".
  */
-class CoordinatedHandlerTest {
+class CoordinatedHolderTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
     private static final Duration SHORT_TIMEOUT = Duration.ofMillis(300);
     private static final Duration HEARTBEAT = Duration.ofMillis(100);
@@ -38,7 +41,8 @@ class CoordinatedHandlerTest {
     private final CoordinationCounters counters = new CoordinationCounters();
     private CoordinatorClient client;
     private Membership membership;
-    private CoordinatedHandler handler;
+    private GrantHolder handler;
+    private BladeOptions options;
 
     @BeforeEach
     void fake() throws IOException {
@@ -65,8 +69,11 @@ class CoordinatedHandlerTest {
         client = new CoordinatorClient(options.coordinators(), options.nodeId(), options.token(),
             options.coordinatorTimeout(), counters, log);
         membership = new Membership(client, options.nodeId(), HEARTBEAT, counters, log);
-        handler = new CoordinatedHandler(node, client, membership, counters,
-            new NodeProbe(collections::get, lead::get), options, log);
+        this.options = options;
+        node.collections = collections::get;
+        node.leadTimeMillis = lead::get;
+        handler = new GrantHolder(node, new CoordinatorPort(client, membership), Preparation.NONE,
+            CoordinatedMode.settings(options), CoordinatedMode.THREAD_NAME, log);
         handler.start();
         membership.start();
         if (awaitJoin) {
@@ -84,6 +91,14 @@ class CoordinatedHandlerTest {
 
     private void upcall(long id) {
         assertThat(handler.onGcRequest(request(id))).isEqualTo(GcDecision.DEFER);
+    }
+
+    private Map<String, Object> stats() {
+        return CoordinatedMode.stats(options, client, membership, counters, handler);
+    }
+
+    private long stat(String name) {
+        return (Long) stats().get(name);
     }
 
     private List<String> events() {
@@ -109,13 +124,13 @@ class CoordinatedHandlerTest {
         long drainedAt = node.drains.get(0).nanos();
         assertThat(drainedAt).isBetween(acquire.nanos(), release.nanos());
         assertThat(fake.calls("cancel")).isEmpty();
-        assertThat(counters.grants.sum()).isEqualTo(1);
-        assertThat(counters.failOpens.sum()).isZero();
+        assertThat(stat("Grants")).isEqualTo(1);
+        assertThat(stat("FailOpens")).isZero();
         await().until(() -> !events().isEmpty());
         assertThat(events()).singleElement().asString().matches("INFO Blade GC #1 YOUNG granted \\(epoch 7\\): "
             + "T_schedule \\d+\\.\\d ms, T_trailers 1\\.0 ms, T_gc 3\\.0 ms \\(COLLECTED\\), T_notify \\d+\\.\\d ms; "
             + "released");
-        assertThat(handler.stats()).containsEntry("Grants", 1L).containsEntry("CoordinatorUp", true)
+        assertThat(stats()).containsEntry("Grants", 1L).containsEntry("CoordinatorUp", true)
             .containsEntry("NodeId", "n1").containsEntry("TrailersMsSum", 1.0).containsEntry("GcMsSum", 3.0)
             .containsEntry("ScheduleCount", 1L).containsEntry("TrailersCount", 1L).containsEntry("GcCount", 1L)
             .containsEntry("NotifyCount", 1L).containsEntry("Failovers", 0L)
@@ -138,10 +153,10 @@ class CoordinatedHandlerTest {
             assertThat(second.calls("release").get(0).longField("epoch")).isEqualTo(7);
             assertThat(second.calls("join")).as("the ledger is shared: no join at the new leader").isEmpty();
             assertThat(node.drainedIds()).containsExactly(1L);
-            assertThat(counters.failOpens.sum()).isZero();
+            assertThat(stat("FailOpens")).isZero();
             assertThat(counters.rejoins.sum()).isZero();
             assertThat(membership.isUp()).isTrue();
-            assertThat(handler.stats()).containsEntry("Failovers", 1L).containsEntry("Grants", 1L)
+            assertThat(stats()).containsEntry("Failovers", 1L).containsEntry("Grants", 1L)
                 .containsEntry("Coordinator", fake.uri() + "|" + second.uri())
                 .containsEntry("CoordinatorReplica", second.uri().toString());
             assertThat(log.matching("now talks to coordinator replica " + second.uri())).hasSize(1);
@@ -160,8 +175,8 @@ class CoordinatedHandlerTest {
         assertThat(fake.calls("acquire")).hasSize(3).allSatisfy(c -> assertThat(c.longField("gcId")).isEqualTo(1));
         assertThat(fake.calls("release").get(0).longField("epoch")).isEqualTo(42);
         assertThat(node.drainedIds()).containsExactly(1L);
-        assertThat(counters.queuedWaits.sum()).as("one request waited, whatever the polls").isEqualTo(1);
-        assertThat(counters.grants.sum()).isEqualTo(1);
+        assertThat(stat("QueuedWaits")).as("one request waited, whatever the polls").isEqualTo(1);
+        assertThat(stat("Grants")).isEqualTo(1);
         await().until(() -> !events().isEmpty());
         assertThat(events().get(0)).contains("granted (epoch 42, after 2 queued polls)");
     }
@@ -176,7 +191,7 @@ class CoordinatedHandlerTest {
 
         assertThat(Duration.ofNanos(node.drains.get(0).nanos() - t0)).as("refused: no need to wait the timeout")
             .isLessThan(TIMEOUT.dividedBy(2));
-        assertThat(counters.failOpens.sum()).isEqualTo(1);
+        assertThat(stat("FailOpens")).isEqualTo(1);
         assertThat(membership.isUp()).isFalse();
         await().until(() -> !events().isEmpty());
         assertThat(events().get(0)).startsWith("INFO Blade GC #1 YOUNG fail-open (coordinator unreachable: ")
@@ -186,7 +201,7 @@ class CoordinatedHandlerTest {
         // while down, the next request does not even try
         upcall(2);
         await().atMost(Duration.ofSeconds(5)).until(() -> node.drains.size() == 2);
-        assertThat(counters.failOpens.sum()).isEqualTo(2);
+        assertThat(stat("FailOpens")).isEqualTo(2);
         assertThat(log.matching("is unavailable")).hasSize(1);
     }
 
@@ -198,7 +213,7 @@ class CoordinatedHandlerTest {
         upcall(1);
         await().atMost(Duration.ofSeconds(5)).until(() -> !node.drains.isEmpty());
         assertThat(Duration.ofNanos(node.drains.get(0).nanos() - t0)).isLessThan(TIMEOUT.dividedBy(2));
-        assertThat(counters.failOpens.sum()).isEqualTo(1);
+        assertThat(stat("FailOpens")).isEqualTo(1);
     }
 
     @Test
@@ -213,7 +228,7 @@ class CoordinatedHandlerTest {
         assertThat(waited).as("it waited for the answer, the timeout (+ grace, + slack for a loaded machine)")
             .isGreaterThanOrEqualTo(SHORT_TIMEOUT.minusMillis(50))
             .isLessThan(SHORT_TIMEOUT.plus(CoordinatorClient.GRACE).plusMillis(700));
-        assertThat(counters.failOpens.sum()).isEqualTo(1);
+        assertThat(stat("FailOpens")).isEqualTo(1);
         assertThat(log.matching("is unavailable (timeout: ")).hasSize(1);
         await().until(() -> !events().isEmpty());
         assertThat(events().get(0)).contains("fail-open (coordinator timeout: ", "collected locally");
@@ -236,8 +251,8 @@ class CoordinatedHandlerTest {
         assertThat(log.matching("joined coordinator " + fake.uri() + " again")).hasSize(1);
         upcall(1);
         await().atMost(Duration.ofSeconds(5)).until(() -> fake.calls("release").size() == 1);
-        assertThat(counters.grants.sum()).isEqualTo(1);
-        assertThat(counters.failOpens.sum()).isZero();
+        assertThat(stat("Grants")).isEqualTo(1);
+        assertThat(stat("FailOpens")).isZero();
     }
 
     @Test
@@ -263,7 +278,7 @@ class CoordinatedHandlerTest {
         assertThat(fake.calls("join")).hasSizeGreaterThanOrEqualTo(2);
         assertThat(fake.calls("acquire")).hasSize(2);
         assertThat(fake.calls("release").get(0).longField("epoch")).isEqualTo(9);
-        assertThat(counters.failOpens.sum()).isZero();
+        assertThat(stat("FailOpens")).isZero();
     }
 
     @Test
@@ -271,7 +286,7 @@ class CoordinatedHandlerTest {
         fake.on("release", c -> Reply.status(409, "{\"message\":\"node n1 holds no grant with epoch 7\"}"));
         start();
         upcall(1);
-        await().atMost(Duration.ofSeconds(5)).until(() -> counters.staleReleases.sum() == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> stat("StaleReleases") == 1);
         Thread.sleep(300);
         assertThat(fake.calls("release")).hasSize(1);
         assertThat(node.drainedIds()).containsExactly(1L);
@@ -289,7 +304,7 @@ class CoordinatedHandlerTest {
         assertThat(fake.calls()).extracting(Call::op).contains("join", "acquire", "release");
         assertThat(fake.calls()).allSatisfy(c -> assertThat(c.authorization()).isEqualTo("Bearer s3cr3t-t0ken"));
         assertThat(log.lines).noneMatch(l -> l.contains("s3cr3t"));
-        assertThat(handler.stats().toString()).doesNotContain("s3cr3t");
+        assertThat(stats().toString()).doesNotContain("s3cr3t");
     }
 
     @Test
@@ -319,8 +334,8 @@ class CoordinatedHandlerTest {
             .isLessThan(Duration.ofMillis(500));
         assertThat(node.drains).isEmpty();
         assertThat(fake.calls("release")).isEmpty();
-        assertThat(counters.cancels.sum()).isEqualTo(1);
-        assertThat(counters.queuedWaits.sum()).isEqualTo(1);
+        assertThat(stat("Cancels")).isEqualTo(1);
+        assertThat(stat("QueuedWaits")).isEqualTo(1);
         await().until(() -> !events().isEmpty());
         assertThat(events().get(0)).contains("cancelled (the JVM collected on its own while queued at position 1)",
             "cancelled at the coordinator");
@@ -328,8 +343,8 @@ class CoordinatedHandlerTest {
 
     @Test
     void aNodeThatQueuedOrWasOvertakenAsksEarlierNextTime() {
-        assertThat(new CoordinatedHandler(node, null, null, counters, new NodeProbe(collections::get, lead::get),
-            options(fake.uri()).build(), log).scheduleLeadNanos()).as("nothing learned yet").isZero();
+        assertThat(new GrantHolder(node, null, Preparation.NONE, CoordinatedMode.settings(options(fake.uri()).build()),
+            CoordinatedMode.THREAD_NAME, log).scheduleLeadNanos()).as("nothing learned yet").isZero();
         AtomicInteger n = new AtomicInteger();
         fake.on("acquire", c -> n.incrementAndGet() == 1 ? Reply.queued(1).after(300) : Reply.granted(9, 10_000));
         start();
@@ -348,7 +363,7 @@ class CoordinatedHandlerTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> fake.calls("cancel").size() == 1);
         assertThat(Duration.ofNanos(handler.scheduleLeadNanos())).as("twice the time waited when overtaken")
             .isGreaterThanOrEqualTo(Duration.ofMillis(800)).isLessThanOrEqualTo(TIMEOUT);
-        assertThat(handler.stats().get("ScheduleLeadMs")).isEqualTo(handler.scheduleLeadNanos() / 1_000_000);
+        assertThat(stats().get("ScheduleLeadMs")).isEqualTo(handler.scheduleLeadNanos() / 1_000_000);
     }
 
     private static void sleepMillis(long millis) {
@@ -369,7 +384,7 @@ class CoordinatedHandlerTest {
         upcall(1);
         await().atMost(Duration.ofSeconds(5)).until(() -> fake.calls("cancel").size() == 1);
         assertThat(node.drains).isEmpty();
-        assertThat(counters.cancels.sum()).isEqualTo(1);
+        assertThat(stat("Cancels")).isEqualTo(1);
     }
 
     @Test
@@ -381,7 +396,7 @@ class CoordinatedHandlerTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> fake.calls("cancel").size() == 1);
         assertThat(node.drains).as("never collects after its lease deadline").isEmpty();
         assertThat(fake.calls("release")).isEmpty();
-        assertThat(counters.fenced.sum()).isEqualTo(1);
+        assertThat(stat("Fenced")).isEqualTo(1);
         await().until(() -> !events().isEmpty());
         assertThat(events().get(0)).startsWith("WARNING Blade GC #1 YOUNG fenced (epoch 12: its lease ends in");
     }
@@ -396,7 +411,7 @@ class CoordinatedHandlerTest {
         upcall(1);
         await().atMost(Duration.ofSeconds(5)).until(() -> fake.calls("release").size() == 1);
         assertThat(node.drainedIds()).containsExactly(1L);
-        assertThat(counters.fenced.sum()).isZero();
+        assertThat(stat("Fenced")).isZero();
     }
 
     @Test
@@ -418,7 +433,7 @@ class CoordinatedHandlerTest {
         upcall(1);
         await().atMost(Duration.ofSeconds(5)).until(() -> !node.drains.isEmpty());
         assertThat(fake.calls("acquire")).hasSize(3);
-        assertThat(counters.failOpens.sum()).isEqualTo(1);
+        assertThat(stat("FailOpens")).isEqualTo(1);
     }
 
     @Test
@@ -441,7 +456,7 @@ class CoordinatedHandlerTest {
             : Reply.status(409, "{\"message\":\"node n1 holds no grant with epoch 7\"}"));
         start(options(fake.uri()).coordinatorTimeout(SHORT_TIMEOUT).build(), true);
         upcall(1);
-        await().atMost(Duration.ofSeconds(5)).until(() -> counters.staleReleases.sum() == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> counters.staleLateReleases.sum() == 1);
         assertThat(fake.calls("release")).hasSize(2);
         assertThat(log.matching("the release of epoch 7 sent again was refused as stale")).hasSize(1);
     }
@@ -481,7 +496,7 @@ class CoordinatedHandlerTest {
         start();
         upcall(1);
         await().atMost(Duration.ofSeconds(5)).until(() -> !node.drains.isEmpty());
-        assertThat(counters.failOpens.sum()).isEqualTo(1);
+        assertThat(stat("FailOpens")).isEqualTo(1);
         await().until(() -> !events().isEmpty());
         assertThat(events().get(0)).contains("fail-open (coordinator bad answer: acquire: the answer is not the "
             + "JSON object expected");
@@ -499,7 +514,7 @@ class CoordinatedHandlerTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> fake.calls("acquire").size() >= seen + 2);
         List<Long> waits = fake.calls("acquire").stream().map(c -> c.longField("waitMillis")).toList();
         assertThat(waits.get(0)).isEqualTo(TIMEOUT.toMillis() / 2);
-        assertThat(waits.get(waits.size() - 1)).isEqualTo(CoordinatedHandler.MIN_WAIT_MILLIS);
+        assertThat(waits.get(waits.size() - 1)).isEqualTo(10L);
         assertThat(fake.calls("acquire").get(0).longField("leadMillis")).isEqualTo(10_000);
     }
 

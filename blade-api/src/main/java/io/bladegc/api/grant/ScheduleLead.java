@@ -1,4 +1,4 @@
-package io.bladegc.agent;
+package io.bladegc.api.grant;
 
 /**
  * What coordination adds to the node's lead time (BLADE's T_schedule): the longest schedule time among the last
@@ -21,9 +21,13 @@ final class ScheduleLead {
     private int next;
     private volatile long lead;
 
-    /** @param capNanos the most any one event may add */
-    ScheduleLead(long capNanos) {
+    /**
+     * @param capNanos     the most any one event may add
+     * @param initialNanos the lead time to add before the first event was timed
+     */
+    ScheduleLead(long capNanos, long initialNanos) {
         this.capNanos = capNanos;
+        this.lead = Math.max(0, Math.min(capNanos, initialNanos));
     }
 
     /** A grant came {@code scheduleNanos} after the upcall. */
@@ -36,7 +40,7 @@ final class ScheduleLead {
         record(waitedNanos > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * waitedNanos);
     }
 
-    /** @return the lead time to add, nanoseconds: the longest of the recent events, 0 before any */
+    /** @return the lead time to add, nanoseconds: the longest of the recent events, the initial value before any */
     long nanos() {
         return lead;
     }

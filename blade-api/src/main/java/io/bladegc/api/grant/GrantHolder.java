@@ -1,0 +1,373 @@
+package io.bladegc.api.grant;
+
+import io.bladegc.api.BladeNode;
+import io.bladegc.api.DrainedCollection;
+import io.bladegc.api.GcDecision;
+import io.bladegc.api.GcHandler;
+import io.bladegc.api.GcRequest;
+import io.bladegc.api.Generation;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+
+/**
+ * The one grant-holder of a node that collects only with permission (BLADE section 4: the HTTP cluster through the
+ * coordinator, Raft peers through their slot group): the upcall's path from the request to the release. What differs
+ * between the two is only the {@link SlotPort} to the ledger and the {@link Preparation} (a Raft leader's hand-off).
+ *
+ * <p>The upcall only records the request and returns {@link GcDecision#DEFER}; one daemon thread does the rest, one
+ * request at a time (an older request still waiting is moot: the node issues a new one only after the JVM collected):
+ * <ol>
+ *   <li><b>prepare</b> ({@link Preparation#prepare}): a Raft leader hands its leadership off; when that fails it does
+ *       not collect;</li>
+ *   <li><b>acquire</b> a slot, with the watcher's lead time as urgency, each call held by the ledger at most
+ *       {@link HolderSettings#maxWait()} and no longer than the lead time (at least {@value #MIN_WAIT_MILLIS} ms);
+ *       {@code QUEUED} (or {@code CANCELLED}: dropped meanwhile) asks again. While a call is out the thread looks every
+ *       {@value CallWatcher#POLL_MILLIS} ms at the node's collection count ({@link BladeNode#collections()}): when the
+ *       JVM collected on its own it <b>cancels</b> at once;</li>
+ *   <li>on a <b>grant</b>: unless the JVM collected meanwhile, the preparation objects (re-elected), or the lease, timed
+ *       on this JVM's monotonic clock only ({@link SlotAnswer#leaseEndNanos()}), leaves less than the drain timeout,
+ *       the expected pause and the margin (<b>fenced</b>: it cancels), {@link BladeNode#drainAndCollect(long)}: gate
+ *       closed, trailers drained, collected, gate open;</li>
+ *   <li><b>release</b> with the grant's epoch and the measured pause. A stale epoch (the lease ended at the ledger)
+ *       is logged and counted, never retried.</li>
+ * </ol>
+ * When the ledger cannot be asked or a call fails, {@link HolderSettings#failOpen()} decides: collect at once,
+ * drained, as a single node does, or leave the collection to the JVM.
+ *
+ * <p>The handler asks the node to raise its upcalls earlier by the recent worst upcall-to-grant time (hand-off and
+ * queueing included), so that a node that queued behind another has the room to wait for its turn the next time.
+ * One log line per GC event with its timeline ({@code Blade GC #12 YOUNG granted (epoch 7): T_schedule 1.2 ms,
+ * T_trailers 0.3 ms, T_gc 6.1 ms (COLLECTED), T_notify 0.4 ms; released}).
+ *
+ * <p>Thread-safe: {@link #onGcRequest} runs on the node's watcher thread and only enqueues; everything else runs on
+ * the holder's thread; {@link #stats()} and {@link #pauses()} may be read from any thread.
+ */
+public final class GrantHolder implements GcHandler, AutoCloseable {
+    /** Shortest wait asked for, so that a node past its lead time does not spin on {@code QUEUED} answers. */
+    static final long MIN_WAIT_MILLIS = 10;
+    private static final long MAX_LEAD_MILLIS = 3_600_000;
+    /** {@code CANCELLED} answers in a row after which the node stops asking. */
+    private static final int MAX_CANCELLED_ANSWERS = 3;
+
+    private final BladeNode node;
+    private final SlotPort port;
+    private final Preparation preparation;
+    private final HolderSettings settings;
+    private final System.Logger log;
+    private final HolderCounters counters = new HolderCounters();
+    private final RecentPauses pauses = new RecentPauses();
+    private final BlockingQueue<Pending> inbox = new LinkedBlockingQueue<>();
+    private final CallWatcher watcher;
+    private final ScheduleLead scheduleLead;
+    private final Thread thread;
+    private volatile boolean closed;
+    private volatile String lastEvent = "";
+
+    /** A request handed over by the upcall, with what the node looked like then. */
+    private record Pending(GcRequest request, long upcallNanos, long collectionsAtUpcall) {
+    }
+
+    private static final Pending STOP = new Pending(new GcRequest(0, 0, 0, Duration.ZERO, Generation.YOUNG), 0, -1);
+
+    /**
+     * @param node        the node whose collections this holder schedules
+     * @param port        the ledger
+     * @param preparation what to do before asking ({@link Preparation#NONE} for the HTTP cluster)
+     * @param settings    waits and bounds
+     * @param threadName  the name of the holder's daemon thread
+     * @param log         where the one line per GC event goes
+     */
+    public GrantHolder(BladeNode node, SlotPort port, Preparation preparation, HolderSettings settings,
+                       String threadName, System.Logger log) {
+        this.node = node;
+        this.port = port;
+        this.preparation = preparation;
+        this.settings = settings;
+        this.log = log;
+        this.watcher = new CallWatcher(settings.callBound().toNanos(), () -> !inbox.isEmpty());
+        this.scheduleLead = new ScheduleLead(settings.callBound().toNanos(), settings.firstLead().toNanos());
+        this.thread = new Thread(this::run, threadName);
+        this.thread.setDaemon(true);
+    }
+
+    /** Starts the holder's thread. */
+    public void start() {
+        thread.start();
+    }
+
+    @Override
+    public GcDecision onGcRequest(GcRequest request) {
+        if (closed) {
+            return settings.failOpen() ? GcDecision.COLLECT_NOW : GcDecision.DEFER;
+        }
+        inbox.add(new Pending(request, System.nanoTime(), node.collections()));
+        return GcDecision.DEFER;
+    }
+
+    /** @return the recent worst time from an upcall to its grant, which the node adds to its lead time */
+    @Override
+    public long scheduleLeadNanos() {
+        return scheduleLead.nanos();
+    }
+
+    /** @return the pauses this holder measured around its collections */
+    public RecentPauses pauses() {
+        return pauses;
+    }
+
+    /** @return the counters, the schedule lead and the last event's line; JDK types only */
+    public Map<String, Object> stats() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("ScheduleLeadMs", scheduleLead.nanos() / 1_000_000);
+        counters.putInto(m);
+        m.put("LastEvent", lastEvent);
+        return m;
+    }
+
+    /**
+     * Stops the thread after the request in hand (a wait for a grant is cancelled at the ledger) and waits for it, at
+     * most the drain timeout plus one call bound, so that the release of a collection in progress reaches the ledger
+     * before the node leaves.
+     */
+    @Override
+    public void close() {
+        closed = true;
+        inbox.add(STOP);
+        if (thread.isAlive() && Thread.currentThread() != thread) {
+            try {
+                thread.join(settings.drainTimeout().plus(settings.callBound()).toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void run() {
+        while (!closed) {
+            Pending p;
+            try {
+                p = inbox.take();
+            } catch (InterruptedException e) {
+                return;
+            }
+            for (Pending newer = inbox.poll(); newer != null; newer = inbox.poll()) {
+                p = newer; // an older request is moot: the node issues a new one only after the JVM collected
+            }
+            if (p == STOP || closed) {
+                return;
+            }
+            try {
+                hold(p);
+            } catch (Throwable t) {
+                try {
+                    log.log(Level.ERROR, "Blade GC #" + p.request().id() + ": failed", t);
+                } catch (Throwable ignored) {
+                    // nothing left to do; the JVM collects on its own
+                }
+            }
+        }
+    }
+
+    private void hold(Pending p) {
+        String down = port.unavailable();
+        if (down != null) {
+            failOpen(p, Prepared.NOTHING, down);
+            return;
+        }
+        Prepared prepared = preparation.prepare(p.request(), pauses);
+        switch (prepared.kind()) {
+            case HANDED_OFF -> counters.handOffs.increment();
+            case IN_PLACE -> counters.inPlace.increment();
+            case FAILED -> {
+                counters.handOffFailures.increment();
+                emit(Level.WARNING, new GcTimeline(p.request(), "not collecting", prepared, since(p), -1, -1, -1, null,
+                    "the JVM collects on its own"));
+                return;
+            }
+            case NOTHING -> { }
+        }
+        Granted grant = awaitGrant(p, prepared);
+        if (grant != null) {
+            collectUnder(p, prepared, grant.answer(), grant.polls());
+        }
+    }
+
+    /** A grant, and how many {@code QUEUED} answers came before it. */
+    private record Granted(SlotAnswer answer, int polls) {
+    }
+
+    /** @return the grant, or {@code null} when the request ended otherwise (logged) */
+    private Granted awaitGrant(Pending p, Prepared prepared) {
+        GcRequest r = p.request();
+        int polls = 0;
+        int position = 0;
+        int cancelledAnswers = 0;
+        boolean askedAgain = false;
+        while (true) {
+            long lead = leadMillis(p);
+            CallWatcher.Waited<SlotAnswer> w =
+                watcher.await(port.acquire(r.id(), lead, waitMillis(lead)), () -> collectedSince(p));
+            if (w.collected()) {
+                scheduleLead.overtaken(since(p));
+                cancel(p, prepared, polls == 0 ? "the JVM collected on its own while the node asked for a slot"
+                    : "the JVM collected on its own while queued at position " + position);
+                return null;
+            }
+            if (w.superseded()) {
+                cancel(p, prepared, closed ? "the holder is stopping" : "a newer GC request came");
+                return null;
+            }
+            if (w.failure() != null) {
+                if (port.recover(r.id(), w.failure()) && !askedAgain) {
+                    askedAgain = true;
+                    continue;
+                }
+                failOpen(p, prepared, w.failure().getMessage());
+                return null;
+            }
+            SlotAnswer a = w.value();
+            switch (a.kind()) {
+                case GRANTED -> {
+                    counters.grants.increment();
+                    return new Granted(a, polls);
+                }
+                case CANCELLED -> {
+                    if (++cancelledAnswers >= MAX_CANCELLED_ANSWERS) {
+                        failOpen(p, prepared, "the ledger dropped the request " + cancelledAnswers + " times");
+                        return null;
+                    }
+                }
+                case QUEUED -> {
+                    if (polls++ == 0) {
+                        counters.queuedWaits.increment();
+                    }
+                    position = a.position();
+                }
+            }
+        }
+    }
+
+    private void collectUnder(Pending p, Prepared prepared, SlotAnswer grant, int polls) {
+        GcRequest r = p.request();
+        long granted = System.nanoTime();
+        long schedule = granted - p.upcallNanos();
+        String how = "granted (epoch " + grant.epoch() + (polls == 0 ? "" : ", after " + polls + " queued poll"
+            + (polls == 1 ? "" : "s")) + ")";
+        if (collectedSince(p)) {
+            scheduleLead.overtaken(schedule);
+            cancel(p, prepared, "the JVM collected on its own before the grant (epoch " + grant.epoch() + ") arrived");
+            return;
+        }
+        scheduleLead.granted(schedule);
+        String objection = preparation.objection(prepared);
+        if (objection != null) {
+            cancel(p, prepared, objection + " (grant epoch " + grant.epoch() + ")");
+            return;
+        }
+        long leaseLeft = grant.leaseEndNanos() - granted;
+        long needed = settings.drainTimeout().toNanos() + r.estimatedPause().toNanos() + settings.margin().toNanos();
+        if (leaseLeft < needed) {
+            counters.fenced.increment();
+            String note = cancelAtLedger(r.id());
+            emit(Level.WARNING, new GcTimeline(r, "fenced (epoch " + grant.epoch() + ": its lease ends in "
+                + leaseLeft / 1_000_000 + " ms, the drain and the pause may take " + needed / 1_000_000
+                + " ms; not collecting under it)", prepared, schedule, -1, -1, -1, null, note));
+            return;
+        }
+        long pauseBefore = node.pauseNanos();
+        DrainedCollection d;
+        try {
+            d = node.drainAndCollect(r.id());
+        } catch (IllegalArgumentException e) {
+            cancel(p, prepared, "the request was superseded before the drain");
+            return;
+        }
+        counters.collections.increment();
+        long end = System.nanoTime();
+        long pause = node.pauseNanos() - pauseBefore;
+        pauses.add(r.generation(), pause);
+        long pauseMillis = pause > 0 ? (pause + 999_999) / 1_000_000 : d.gc().toMillis();
+        Released released = port.release(grant.epoch(), pauseMillis);
+        long notify = released.kind() == Released.Kind.RELEASED ? System.nanoTime() - end : -1;
+        if (released.kind() == Released.Kind.STALE) {
+            counters.staleReleases.increment();
+        }
+        String note = released.note() + (d.drained() ? "" : "; the drain timed out with requests in flight");
+        emit(released.kind() == Released.Kind.RELEASED ? Level.INFO : Level.WARNING, new GcTimeline(r, how, prepared,
+            schedule, d.trailers().toNanos(), d.gc().toNanos(), notify, d.outcome(), note));
+    }
+
+    /** Without the ledger: collects at once, drained, as a single node does; or leaves it to the JVM. */
+    private void failOpen(Pending p, Prepared prepared, String why) {
+        GcRequest r = p.request();
+        counters.failOpens.increment();
+        long schedule = since(p);
+        if (!settings.failOpen()) {
+            emit(Level.WARNING, new GcTimeline(r, "left to the JVM (" + why + ")", prepared, schedule, -1, -1, -1,
+                null, "the JVM collects on its own"));
+            return;
+        }
+        String how = "fail-open (" + why + ")";
+        if (collectedSince(p)) {
+            emit(Level.INFO, new GcTimeline(r, how, prepared, schedule, -1, -1, -1, null,
+                "the JVM had collected on its own already"));
+            return;
+        }
+        DrainedCollection d;
+        try {
+            d = node.drainAndCollect(r.id());
+        } catch (IllegalArgumentException e) {
+            emit(Level.INFO, new GcTimeline(r, how, prepared, schedule, -1, -1, -1, null,
+                "superseded by a newer request"));
+            return;
+        }
+        emit(Level.INFO, new GcTimeline(r, how, prepared, schedule, d.trailers().toNanos(), d.gc().toNanos(), -1,
+            d.outcome(), "collected locally (single-node)"
+            + (d.drained() ? "" : "; the drain timed out with requests in flight")));
+    }
+
+    /** Withdraws the request at the ledger (out of the queue, a grant for it given back) and logs why. */
+    private void cancel(Pending p, Prepared prepared, String why) {
+        String note = cancelAtLedger(p.request().id());
+        emit(Level.INFO, new GcTimeline(p.request(), "cancelled (" + why + ")", prepared, since(p), -1, -1, -1, null,
+            note));
+    }
+
+    private String cancelAtLedger(long gcId) {
+        counters.cancels.increment();
+        return port.cancel(gcId);
+    }
+
+    private boolean collectedSince(Pending p) {
+        return p.collectionsAtUpcall() >= 0 && node.collections() > p.collectionsAtUpcall();
+    }
+
+    private static long since(Pending p) {
+        return System.nanoTime() - p.upcallNanos();
+    }
+
+    /** @return the time left before the JVM collects on its own: the watcher's prediction, else a floor estimate */
+    private long leadMillis(Pending p) {
+        long lead = node.leadTimeMillis();
+        if (lead < 0) {
+            lead = settings.fallbackLead().toMillis() - since(p) / 1_000_000;
+        }
+        return Math.max(0, Math.min(MAX_LEAD_MILLIS, lead));
+    }
+
+    /** @return how long the ledger may hold an acquire: the lead time, at least 10 ms, at most the longest wait */
+    private long waitMillis(long leadMillis) {
+        return Math.min(settings.maxWait().toMillis(), Math.max(MIN_WAIT_MILLIS, leadMillis));
+    }
+
+    private void emit(Level level, GcTimeline timeline) {
+        String line = timeline.line();
+        counters.timeline(timeline);
+        lastEvent = line;
+        log.log(level, line);
+    }
+}

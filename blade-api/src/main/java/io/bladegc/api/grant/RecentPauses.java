@@ -1,0 +1,43 @@
+package io.bladegc.api.grant;
+
+import io.bladegc.api.Generation;
+
+/**
+ * The last {@value #WINDOW} stop-the-world pauses of each generation that a {@link GrantHolder} measured around its
+ * collections (the node's pause counter before and after). A {@link Preparation} reads them to judge whether a pause
+ * is safely short, from its distribution rather than from one estimate.
+ *
+ * <p>Thread-safe.
+ */
+public final class RecentPauses {
+    /** How many pauses per generation are kept. */
+    public static final int WINDOW = 16;
+
+    private final long[][] pauses = new long[Generation.values().length][WINDOW];
+    private final int[] seen = new int[Generation.values().length];
+
+    /** Records one measured pause. */
+    public synchronized void add(Generation generation, long nanos) {
+        int g = generation.ordinal();
+        pauses[g][seen[g]++ % WINDOW] = nanos;
+        if (seen[g] == 2 * WINDOW) {
+            seen[g] = WINDOW; // keeps the count bounded; the ring position stays right
+        }
+    }
+
+    /** @return how many pauses of this generation are kept, at most {@value #WINDOW} */
+    public synchronized int count(Generation generation) {
+        return Math.min(WINDOW, seen[generation.ordinal()]);
+    }
+
+    /** @return the longest kept pause of this generation, nanoseconds; -1 when none was measured */
+    public synchronized long longest(Generation generation) {
+        int g = generation.ordinal();
+        int n = Math.min(WINDOW, seen[g]);
+        long max = -1;
+        for (int i = 0; i < n; i++) {
+            max = Math.max(max, pauses[g][i]);
+        }
+        return max;
+    }
+}

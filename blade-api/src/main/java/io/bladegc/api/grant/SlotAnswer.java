@@ -1,0 +1,30 @@
+package io.bladegc.api.grant;
+
+/**
+ * The ledger's answer to {@link SlotPort#acquire}. Immutable.
+ *
+ * @param kind          granted, queued, or cancelled (the ledger no longer has the request: ask again)
+ * @param epoch         the grant's fencing token (0 unless granted)
+ * @param leaseEndNanos when the lease ends on this JVM's {@link System#nanoTime()} clock (0 unless granted): the
+ *                      ledger's "time left" counted from when the call was sent, so never later than the real end
+ * @param position      the place in the queue from 1 (0 unless queued, or when the ledger did not say)
+ */
+public record SlotAnswer(Kind kind, long epoch, long leaseEndNanos, int position) {
+    /** What the ledger said. */
+    public enum Kind { GRANTED, QUEUED, CANCELLED }
+
+    /** @return a grant */
+    public static SlotAnswer granted(long epoch, long leaseEndNanos) {
+        return new SlotAnswer(Kind.GRANTED, epoch, leaseEndNanos, 0);
+    }
+
+    /** @return a place in the queue */
+    public static SlotAnswer queued(int position) {
+        return new SlotAnswer(Kind.QUEUED, 0, 0, position);
+    }
+
+    /** @return "the request is no longer queued" */
+    public static SlotAnswer cancelled() {
+        return new SlotAnswer(Kind.CANCELLED, 0, 0, 0);
+    }
+}
