@@ -2,18 +2,23 @@ package io.bladegc.ratis;
 
 import io.bladegc.api.Blade;
 import io.bladegc.api.BladeNode;
+import io.bladegc.api.grant.GrantHolder;
+import io.bladegc.api.grant.HolderSettings;
 import io.bladegc.api.slot.Outcome;
 import io.bladegc.api.slot.SlotPolicy;
 import io.bladegc.api.slot.Status;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.GroupManagementRequest;
@@ -38,30 +43,48 @@ import org.apache.ratis.statemachine.StateMachine;
  * blade.close(); server.close();
  * }</pre>
  * With the agent attached ({@code -javaagent:blade-agent.jar}), the peer then collects only when the slot ledger
- * grants it (at most {@code n - majority} peers at once, {@link QuorumPolicy}), and a leader hands its leadership off
- * before it collects ({@link RaftGcHandler}). Without the agent, the peer takes part in the ledger and collects as the
- * JVM decides; a warning says so.
+ * grants it (at most {@code n - majority} peers at once, {@link QuorumPolicy}), through the node's
+ * {@link GrantHolder}, and a leader hands its leadership off before it collects ({@link RaftHandOff}).
+ *
+ * <p><b>Arming.</b> Until the slot group has a leader and every peer of the group has joined its ledger, the peer
+ * only observes: it plans no collection, and the JVM collects as it decides. One line says when it starts observing,
+ * one when it is armed, with how many collections the JVM ran on its own meanwhile. Without the agent, the peer takes
+ * part in the ledger and collects as the JVM decides; a warning says so.
  *
  * <p>Thread-safe.
  */
 public final class RaftBlade implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(RaftBlade.class.getName());
+    /** The name of the grant-holder's thread. */
+    static final String HOLDER_THREAD = "blade-raft-gc";
+    /** How often an observing peer looks whether the slot group is complete. */
+    private static final long ARMING_CHECK_MILLIS = 100;
+    /** Before the first collection was timed: a hand-off and a few round trips on a LAN. */
+    private static final Duration FIRST_LEAD = Duration.ofMillis(100);
+    /** Kept before a grant's lease end beyond the expected pause (a Raft peer's gate, if any, drains within it). */
+    private static final Duration LEASE_MARGIN = Duration.ofMillis(200);
+    /** The longest one look at the ledger for a grant lasts before the holder asks again. */
+    private static final Duration MAX_WAIT = Duration.ofSeconds(1);
 
     private final String self;
     private final SlotClient slots;
     private final ScheduledExecutorService heartbeats;
-    private final RaftBladeCounters counters;
+    private final AtomicLong unavailable;
     private final BladeNode node;
-    private final RaftGcHandler handler;
+    private final GrantHolder holder;
+    private final SlotGroupPort port;
+    private final Arming arming;
 
-    private RaftBlade(String self, SlotClient slots, ScheduledExecutorService heartbeats, RaftBladeCounters counters,
-                      BladeNode node, RaftGcHandler handler) {
+    private RaftBlade(String self, SlotClient slots, ScheduledExecutorService heartbeats, AtomicLong unavailable,
+                      BladeNode node, GrantHolder holder, SlotGroupPort port, Arming arming) {
         this.self = self;
         this.slots = slots;
         this.heartbeats = heartbeats;
-        this.counters = counters;
+        this.unavailable = unavailable;
         this.node = node;
-        this.handler = handler;
+        this.holder = holder;
+        this.port = port;
+        this.arming = arming;
     }
 
     /**
@@ -91,7 +114,8 @@ public final class RaftBlade implements AutoCloseable {
 
     /**
      * Adds the slot group to a started server (unless it is there already, from storage), keeps this peer a member
-     * of the ledger (heartbeats), and registers Blade's Raft handler with the JVM's Blade node when there is one.
+     * of the ledger (heartbeats), and, when the JVM has a Blade node, registers the peer's grant-holder with it once
+     * the slot group is complete (see Arming above). Does not wait for the other peers.
      *
      * @throws IOException when the server refuses the slot group
      */
@@ -107,44 +131,71 @@ public final class RaftBlade implements AutoCloseable {
         }
         String self = server.getId().toString();
         SlotClient slots = SlotClient.connect(slotGroup, properties, options.callTimeout());
-        RaftBladeCounters counters = new RaftBladeCounters();
+        AtomicLong unavailable = new AtomicLong();
         ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "blade-raft-heartbeat");
             t.setDaemon(true);
             return t;
         });
         long every = Math.max(1, options.memberTimeout().toMillis() / 3);
-        heartbeats.scheduleWithFixedDelay(() -> heartbeat(slots, self, counters), 0, every, TimeUnit.MILLISECONDS);
+        heartbeats.scheduleWithFixedDelay(() -> heartbeat(slots, self, unavailable), 0, every, TimeUnit.MILLISECONDS);
         Optional<BladeNode> node = Blade.node();
-        RaftGcHandler handler = null;
-        if (node.isPresent()) {
-            handler = new RaftGcHandler(node.get(), self, slots, new LeadershipHandoff(server), options, counters, LOG);
-            node.get().register(handler);
-            LOG.log(Level.INFO, "Blade raft " + self + ": collecting under grants of slot group "
-                + slotGroup.getGroupId() + " (" + QuorumPolicy.of(appGroup.getPeers().size(), options.lease(),
-                options.memberTimeout()) + ")");
-        } else {
+        if (node.isEmpty()) {
             LOG.log(Level.WARNING, "Blade raft " + self + ": no Blade node in this JVM (attach the agent: "
                 + "-javaagent:blade-agent.jar); this peer keeps its place in the slot ledger but collects as the JVM "
                 + "decides");
+            return new RaftBlade(self, slots, heartbeats, unavailable, null, null, null, null);
         }
-        return new RaftBlade(self, slots, heartbeats, counters, node.orElse(null), handler);
+        SlotGroupPort port = new SlotGroupPort(slots, self);
+        GrantHolder holder = new GrantHolder(node.get(), port,
+            new RaftHandOff(new LeadershipHandoff(server), slots, options), settings(options), HOLDER_THREAD, LOG);
+        holder.start();
+        Arming arming = new Arming(node.get(), holder, slots, self, slotGroup, QuorumPolicy.of(appGroup.getPeers()
+            .size(), options.lease(), options.memberTimeout()).toString(), LOG);
+        arming.observe();
+        heartbeats.scheduleWithFixedDelay(arming::check, ARMING_CHECK_MILLIS, ARMING_CHECK_MILLIS,
+            TimeUnit.MILLISECONDS);
+        return new RaftBlade(self, slots, heartbeats, unavailable, node.get(), holder, port, arming);
     }
 
-    private static void heartbeat(SlotClient slots, String self, RaftBladeCounters counters) {
+    /**
+     * A Raft peer's holder: no drain budget of its own (a follower serves no client requests; the margin covers a
+     * gate if the application has one), 200 ms kept before the lease end, looks at the ledger for up to 1 s per ask,
+     * and without the ledger it leaves the collection to the JVM: a collection without a grant may cost the group its
+     * majority, whoever starts it.
+     */
+    static HolderSettings settings(RaftBladeOptions options) {
+        return new HolderSettings(Duration.ZERO, LEASE_MARGIN, Duration.ofMillis(25), MAX_WAIT,
+            options.callTimeout().multipliedBy(2).plus(MAX_WAIT), FIRST_LEAD, false);
+    }
+
+    private static void heartbeat(SlotClient slots, String self, AtomicLong unavailable) {
         try {
             Outcome o = slots.heartbeat(self);
             if (o.status() == Status.UNKNOWN_NODE) {
                 slots.join(self);
             }
         } catch (IOException | RuntimeException e) {
-            counters.unavailable.increment(); // the next beat tries again; the ledger counts this peer down meanwhile
+            unavailable.incrementAndGet(); // the next beat tries again; the ledger counts this peer down meanwhile
         }
     }
 
-    /** @return what Blade did on this peer: transfers, collections, cancellations, failed calls */
-    public Map<String, Long> stats() {
-        return counters.snapshot();
+    /**
+     * @return what Blade did on this peer: the grant-holder's counters ({@code Grants}, {@code Collections},
+     *     {@code HandOffs}, {@code InPlace}, ...) and {@code HeartbeatsUnavailable}; JDK types only
+     */
+    public Map<String, Object> stats() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        if (holder != null) {
+            m.putAll(holder.stats());
+        }
+        m.put("HeartbeatsUnavailable", unavailable.get());
+        return m;
+    }
+
+    /** @return whether this peer plans its collections (the slot group is complete); false without the agent */
+    public boolean armed() {
+        return arming != null && arming.armed();
     }
 
     /** @return the slot ledger as the slot group's leader has it */
@@ -152,14 +203,16 @@ public final class RaftBlade implements AutoCloseable {
         return slots.view();
     }
 
-    /** Unregisters the handler, leaves the ledger (best effort) and stops the heartbeats. */
+    /** Unregisters the holder, leaves the ledger (best effort) and stops the heartbeats. */
     @Override
     public void close() throws IOException {
-        if (handler != null) {
-            node.register(null);
-            handler.close();
-        }
         heartbeats.shutdownNow();
+        if (holder != null) {
+            arming.stop();
+            node.register(null);
+            holder.close();
+            port.close();
+        }
         try {
             slots.leave(self);
         } catch (IOException e) {

@@ -123,6 +123,7 @@ final class SlotCodec {
             writePolicy(out, s.policy());
             writeTimes(out, v.lastCollected());
             out.writeLong(v.appliedIndex());
+            out.writeLong(v.clock());
         });
     }
 
@@ -135,7 +136,7 @@ final class SlotCodec {
             }
             SlotView s = new SlotView(members, readGrants(in), readQueue(in), in.readLong(), in.readLong(),
                 readPolicy(in));
-            return new SlotGroupView(s, readTimes(in), in.readLong());
+            return new SlotGroupView(s, readTimes(in), in.readLong(), in.readLong());
         });
     }
 

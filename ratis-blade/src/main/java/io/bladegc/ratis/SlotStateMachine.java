@@ -209,10 +209,11 @@ public final class SlotStateMachine extends BaseStateMachine {
         return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFrom(SlotCodec.view(view()))));
     }
 
-    /** @return this replica's ledger as applied so far */
+    /** @return this replica's ledger as applied so far, with this replica's clock (the leader clock when it leads) */
     public synchronized SlotGroupView view() {
         TermIndex applied = getLastAppliedTermIndex();
-        return new SlotGroupView(ledger.view(), lastCollected, applied == null ? -1 : applied.getIndex());
+        return new SlotGroupView(ledger.view(), lastCollected, applied == null ? -1 : applied.getIndex(),
+            leaderClock.getAsLong());
     }
 
     /** @return this replica's whole ledger as applied so far, for comparing replicas */

@@ -19,7 +19,7 @@ class LeadershipHandoffTest {
 
     private static SlotGroupView view(List<String> members, List<Grant> collecting, Map<String, Long> lastCollected) {
         return new SlotGroupView(new SlotView(members, collecting, List.of(), 7, 0,
-            QuorumPolicy.of(5, Duration.ofSeconds(10), Duration.ofSeconds(3))), lastCollected, 40);
+            QuorumPolicy.of(5, Duration.ofSeconds(10), Duration.ofSeconds(3))), lastCollected, 40, 0);
     }
 
     private static List<String> names(List<RaftPeerId> ids) {

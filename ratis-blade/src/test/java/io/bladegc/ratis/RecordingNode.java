@@ -28,6 +28,16 @@ final class RecordingNode implements BladeNode {
     }
 
     @Override
+    public DrainedCollection drainAndCollect(long id) {
+        return new DrainedCollection(startGc(id), Duration.ZERO, Duration.ofMillis(3), true);
+    }
+
+    @Override
+    public long collections() {
+        return collections.get();
+    }
+
+    @Override
     public GcOutcome startGc(long id) {
         try {
             for (RaftGroupId g : server.getGroupIds()) {
@@ -56,17 +66,12 @@ final class RecordingNode implements BladeNode {
 
     @Override
     public Gate gate() {
-        throw new UnsupportedOperationException("a Raft peer's handler uses no gate");
+        throw new UnsupportedOperationException("the recording node has no gate");
     }
 
     @Override
     public void register(GcHandler handler) {
         throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public DrainedCollection drainAndCollect(long id) {
-        throw new UnsupportedOperationException("a Raft peer does not drain");
     }
 
     @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bladegc.api.GcRequest;
 import io.bladegc.api.Generation;
+import io.bladegc.api.grant.GrantHolder;
 import io.bladegc.api.slot.Outcome;
 import io.bladegc.api.slot.SlotPolicy;
 import io.bladegc.api.slot.Status;
@@ -115,9 +116,9 @@ class SimulatedFaultsTest {
         RaftPeerId preferred = RaftPeerId.valueOf(followers.get(1));
         RaftTestUtil.isolate(cluster, preferred);
         try {
-            RaftBladeCounters counters = leaderCollects(leader, slots, List.of(followers.get(0)),
+            GrantHolder holder = leaderCollects(leader, slots, List.of(followers.get(0)),
                 preferred + " is unreachable");
-            assertThat(counters.transferFailures.sum()).as("the first choice failing is not the hand-off failing")
+            assertThat(RaftGrantHolderTest.stat(holder, "HandOffFailures")).as("the first choice failing is not the hand-off failing")
                 .isZero();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
             while (!slots.view().lastCollected().containsKey(leader.getId().toString())) {
@@ -159,8 +160,8 @@ class SimulatedFaultsTest {
             }
             // either may take over: the leader's own look may find the slow one caught up for a moment (which
             // successor comes first is LeadershipHandoffTest's); the hand-off must not fail
-            RaftBladeCounters counters = leaderCollects(leader, slots, followers, "with " + slow + " lagging");
-            assertThat(counters.transferFailures.sum()).isZero();
+            GrantHolder holder = leaderCollects(leader, slots, followers, "with " + slow + " lagging");
+            assertThat(RaftGrantHolderTest.stat(holder, "HandOffFailures")).isZero();
         } finally {
             writing.set(false);
             writer.join(TimeUnit.SECONDS.toMillis(30));
@@ -188,20 +189,22 @@ class SimulatedFaultsTest {
     }
 
     /** {@code leader} needs a collection: it hands off (once) to one of {@code successors}, collects as a follower. */
-    private RaftBladeCounters leaderCollects(RaftServer leader, SlotClient slots, List<String> successors, String why)
+    private GrantHolder leaderCollects(RaftServer leader, SlotClient slots, List<String> successors, String why)
             throws Exception {
         RecordingNode node = new RecordingNode(leader);
-        RaftBladeCounters counters = new RaftBladeCounters();
-        RaftGcHandler handler = new RaftGcHandler(node, leader.getId().toString(), slots,
-            new LeadershipHandoff(leader), OPTIONS, counters, System.getLogger("test"));
-        closing.add(handler);
-        handler.onGcRequest(new GcRequest(1, 1 << 20, 1 << 20, Duration.ofMillis(20), Generation.YOUNG));
+        SlotGroupPort port = new SlotGroupPort(slots, leader.getId().toString());
+        GrantHolder holder = new GrantHolder(node, port, new RaftHandOff(new LeadershipHandoff(leader), slots, OPTIONS),
+            RaftBlade.settings(OPTIONS), RaftBlade.HOLDER_THREAD, System.getLogger("test"));
+        holder.start();
+        closing.add(holder);
+        closing.add(port);
+        holder.onGcRequest(new GcRequest(1, 1 << 20, 1 << 20, Duration.ofMillis(20), Generation.YOUNG));
         node.awaitCollections(1);
         assertThat(node.ledAtCollection).containsOnly(false);
         assertThat(RaftTestUtil.waitForLeader(cluster).getId().toString()).as("the new leader (%s)", why)
             .isIn(successors);
-        assertThat(counters.transfers.sum()).isEqualTo(1);
-        return counters;
+        assertThat(RaftGrantHolderTest.stat(holder, "HandOffs")).isEqualTo(1);
+        return holder;
     }
 
     /** @return whether the leader's division knows {@code follower}'s match index to be below its commit index */

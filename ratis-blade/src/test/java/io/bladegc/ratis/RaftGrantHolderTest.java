@@ -6,6 +6,8 @@ import io.bladegc.api.BladeNode;
 import io.bladegc.api.GcDecision;
 import io.bladegc.api.GcRequest;
 import io.bladegc.api.Generation;
+import io.bladegc.api.grant.GrantHolder;
+import io.bladegc.api.grant.RecentPauses;
 import io.bladegc.api.slot.Outcome;
 import io.bladegc.api.slot.Status;
 import java.io.IOException;
@@ -26,14 +28,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The Raft handler's algorithm on a real three-peer Ratis group in this JVM: each server runs an application group
- * and Blade's slot group ({@link RaftBlade#registry}, {@link RaftBlade#start}); the JVM side is a recording
+ * A Raft peer's grant-holder ({@link GrantHolder} over {@link SlotGroupPort} with {@link RaftHandOff}, as
+ * {@link RaftBlade} wires it) on a real three-peer Ratis group in this JVM: each server runs an application group and
+ * Blade's slot group ({@link RaftBlade#registry}, {@link RaftBlade#start}); the JVM side is a recording
  * {@link BladeNode} (a real one would collect this test's whole JVM, all three peers at once). Checked: a leader
  * hands every group it leads to the peer that collected most recently and collects only once it leads nothing, under
- * a grant it then releases; a follower collects without handing anything off; with no majority reachable nothing is
- * collected.
+ * a grant it then releases; it collects in place only when enough of its measured pauses are all under a quarter of
+ * the election timeout, never with {@code HandOff.ALWAYS}; a follower collects without handing anything off; with no
+ * majority reachable nothing is collected.
  */
-class RaftGcHandlerTest {
+class RaftGrantHolderTest {
     private static final RaftBladeOptions OPTIONS = new RaftBladeOptions(Duration.ofSeconds(10), Duration.ofSeconds(3),
         Duration.ofSeconds(5), Duration.ofSeconds(2));
 
@@ -75,41 +79,82 @@ class RaftGcHandlerTest {
         collectOnce(slots, followers.get(1).toString()); // the most recent: the leader's choice
 
         RecordingNode node = new RecordingNode(leader);
-        RaftBladeCounters counters = new RaftBladeCounters();
-        RaftGcHandler handler = handler(leader, node, slots, counters);
-        assertThat(handler.onGcRequest(request(1))).isEqualTo(GcDecision.DEFER);
+        GrantHolder holder = holder(leader, node, slots, OPTIONS);
+        assertThat(holder.onGcRequest(request(1))).isEqualTo(GcDecision.DEFER);
         node.awaitCollections(1);
 
         assertThat(node.ledAtCollection).as("groups %s led when it collected", leader.getId()).containsOnly(false);
         assertThat(group.leader(app).getId()).isEqualTo(followers.get(1));
-        assertThat(counters.transfers.sum()).isPositive();
+        assertThat(stat(holder, "HandOffs")).isEqualTo(1);
+        assertThat(stat(holder, "InPlace")).isZero();
         awaitReleased(slots, leader.getId().toString());
         assertThat(slots.view().slots().collecting()).isEmpty();
     }
 
     @Test
-    void aLeaderCollectsInPlaceWhenThePauseCostsLessThanItsLastHandOff() throws Exception {
+    void aLeaderCollectsInPlaceOnlyWhenItsMeasuredPausesAreWellUnderTheElectionTimeout() throws Exception {
         RaftGroupId app = group.group().getGroupId();
         RaftServer leader = group.leader(app);
         SlotClient slots = client();
         awaitMembers(slots, 3);
+        long quarter = new LeadershipHandoff(leader).electionTimeoutMinNanos() / 4;
         RecordingNode node = new RecordingNode(leader);
-        RaftBladeCounters counters = new RaftBladeCounters();
-        RaftGcHandler handler = handler(leader, node, slots, counters);
-        handler.onGcRequest(new GcRequest(1, 1 << 20, 1 << 20, Duration.ofMillis(20), Generation.YOUNG));
+        GrantHolder holder = holder(leader, node, slots, OPTIONS);
+        for (int i = 0; i < RaftHandOff.MIN_PAUSES - 1; i++) {
+            holder.pauses().add(Generation.YOUNG, quarter / 10);
+        }
+        holder.onGcRequest(request(1));
         node.awaitCollections(1);
-        assertThat(counters.transfers.sum()).as("the first time a leader collects, it hands off").isPositive();
+        assertThat(stat(holder, "HandOffs")).as("%d measured pauses are too few: it hands off",
+            RaftHandOff.MIN_PAUSES - 1).isEqualTo(1);
+        assertThat(node.ledAtCollection).containsOnly(false);
         awaitReleased(slots, leader.getId().toString());
 
-        RaftServer now = group.leader(app); // give the application group back to the first leader
-        assertThat(now.transferLeadership(new TransferLeadershipRequest(ClientId.randomId(), now.getId(), app, 1,
-            leader.getId(), 10_000)).isSuccess()).isTrue();
-        assertThat(group.leader(app).getId()).isEqualTo(leader.getId());
-        handler.onGcRequest(new GcRequest(2, 1 << 20, 1 << 20, Duration.ofMillis(1), Generation.YOUNG));
+        giveLeadershipBack(app, leader);
+        holder.pauses().add(Generation.YOUNG, quarter / 10);
+        holder.onGcRequest(request(2));
         node.awaitCollections(2);
-        assertThat(counters.inPlace.sum()).as("a 1 ms pause after a timed hand-off").isEqualTo(1);
+        assertThat(stat(holder, "InPlace")).as("eight short pauses measured: in place").isEqualTo(1);
         assertThat(node.ledAtCollection).as("it led the application group when it collected").contains(true);
         assertThat(group.leader(app).getId()).isEqualTo(leader.getId());
+    }
+
+    @Test
+    void aLeaderWhosePausesReachAQuarterOfTheElectionTimeoutOrThatMustAlwaysHandOffHandsOff() throws Exception {
+        RaftGroupId app = group.group().getGroupId();
+        RaftServer leader = group.leader(app);
+        SlotClient slots = client();
+        awaitMembers(slots, 3);
+        long quarter = new LeadershipHandoff(leader).electionTimeoutMinNanos() / 4;
+        RecordingNode node = new RecordingNode(leader);
+        GrantHolder holder = holder(leader, node, slots, OPTIONS);
+        for (int i = 0; i < RecentPauses.WINDOW - 1; i++) {
+            holder.pauses().add(Generation.YOUNG, quarter / 10);
+        }
+        holder.pauses().add(Generation.YOUNG, quarter); // one long pause among short ones
+        holder.onGcRequest(request(1));
+        node.awaitCollections(1);
+        assertThat(stat(holder, "HandOffs")).as("the longest recent pause, not the typical one").isEqualTo(1);
+        awaitReleased(slots, leader.getId().toString());
+
+        giveLeadershipBack(app, leader);
+        RecordingNode node2 = new RecordingNode(leader);
+        GrantHolder always = holder(leader, node2, slots, OPTIONS.withHandOff(RaftBladeOptions.HandOff.ALWAYS));
+        for (int i = 0; i < RecentPauses.WINDOW; i++) {
+            always.pauses().add(Generation.YOUNG, quarter / 10);
+        }
+        always.onGcRequest(request(1));
+        node2.awaitCollections(1);
+        assertThat(stat(always, "HandOffs")).as("HandOff.ALWAYS").isEqualTo(1);
+        assertThat(stat(always, "InPlace")).isZero();
+        assertThat(node2.ledAtCollection).containsOnly(false);
+    }
+
+    private void giveLeadershipBack(RaftGroupId app, RaftServer to) throws Exception {
+        RaftServer now = group.leader(app);
+        assertThat(now.transferLeadership(new TransferLeadershipRequest(ClientId.randomId(), now.getId(), app, 1,
+            to.getId(), 10_000)).isSuccess()).isTrue();
+        assertThat(group.leader(app).getId()).isEqualTo(to.getId());
     }
 
     @Test
@@ -121,14 +166,14 @@ class RaftGcHandlerTest {
         awaitMembers(slots, 3);
         String leaderOfSlots = group.leader(RaftBlade.slotGroup(group.group()).getGroupId()).getId().toString();
         RecordingNode node = new RecordingNode(follower);
-        RaftBladeCounters counters = new RaftBladeCounters();
-        handler(follower, node, slots, counters).onGcRequest(request(1));
+        GrantHolder holder = holder(follower, node, slots, OPTIONS);
+        holder.onGcRequest(request(1));
         node.awaitCollections(1);
         awaitReleased(slots, follower.getId().toString());
         assertThat(group.leader(app).getId()).isEqualTo(leader.getId());
-        assertThat(counters.transfers.sum()).as("leading the slot group (%s) is handed off too", leaderOfSlots)
+        assertThat(stat(holder, "HandOffs")).as("leading the slot group (%s) is handed off too", leaderOfSlots)
             .isEqualTo(leaderOfSlots.equals(follower.getId().toString()) ? 1 : 0);
-        assertThat(counters.collections.sum()).isEqualTo(1);
+        assertThat(stat(holder, "Collections")).isEqualTo(1);
     }
 
     @Test
@@ -141,25 +186,33 @@ class RaftGcHandlerTest {
             group.kill(id);
         }
         RecordingNode node = new RecordingNode(survivor);
-        RaftBladeCounters counters = new RaftBladeCounters();
-        handler(survivor, node, slots, counters).onGcRequest(request(1));
+        GrantHolder holder = holder(survivor, node, slots, OPTIONS);
+        holder.onGcRequest(request(1));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (ended(counters) == 0 && System.nanoTime() < deadline) {
+        while (ended(holder) == 0 && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
-        assertThat(ended(counters)).as("the attempt ended (slot group unavailable, cancelled, or leading a group "
+        assertThat(ended(holder)).as("the attempt ended (slot group unavailable, cancelled, or leading a group "
             + "it could not hand off)").isPositive();
         assertThat(node.collections.get()).isZero();
     }
 
-    private static long ended(RaftBladeCounters c) {
-        return c.unavailable.sum() + c.cancelled.sum() + c.transferFailures.sum();
+    private static long ended(GrantHolder h) {
+        return stat(h, "FailOpens") + stat(h, "Cancels") + stat(h, "HandOffFailures");
     }
 
-    private RaftGcHandler handler(RaftServer server, BladeNode node, SlotClient slots, RaftBladeCounters counters) {
-        RaftGcHandler h = new RaftGcHandler(node, server.getId().toString(), slots, new LeadershipHandoff(server),
-            OPTIONS, counters, System.getLogger("test"));
+    static long stat(GrantHolder h, String name) {
+        return (Long) h.stats().get(name);
+    }
+
+    /** The holder {@link RaftBlade} gives a peer with the agent, on a recording node. */
+    private GrantHolder holder(RaftServer server, BladeNode node, SlotClient slots, RaftBladeOptions options) {
+        SlotGroupPort port = new SlotGroupPort(slots, server.getId().toString());
+        GrantHolder h = new GrantHolder(node, port, new RaftHandOff(new LeadershipHandoff(server), slots, options),
+            RaftBlade.settings(options), RaftBlade.HOLDER_THREAD, System.getLogger("test"));
+        h.start();
         closing.add(h);
+        closing.add(port);
         return h;
     }
 

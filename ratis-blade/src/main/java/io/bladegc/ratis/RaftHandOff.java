@@ -1,0 +1,104 @@
+package io.bladegc.ratis;
+
+import io.bladegc.api.GcRequest;
+import io.bladegc.api.grant.Preparation;
+import io.bladegc.api.grant.Prepared;
+import io.bladegc.api.grant.RecentPauses;
+import java.io.IOException;
+import java.util.List;
+import java.util.Locale;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeerId;
+
+/**
+ * A Raft peer's step before it asks for a slot (BLADE section 4.2, figure 5): a leader hands off every group it leads
+ * on this server ({@link LeadershipHandoff}), so that it collects as a follower and no election follows its pause.
+ *
+ * <p>A leader collects in place, without a hand-off, only when its pauses are measured to be safe: with
+ * {@link RaftBladeOptions.HandOff#MEASURED} (the default), when at least {@value #MIN_PAUSES} pauses of that generation
+ * were measured and the longest of the last {@value RecentPauses#WINDOW} is under a quarter of the shortest election
+ * timeout (well under the half at which followers may start an election); never with
+ * {@link RaftBladeOptions.HandOff#ALWAYS}.
+ *
+ * <p>Not thread-safe: the grant-holder's one thread.
+ */
+final class RaftHandOff implements Preparation {
+    /** Pauses of a generation measured before a leader may collect in place. */
+    static final int MIN_PAUSES = 8;
+
+    private final LeadershipHandoff handoff;
+    private final SlotClient slots;
+    private final RaftBladeOptions options;
+
+    RaftHandOff(LeadershipHandoff handoff, SlotClient slots, RaftBladeOptions options) {
+        this.handoff = handoff;
+        this.slots = slots;
+        this.options = options;
+    }
+
+    @Override
+    public Prepared prepare(GcRequest request, RecentPauses pauses) {
+        long start = System.nanoTime();
+        try {
+            List<RaftGroupId> led = handoff.ledGroups();
+            if (led.isEmpty()) {
+                return Prepared.NOTHING;
+            }
+            String inPlace = inPlaceReason(request, pauses);
+            if (inPlace != null) {
+                return new Prepared(Prepared.Kind.IN_PLACE, inPlace, System.nanoTime() - start);
+            }
+            StringBuilder note = new StringBuilder();
+            for (RaftGroupId g : led) {
+                long t = System.nanoTime();
+                RaftPeerId to = handoff.handOff(g, slots.view(), options.transferTimeout().toMillis());
+                if (to == null) {
+                    return new Prepared(Prepared.Kind.FAILED, "leadership of " + g + " not handed off within "
+                        + options.transferTimeout().toMillis() + " ms; not collecting while leader",
+                        System.nanoTime() - start);
+                }
+                note.append(note.length() == 0 ? "" : "; ").append("handed ").append(shortId(g)).append(" to ")
+                    .append(to).append(" in ").append(ms(System.nanoTime() - t));
+            }
+            return new Prepared(Prepared.Kind.HANDED_OFF, note.toString(), System.nanoTime() - start);
+        } catch (IOException e) {
+            return new Prepared(Prepared.Kind.FAILED, "hand-off failed: " + e.getMessage(), System.nanoTime() - start);
+        }
+    }
+
+    /** @return why this leader may collect without a hand-off, or {@code null} when it must hand off */
+    private String inPlaceReason(GcRequest request, RecentPauses pauses) {
+        if (options.handOff() == RaftBladeOptions.HandOff.ALWAYS) {
+            return null;
+        }
+        int n = pauses.count(request.generation());
+        long longest = pauses.longest(request.generation());
+        long bound = handoff.electionTimeoutMinNanos() / 4;
+        if (n < MIN_PAUSES || longest >= bound) {
+            return null;
+        }
+        return "leader collecting in place: its last " + n + " " + request.generation() + " pauses were at most "
+            + ms(longest) + ", under a quarter of the election timeout (" + ms(bound * 4) + ")";
+    }
+
+    @Override
+    public String objection(Prepared prepared) {
+        if (prepared.kind() == Prepared.Kind.IN_PLACE) {
+            return null;
+        }
+        try {
+            return handoff.ledGroups().isEmpty() ? null : "elected again before collecting";
+        } catch (IOException e) {
+            return "cannot tell whether it leads: " + e.getMessage();
+        }
+    }
+
+    static String shortId(RaftGroupId g) {
+        String s = g.toString();
+        return s.length() > 12 ? s.substring(s.length() - 12) : s;
+    }
+
+    private static String ms(long nanos) {
+        return String.format(Locale.ROOT, "%.1f ms", nanos / 1e6);
+    }
+}
