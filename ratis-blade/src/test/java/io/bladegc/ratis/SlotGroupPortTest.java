@@ -1,0 +1,99 @@
+package io.bladegc.ratis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bladegc.api.GcRequest;
+import io.bladegc.api.Generation;
+import io.bladegc.api.grant.GrantHolder;
+import io.bladegc.api.grant.Preparation;
+import io.bladegc.api.grant.SlotAnswer;
+import io.bladegc.api.slot.SlotPolicy;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Fencing that ignores clocks: the slot group's replicas stamp the ledger with clocks an hour off this JVM's wall
+ * clock, and the grant-holder still times a lease on its own monotonic clock, from the ledger's "time left" counted
+ * from when its read was sent. A holder that compared the ledger's deadline with its own wall clock would see an hour
+ * more (or less) of lease than there is.
+ */
+class SlotGroupPortTest {
+    private static final long HOUR = TimeUnit.HOURS.toMillis(1);
+
+    @TempDir
+    Path dir;
+    private LocalRaftGroup group;
+    private SlotClient slots;
+    private SlotGroupPort port;
+
+    private void start(long clockOffsetMillis, Duration lease) throws Exception {
+        SlotPolicy policy = QuorumPolicy.of(3, lease, Duration.ofSeconds(30));
+        group = new LocalRaftGroup(dir, 3, (g, id) -> gid -> new SlotStateMachine(policy,
+            () -> System.currentTimeMillis() + clockOffsetMillis));
+        group.startAll();
+        slots = SlotClient.connect(group.group(), group.properties(null), Duration.ofSeconds(10));
+        for (String n : new String[] {"n1", "n2", "n3"}) {
+            slots.join(n);
+        }
+        port = new SlotGroupPort(slots, "n1");
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (port != null) {
+            port.close();
+        }
+        if (slots != null) {
+            slots.close();
+        }
+        if (group != null) {
+            group.close();
+        }
+    }
+
+    @Test
+    void aLeaseStampedByAClockAnHourAheadEndsOnTimeOnTheHoldersMonotonicClock() throws Exception {
+        assertLeaseEndsOnTime(HOUR);
+    }
+
+    @Test
+    void aLeaseStampedByAClockAnHourBehindEndsOnTimeOnTheHoldersMonotonicClock() throws Exception {
+        assertLeaseEndsOnTime(-HOUR);
+    }
+
+    private void assertLeaseEndsOnTime(long offset) throws Exception {
+        Duration lease = Duration.ofSeconds(10);
+        start(offset, lease);
+        long before = System.nanoTime();
+        SlotAnswer a = port.acquire(1, 100, 1_000).get(10, TimeUnit.SECONDS);
+        long after = System.nanoTime();
+        assertThat(a.kind()).isEqualTo(SlotAnswer.Kind.GRANTED);
+        assertThat(a.leaseEndNanos()).as("no later than a lease after the ask was sent")
+            .isLessThanOrEqualTo(before + lease.toNanos());
+        assertThat(a.leaseEndNanos()).as("and not an hour off: at most a second short of a lease after the answer")
+            .isGreaterThan(after + lease.toNanos() - TimeUnit.SECONDS.toNanos(1) - (after - before));
+    }
+
+    @Test
+    void aShortLeaseFromAClockAnHourAheadIsFencedNotCollectedUnder() throws Exception {
+        start(HOUR, Duration.ofSeconds(1)); // a wall-clock holder would see an hour and a second left
+        RecordingNode node = new RecordingNode(group.leader(group.group().getGroupId()));
+        try (GrantHolder holder = new GrantHolder(node, port, Preparation.NONE,
+            RaftBlade.settings(RaftBladeOptions.defaults()), RaftBlade.HOLDER_THREAD, System.getLogger("test"))) {
+            holder.start();
+            // needs the pause (900 ms) and the margin (200 ms) inside a one-second lease: fenced
+            holder.onGcRequest(new GcRequest(1, 1 << 20, 1 << 20, Duration.ofMillis(900), Generation.YOUNG));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (RaftGrantHolderTest.stat(holder, "Fenced") == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(RaftGrantHolderTest.stat(holder, "Fenced")).isEqualTo(1);
+            assertThat(node.collections.get()).as("never collects under a lease too short for its pause").isZero();
+            assertThat(slots.view().slots().collecting()).as("the fenced grant is given back").isEmpty();
+        }
+    }
+}
