@@ -158,12 +158,18 @@ final class KvCluster implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(ClusterSpec.currentJava().toString(),
             "-javaagent:" + requiredProperty("blade.agent.jar"),
             "-Xmx128m", "-XX:+UseParallelGC", "-XX:ParallelGCThreads=1",
+            GcPauses.flag(dir.resolve(logName.replace(".log", "-gc.log"))),
             "-cp", System.getProperty("java.class.path"),
             KvServer.class.getName(),
             "--id", id.toString(), "--peers", peersArgument(), "--storage", storage(id).toString()));
         command.addAll(serverArgs);
         Path log = dir.resolve(logName);
         peers.put(id, ChildProcess.start("kv peer " + id, command, log, log));
+    }
+
+    /** @return the JVM's own record of its pauses, of the first start of {@code id} */
+    Path gcLog(RaftPeerId id) {
+        return dir.resolve(id + "-gc.log");
     }
 
     private void awaitReady(RaftPeerId id) throws InterruptedException {

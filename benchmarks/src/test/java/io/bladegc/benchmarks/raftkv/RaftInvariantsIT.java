@@ -37,11 +37,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Blade's Raft invariants under real collections: three {@link KvServer} JVMs with the agent and small heaps, so the
- * peers collect every second or so under grants of the slot ledger while clients write. A sampler, independent of
- * the code under test, reads every 25 ms the slot ledger (how many peers hold a grant) and each peer's own role and
- * term; afterwards the peers' logs give every grant each peer collected under. Checked: never more peers collecting
- * than the quorum allowance (one of three) at any sample; never two leaders in one term; no epoch granted twice (to
- * two peers, or twice to one); and the run was not idle (collections under grants happened).
+ * peers collect every second or so under grants of the slot ledger while clients write. The window starts once every
+ * peer said it is armed. A sampler, independent of the code under test, reads every 25 ms the slot ledger (how many
+ * peers hold a grant) and each peer's own role and term; afterwards the peers' logs give every grant each peer
+ * collected under, and each JVM's own GC log ({@link GcPauses}) every pause it took. Checked: never two peers paused
+ * at once (from the JVMs' GC logs, not from Blade's); never more peers holding a grant than the quorum allowance (one
+ * of three) at any sample; never two leaders in one term; no epoch granted twice (to two peers, or twice to one); a
+ * pause the leader took without handing off (leader in the samples just before and just after it) stays under half
+ * the shortest election timeout, and they are counted; and the run was not idle (collections under grants happened).
  */
 @Tag("cluster")
 class RaftInvariantsIT {
@@ -51,6 +54,12 @@ class RaftInvariantsIT {
     void collectingPeersStayWithinTheAllowanceAndEachTermHasOneLeader() throws Exception {
         int allowance = QuorumPolicy.of(3, Duration.ofSeconds(10), Duration.ofSeconds(3)).allowance(3);
         try (KvCluster cluster = KvCluster.start("invariants")) {
+            for (RaftPeerId id : cluster.ids()) {
+                awaitArmed(cluster, id);
+            }
+            long armedAt = System.currentTimeMillis();
+            List<long[]> leaderSamples = new ArrayList<>(); // {time, index of the leader's id in ids(), or -1}
+            List<RaftPeerId> ids = List.copyOf(cluster.ids());
             AtomicBoolean running = new AtomicBoolean(true);
             AtomicLong writes = new AtomicLong();
             List<Thread> writers = new ArrayList<>();
@@ -80,14 +89,18 @@ class RaftInvariantsIT {
                     } catch (IOException e) {
                         // the slot group changing leader: no sample this time
                     }
-                    for (RaftPeerId id : cluster.ids()) {
+                    long sampledAt = System.currentTimeMillis();
+                    int leader = -1;
+                    for (RaftPeerId id : ids) {
                         RoleInfoProto role = role(probe, cluster, id);
                         // term 0 is "not reported" (no leader is ever elected in term 0): such a sample is skipped
                         if (role != null && role.getRole() == RaftPeerRole.LEADER
                             && role.getLeaderInfo().getTerm() > 0) {
                             leadersByTerm.computeIfAbsent(role.getLeaderInfo().getTerm(), t -> new HashSet<>()).add(id);
+                            leader = ids.indexOf(id);
                         }
                     }
+                    leaderSamples.add(new long[] {sampledAt, leader});
                     Thread.sleep(25);
                 }
             } finally {
@@ -96,7 +109,31 @@ class RaftInvariantsIT {
                     t.join(TimeUnit.SECONDS.toMillis(30));
                 }
             }
+            long windowEnd = System.currentTimeMillis();
             assertThat(samples).as("ledger samples").isGreaterThan(100);
+            List<GcPauses> pauses = new ArrayList<>();
+            for (RaftPeerId id : ids) {
+                GcPauses.read(id.toString(), cluster.gcLog(id)).stream()
+                    .filter(p -> p.startMillis() >= armedAt && p.endMillis() <= windowEnd).forEach(pauses::add);
+            }
+            List<String> overlapping = new ArrayList<>();
+            for (int i = 0; i < pauses.size(); i++) {
+                for (int j = i + 1; j < pauses.size(); j++) {
+                    GcPauses a = pauses.get(i);
+                    GcPauses b = pauses.get(j);
+                    if (!a.peer().equals(b.peer()) && a.overlaps(b)) {
+                        overlapping.add(a + " / " + b);
+                    }
+                }
+            }
+            assertThat(overlapping).as("pauses of two peers at once, from the JVMs' GC logs (%d pauses)",
+                pauses.size()).isEmpty();
+            List<GcPauses> asLeader = pauses.stream().filter(p -> ledThrough(p, ids, leaderSamples)).toList();
+            long bound = KvServer.ELECTION_TIMEOUT_MIN.toLong(TimeUnit.MILLISECONDS) / 2;
+            System.out.printf("RaftInvariantsIT: %d pauses after arming, %d of them by the leader without a hand-off"
+                + "%s%n", pauses.size(), asLeader.size(), asLeader.isEmpty() ? "" : ": " + asLeader);
+            assertThat(asLeader).as("pauses of a leader that did not hand off, each under half the election timeout")
+                .allSatisfy(p -> assertThat(p.millis()).isLessThan(bound));
             assertThat(leadersByTerm).as("leaders seen, by term").isNotEmpty()
                 .allSatisfy((term, leaders) -> assertThat(leaders).as("leaders of term %d", term).hasSize(1));
 
@@ -112,6 +149,29 @@ class RaftInvariantsIT {
             }
             assertThat(grants).as("collections under grants (writes: %d, max collecting sampled: %d)", writes.get(),
                 maxCollecting).isGreaterThanOrEqualTo(3);
+        }
+    }
+
+    /** @return whether {@code p}'s peer led in the last sample before the pause and the first after it */
+    private static boolean ledThrough(GcPauses p, List<RaftPeerId> ids, List<long[]> samples) {
+        long[] before = null;
+        long[] after = null;
+        for (long[] s : samples) {
+            if (s[0] <= p.startMillis()) {
+                before = s;
+            } else if (s[0] >= p.endMillis() && after == null) {
+                after = s;
+            }
+        }
+        int peer = ids.indexOf(RaftPeerId.valueOf(p.peer()));
+        return before != null && after != null && before[1] == peer && after[1] == peer;
+    }
+
+    private static void awaitArmed(KvCluster cluster, RaftPeerId id) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Files.readString(cluster.log(id)).contains("Blade raft " + id + ": armed after")) {
+            assertThat(System.nanoTime()).as("%s armed within 60 s", id).isLessThan(deadline);
+            Thread.sleep(50);
         }
     }
 
