@@ -2,6 +2,8 @@ package io.bladegc.benchmarks.suite;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import org.apache.ratis.client.RaftClient;
@@ -11,6 +13,8 @@ import org.apache.ratis.client.retry.RequestTypeDependentRetryPolicy;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.proto.RaftProtos.RaftClientRequestProto.TypeCase;
 import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
 import org.apache.ratis.protocol.exceptions.LeaderSteppingDownException;
@@ -23,15 +27,20 @@ import org.apache.ratis.retry.RetryPolicy;
 import org.apache.ratis.util.TimeDuration;
 
 /**
- * The one place the {@code raft-kv} load generator's Ratis clients are built ({@link #create}), with their retry
- * policy ({@link #retryPolicy}); switching to a policy shipped by Blade for Raft changes this class only. Stateless.
+ * The one place the {@code raft-kv} load generator's Ratis clients are built ({@link #create}) and make their calls
+ * ({@link #call}), with their retry policy ({@link #retryPolicy}); switching to a policy shipped by Blade for Raft
+ * changes this class only. Stateless.
  *
- * <p>The policy: a call refused because leadership is moving ({@link #LEADER_CHANGES}: not the leader, stepping down,
- * transferring, newly elected and not ready yet) is sent again at once, to the leader the refusal names when it names
- * one; any other failed attempt (no answer within {@link #ATTEMPT_TIMEOUT}, the connection lost) is sent again after
- * {@link #RESEND_SLEEP}; a {@link StateMachineException} (the store's own error) is not sent again. Nothing is given up
- * before the call's own deadline, {@link #DEADLINE} after the call was made (Ratis's
- * {@link RequestTypeDependentRetryPolicy} timeout, for reads and writes alike), and every attempt after it is.
+ * <p>What happens to a call: a refusal because leadership is moving ({@link #LEADER_CHANGES}: not the leader,
+ * stepping down, transferring, newly elected and not ready yet) is sent again at once, to the leader the refusal
+ * names when it names one; any other failed attempt (no answer within {@link #ATTEMPT_TIMEOUT}, the connection lost)
+ * is sent again after {@link #RESEND_SLEEP}; a {@link StateMachineException} (the store's own error) is not sent
+ * again. Nothing is given up before the call's own deadline, {@link #DEADLINE} after it was made, and everything is
+ * after it. Ratis 3.2.2's client asks its retry policy only about failed attempts and the two refusals its gRPC
+ * client turns into failures ({@code NotLeaderException}, {@code LeaderNotReadyException}); the others
+ * ({@link #REFUSALS_ANSWERED}) come back as the call's answer, so {@link #call} sends those again itself, as new
+ * calls: a leader stepping down or transferring refuses before the request reaches its log, so a write resent this
+ * way is still applied at most once.
  */
 final class RaftKvClients {
     /** How long one attempt waits for its answer: Ratis's default request timeout, set explicitly. */
@@ -43,6 +52,9 @@ final class RaftKvClients {
     /** The refusals that mean "leadership is moving": sent again at once. */
     static final List<Class<? extends Exception>> LEADER_CHANGES = List.of(NotLeaderException.class,
         LeaderSteppingDownException.class, TransferLeadershipException.class, LeaderNotReadyException.class);
+    /** The refusals Ratis's client hands back as the call's answer instead of asking the retry policy. */
+    static final List<Class<? extends Exception>> REFUSALS_ANSWERED = List.of(LeaderSteppingDownException.class,
+        TransferLeadershipException.class);
 
     private RaftKvClients() {
     }
@@ -66,6 +78,43 @@ final class RaftKvClients {
                 return action;
             })
             .build();
+    }
+
+    /**
+     * Sends {@code message} on {@code client}: a write ({@code async().send}) or a linearizable read
+     * ({@code async().sendReadOnly}); an answer that is one of the {@link #REFUSALS_ANSWERED} is sent again at once as
+     * a new call, until {@link #DEADLINE} after the first.
+     *
+     * @param onResend told of every such new call: the client's id and the refusal (called on Ratis's threads)
+     * @return the last call's answer; failed when it failed (a refusal among them, once the deadline passed)
+     */
+    static CompletableFuture<RaftClientReply> call(RaftClient client, Message message, boolean write,
+                                                   BiConsumer<ClientId, Throwable> onResend) {
+        CompletableFuture<RaftClientReply> result = new CompletableFuture<>();
+        attempt(client, message, write, System.nanoTime() + DEADLINE.toNanos(), onResend, result);
+        return result;
+    }
+
+    private static void attempt(RaftClient client, Message message, boolean write, long deadline,
+                                BiConsumer<ClientId, Throwable> onResend, CompletableFuture<RaftClientReply> result) {
+        CompletableFuture<RaftClientReply> reply;
+        try {
+            reply = write ? client.async().send(message) : client.async().sendReadOnly(message);
+        } catch (RuntimeException e) {
+            reply = CompletableFuture.failedFuture(e);
+        }
+        reply.whenComplete((r, e) -> {
+            Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+            Throwable refusal = cause != null ? cause : r.isSuccess() ? null : r.getException();
+            if (refusal != null && REFUSALS_ANSWERED.contains(refusal.getClass()) && System.nanoTime() < deadline) {
+                onResend.accept(client.getId(), refusal);
+                attempt(client, message, write, deadline, onResend, result);
+            } else if (e != null) {
+                result.completeExceptionally(cause);
+            } else {
+                result.complete(r);
+            }
+        });
     }
 
     /** @return the policy described in the class comment */

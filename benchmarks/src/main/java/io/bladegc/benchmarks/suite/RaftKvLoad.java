@@ -5,10 +5,14 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
@@ -63,13 +67,15 @@ public final class RaftKvLoad {
      * @param otherResends      attempts sent again for another reason (attempt timeouts among them)
      * @param waitedForClient   calls that waited for a free client of the pool
      * @param longestWaitMicros the longest such wait
+     * @param failureCauses     the failed calls by what failed them (the exception's simple class name)
      * @param sendLag           the latest the generator sent a request of the window after its intended time,
      *                          microseconds
      * @param seconds           the window's length, or longer when the generator fell behind: from its start until
      *                          the window's last request was sent
      */
     public record Result(Histogram latency, RaftKvRequests requests, long leaderResends, long otherResends,
-                         long waitedForClient, long longestWaitMicros, long sendLag, double seconds) {
+                         long waitedForClient, long longestWaitMicros, Map<String, Long> failureCauses,
+                         long sendLag, double seconds) {
         /** @return answered requests per second */
         public double achievedRate() {
             return latency.getTotalCount() / seconds;
@@ -83,6 +89,7 @@ public final class RaftKvLoad {
     private final AtomicLong leaderResends = new AtomicLong();
     private final AtomicLong otherResends = new AtomicLong();
     private final AtomicLong unanswered = new AtomicLong();
+    private final Map<String, LongAdder> failureCauses = new ConcurrentHashMap<>();
     private volatile RaftKvRequests requests;
     private volatile RaftKvClientPool pool;
     private volatile boolean over;
@@ -183,8 +190,10 @@ public final class RaftKvLoad {
             over = true; // what is still out now timed out; closing the pool fails it, which no longer counts
             flush(log, interval, total);
             starter.join();
+            Map<String, Long> causes = new TreeMap<>();
+            failureCauses.forEach((cause, n) -> causes.put(cause, n.sum()));
             return new Result(total, requests, leaderResends.get(), otherResends.get(), clients.waited(),
-                clients.longestWaitMicros(), sendLag / 1000, seconds);
+                clients.longestWaitMicros(), causes, sendLag / 1000, seconds);
         }
     }
 
@@ -227,8 +236,8 @@ public final class RaftKvLoad {
         @Override
         public CompletableFuture<RaftClientReply> send(RaftClient client) {
             sentNanos = System.nanoTime();
-            Message message = Message.valueOf(ByteString.copyFrom(command.encode()));
-            return command.isWrite() ? client.async().send(message) : client.async().sendReadOnly(message);
+            return RaftKvClients.call(client, Message.valueOf(ByteString.copyFrom(command.encode())),
+                command.isWrite(), RaftKvLoad.this::resent);
         }
 
         @Override
@@ -245,6 +254,9 @@ public final class RaftKvLoad {
                 requests.timedOut(index);
             } else {
                 requests.failed(index);
+                Throwable cause = failure != null ? failure : reply.getException();
+                failureCauses.computeIfAbsent(cause == null ? "(no exception)" : cause.getClass().getSimpleName(),
+                    k -> new LongAdder()).increment();
             }
             unanswered.decrementAndGet();
         }

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
@@ -67,6 +68,10 @@ final class RaftKvTable {
         rows.put("achieved rate (/s, mean)", mean(reps, r -> r.load().achievedRate(), "%.1f"));
         rows.put("requests due in the windows", sum(reps, r -> r.load().requests().count()));
         rows.put("failed client calls", sum(reps, r -> r.load().requests().all().failed()));
+        Map<String, Long> causes = new TreeMap<>();
+        reps.forEach(r -> r.load().failureCauses().forEach((cause, n) -> causes.merge(cause, n, Long::sum)));
+        rows.put("... by cause", causes.isEmpty() ? "-" : causes.entrySet().stream()
+            .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")));
         rows.put("timed out (no answer by the deadline)", sum(reps, r -> r.load().requests().all().timedOut()));
         rows.put("requests that waited out an attempt timeout", sum(reps,
             r -> r.load().requests().all().attemptTimeouts()));

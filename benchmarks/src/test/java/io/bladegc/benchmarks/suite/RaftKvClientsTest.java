@@ -3,9 +3,20 @@ package io.bladegc.benchmarks.suite;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.client.api.AsyncApi;
 import org.apache.ratis.client.retry.ClientRetryEvent;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftGroupMemberId;
@@ -35,7 +46,7 @@ class RaftKvClientsTest {
 
     @Test
     void aRefusalBecauseLeadershipMovesIsSentAgainAtOnce() {
-        for (Throwable cause : new Throwable[] {new NotLeaderException(N1, null, java.util.List.of()),
+        for (Throwable cause : new Throwable[] {new NotLeaderException(N1, null, List.of()),
             new LeaderSteppingDownException("stepping down"), new TransferLeadershipException("transferring"),
             new LeaderNotReadyException(N1)}) {
             for (RaftClientRequest.Type type : new RaftClientRequest.Type[] {RaftClientRequest.writeRequestType(),
@@ -53,7 +64,7 @@ class RaftKvClientsTest {
         for (Throwable cause : new Throwable[] {new TimeoutIOException("no answer"), new IOException("reset")}) {
             RetryPolicy.Action action = decide(RaftClientRequest.readRequestType(), cause, 0);
             assertThat(action.shouldRetry()).isTrue();
-            assertThat(action.getSleepTime().toLong(java.util.concurrent.TimeUnit.MILLISECONDS))
+            assertThat(action.getSleepTime().toLong(TimeUnit.MILLISECONDS))
                 .isEqualTo(RaftKvClients.RESEND_SLEEP.toMillis());
             assertThat(RaftKvClients.isLeaderChange(cause)).isFalse();
         }
@@ -63,6 +74,52 @@ class RaftKvClientsTest {
     void theStoresOwnErrorIsNotSentAgain() {
         assertThat(decide(RaftClientRequest.writeRequestType(), new StateMachineException("bad"), 0).shouldRetry())
             .isFalse();
+    }
+
+    /** A client whose calls answer, in turn, with {@code answers} (a Throwable fails the call). */
+    private static RaftClient answering(List<Object> answers, List<String> sent) {
+        ClientId id = ClientId.randomId();
+        AsyncApi async = (AsyncApi) Proxy.newProxyInstance(AsyncApi.class.getClassLoader(),
+            new Class<?>[] {AsyncApi.class}, (proxy, method, args) -> {
+                sent.add(method.getName());
+                Object answer = answers.get(sent.size() - 1);
+                return answer instanceof Throwable t ? CompletableFuture.failedFuture(new CompletionException(t))
+                    : CompletableFuture.completedFuture(answer);
+            });
+        return (RaftClient) Proxy.newProxyInstance(RaftClient.class.getClassLoader(),
+            new Class<?>[] {RaftClient.class}, (proxy, method, args) -> switch (method.getName()) {
+                case "getId" -> id;
+                case "async" -> async;
+                default -> throw new UnsupportedOperationException(method.getName());
+            });
+    }
+
+    private static RaftClientReply reply(boolean success) {
+        return RaftClientReply.newBuilder().setClientId(ClientId.randomId()).setServerId(N1).setCallId(1)
+            .setSuccess(success).setException(success ? null : new LeaderSteppingDownException("answered"))
+            .build();
+    }
+
+    @Test
+    void aRefusalRatisAnswersWithIsSentAgainAtOnceAsANewCall() throws Exception {
+        List<String> sent = new ArrayList<>();
+        List<Throwable> resent = new ArrayList<>();
+        RaftClient client = answering(List.of(new LeaderSteppingDownException("stepping down"), reply(false),
+            new TransferLeadershipException("transferring"), reply(true)), sent);
+        RaftClientReply r = RaftKvClients.call(client, Message.EMPTY, true, (c, why) -> resent.add(why)).get();
+        assertThat(r.isSuccess()).isTrue();
+        assertThat(sent).containsExactly("send", "send", "send", "send");
+        assertThat(resent).hasSize(3).allMatch(RaftKvClients::isLeaderChange);
+    }
+
+    @Test
+    void anyOtherFailureEndsTheCall() {
+        List<String> sent = new ArrayList<>();
+        RaftClient client = answering(List.of(new StateMachineException("bad")), sent);
+        assertThat(RaftKvClients.call(client, Message.EMPTY, false, (c, why) -> { }))
+            .failsWithin(Duration.ofSeconds(1)).withThrowableOfType(ExecutionException.class)
+            .withCauseInstanceOf(StateMachineException.class);
+        assertThat(sent).containsExactly("sendReadOnly");
     }
 
     @Test

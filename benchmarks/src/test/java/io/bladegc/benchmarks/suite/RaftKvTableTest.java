@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +16,7 @@ class RaftKvTableTest {
     static RaftKvLoad.Result load(RaftKvRequests requests) {
         Histogram h = new Histogram(RaftKvLoad.MAX_LATENCY_MICROS, 3);
         h.recordValueWithCount(1_000, requests.count());
-        return new RaftKvLoad.Result(h, requests, 3, 1, 2, 1_500, 2_500, 20);
+        return new RaftKvLoad.Result(h, requests, 3, 1, 2, 1_500, Map.of(), 2_500, 20);
     }
 
     /** 10,000 requests answered in 1 ms but 10 (0.1 %) in {@code tailMicros}; 2 failed, 1 timed out. */
@@ -32,7 +33,8 @@ class RaftKvTableTest {
         requests.timedOut(7);
         List<RaftKvLeadership.Election> e = java.util.stream.LongStream.range(0, elections)
             .mapToObj(t -> new RaftKvLeadership.Election("n1", t + 2, 5_000 + t)).toList();
-        return new RaftKvRep(arm, rep, new RaftKvLoad.Result(h, requests, 3, 1, 2, 1_500, 2_500, 20),
+        Map<String, Long> causes = Map.of("LeaderSteppingDownException", 1L, "StateMachineException", 1L);
+        return new RaftKvRep(arm, rep, new RaftKvLoad.Result(h, requests, 3, 1, 2, 1_500, causes, 2_500, 20),
             new RaftKvLeadership.Changes(List.of(), e), elections, List.of(4, 5, 6), 12.5, 30.25, usage, null);
     }
 
@@ -55,6 +57,8 @@ class RaftKvTableTest {
         assertThat(md).contains("| repetitions (failed) | 2 (0) | 1 (0) | 0 (1) |");
         assertThat(md).contains("| requests due in the windows | 20000 | 10000 | - |");
         assertThat(md).contains("| failed client calls | 4 | 2 | - |");
+        assertThat(md).contains("| ... by cause | LeaderSteppingDownException 2, StateMachineException 2 |"
+            + " LeaderSteppingDownException 1, StateMachineException 1 | - |");
         assertThat(md).contains("| timed out (no answer by the deadline) | 2 | 1 | - |");
         assertThat(md).contains("| attempts sent again: leadership moving / other | 6 / 2 | 3 / 1 | - |");
         assertThat(md).contains("| calls that waited for a free client, longest wait (ms) | 4, 1.50 | 2, 1.50 | - |");
