@@ -35,8 +35,8 @@ import org.apache.ratis.util.TimeDuration;
  * stepping down, transferring, newly elected and not ready yet) is sent again at once, to the leader the refusal
  * names when it names one; any other failed attempt (no answer within {@link #ATTEMPT_TIMEOUT}, the connection lost)
  * is sent again after {@link #RESEND_SLEEP}; a {@link StateMachineException} (the store's own error) is not sent
- * again. Nothing is given up before the call's own deadline, {@link #DEADLINE} after it was made, and everything is
- * after it. Ratis 3.2.2's client asks its retry policy only about failed attempts and the two refusals its gRPC
+ * again. Nothing is given up before the call's own deadline, {@link #DEADLINE} after it was made, and nothing is sent
+ * again after it. Ratis 3.2.2's client asks its retry policy only about failed attempts and the two refusals its gRPC
  * client turns into failures ({@code NotLeaderException}, {@code LeaderNotReadyException}); the others
  * ({@link #REFUSALS_ANSWERED}) come back as the call's answer, so {@link #call} sends those again itself, as new
  * calls: a leader stepping down or transferring refuses before the request reaches its log, so a write resent this
@@ -45,7 +45,7 @@ import org.apache.ratis.util.TimeDuration;
 final class RaftKvClients {
     /** How long one attempt waits for its answer: Ratis's default request timeout, set explicitly. */
     static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(3);
-    /** How long after the call a client still sends it again; a call unanswered then failed by its deadline. */
+    /** How long after the call it is still sent again; a call still unanswered then has timed out. */
     static final Duration DEADLINE = Duration.ofSeconds(10);
     /** The pause before an attempt that failed for another reason than a leader change is sent again. */
     static final Duration RESEND_SLEEP = Duration.ofMillis(20);
