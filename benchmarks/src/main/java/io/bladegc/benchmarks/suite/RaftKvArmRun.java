@@ -223,7 +223,7 @@ final class RaftKvArmRun {
 
         /** @return what the machine did during the window, null when a reading failed; after the run only */
         RaftKvRep.Usage usage() {
-            return !read || jitter == null ? null : new RaftKvRep.Usage(seconds, machine.busyCores(seconds),
+            return !read || jitter == null ? null : new RaftKvRep.Usage(machine.busyCores(seconds),
                 machine.stealCores(seconds), peerSeconds / seconds, load.cpuSeconds() / seconds, jitter);
         }
     }

@@ -22,15 +22,13 @@ record RaftKvRep(String arm, int rep, RaftKvLoad.Result load, RaftKvLeadership.C
     /**
      * The machine during the window.
      *
-     * @param seconds      the window's length
      * @param machineCores cores busy on average, whoever used them ({@link MachineCpu})
      * @param stealCores   cores the hypervisor took for others on average
      * @param peerCores    cores the three peers used on average ({@link ProcessUsage})
      * @param loadCores    cores the load generator's JVM (the suite's) used on average
      * @param jitter       how late 1 ms sleeps in the load generator's JVM woke up during the window
      */
-    record Usage(double seconds, double machineCores, double stealCores, double peerCores, double loadCores,
-                 WakeupJitter jitter) {
+    record Usage(double machineCores, double stealCores, double peerCores, double loadCores, WakeupJitter jitter) {
     }
 
     /** @return a run that failed before it measured anything */

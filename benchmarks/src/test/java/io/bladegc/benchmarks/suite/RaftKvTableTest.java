@@ -42,7 +42,7 @@ class RaftKvTableTest {
         Histogram late = new Histogram(3);
         late.recordValueWithCount(50, 998);
         late.recordValue(lateMicros);
-        return new RaftKvRep.Usage(20, 1.5, 0.1, 1.0, 0.25, new WakeupJitter(late));
+        return new RaftKvRep.Usage(1.5, 0.1, 1.0, 0.25, new WakeupJitter(late));
     }
 
     @Test
