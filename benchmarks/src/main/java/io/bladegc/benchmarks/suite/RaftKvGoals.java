@@ -51,7 +51,8 @@ final class RaftKvGoals {
         List<String> ran = arms.stream().filter(a -> reps.stream().anyMatch(r -> r.arm().equals(a)
             && r.measured())).toList();
         row(sb, "zero failed client calls", ran.stream().map(a -> a + " " + failed(reps, a))
-            .collect(Collectors.joining(", ")), ran.isEmpty() ? null : ran.stream().allMatch(a -> failed(reps, a) == 0));
+                .collect(Collectors.joining(", ")),
+            ran.isEmpty() ? null : ran.stream().allMatch(a -> failed(reps, a) == 0));
         List<RaftKvRep> bladeReps = measured(reps, BLADE);
         long elections = bladeReps.stream().mapToLong(RaftKvRep::elections).sum();
         String others = ran.stream().filter(a -> !a.equals(BLADE))
