@@ -11,10 +11,12 @@
 #                                             3 repetitions, 60 s measured per arm (about 20 minutes)
 #   benchmarks/run.sh memory-pressure         per heap ratio (8, 4, 2, 1.5, 1.25 x the live footprint) and arm (G1,
 #                                             coordinated Blade) the highest rate with p99 < 10 ms (about 35 minutes)
-#   benchmarks/run.sh raft-kv                 three Ratis key-value peers (KvServer), 500,000 keys, open-loop gets and
-#                                             puts (3:1) through async Ratis clients: G1, Parallel with Blade for Raft
-#                                             (the agent), Epsilon; 30 s warm-up, 120 s measured per arm (about
-#                                             12 minutes); quick: 50,000 keys, 5 s + 20 s (about 2 minutes)
+#   benchmarks/run.sh raft-kv                 three Ratis key-value peers (KvServer, linearizable reads under the
+#                                             leader lease), 500,000 keys, open-loop gets and puts (3:1), one call per
+#                                             client of a pool of Ratis clients: G1, Parallel with Blade for Raft (the
+#                                             agent), Epsilon; 3 repetitions per arm interleaved, 30 s warm-up and
+#                                             120 s measured each (about 30 minutes); quick: 1 repetition, 50,000 keys,
+#                                             5 s + 20 s (about 3 minutes)
 #   ... --quick                               any scenario in under 5 minutes, build included;
 #                                             results in benchmarks/target/suite/<time>-<scenario>-quick/
 #

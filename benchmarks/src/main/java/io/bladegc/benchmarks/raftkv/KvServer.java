@@ -29,9 +29,18 @@ import org.apache.ratis.util.TimeDuration;
  *
  * Configuration: gRPC on the peer's own port from {@code --peers}; Raft storage in {@code DIR} (recovered when
  * present, formatted when empty); the group {@link KvGroup#DEFAULT_GROUP_ID} unless {@code --group}; linearizable
- * reads; a leader election timeout drawn from 150..300 ms (set explicitly, as Ratis's defaults differ between
- * versions); no automatic snapshots unless {@code --snapshot-every N} (a snapshot every N applied entries, keeping
- * the latest two).
+ * reads with the leader lease (below); a leader election timeout drawn from 150..300 ms (set explicitly, as Ratis's
+ * defaults differ between versions); no automatic snapshots unless {@code --snapshot-every N} (a snapshot every N
+ * applied entries, keeping the latest two).
+ *
+ * <p>The leader lease ({@code raft.server.read.leader.lease.enabled}) is how Ratis's users deploy linearizable reads:
+ * a leader that heard from a majority within the lease (0.9 of the shortest election timeout, Ratis's default ratio)
+ * answers a read at its commit index at once, and falls back to a round of heartbeats (ReadIndex) when the lease ran
+ * out. Without it every read waits for that round, which on two shared cores put the reads' p99 at about 35 ms
+ * against 7 ms with it. It stays safe with Blade: Ratis disables the lease while it transfers leadership and when the
+ * leader steps down, the lease counts from the sending of the last heartbeat a majority acknowledged (so a leader
+ * paused by a collection longer than the lease takes the round afterwards), and Blade only ever holds elections back,
+ * never starts one early.
  *
  * <p>{@link #main} prints {@code kv ready: <id> on <port>} once the server and Blade are started, and on SIGTERM
  * closes Blade, then the server. Bad arguments: one line on stderr naming the argument, exit status 2.
@@ -110,6 +119,7 @@ public final class KvServer implements AutoCloseable {
             RaftServerConfigKeys.Rpc.setTimeoutMin(properties, ELECTION_TIMEOUT_MIN);
             RaftServerConfigKeys.Rpc.setTimeoutMax(properties, ELECTION_TIMEOUT_MAX);
             RaftServerConfigKeys.Read.setOption(properties, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
+            RaftServerConfigKeys.Read.setLeaderLeaseEnabled(properties, true);
             RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(properties, snapshotEvery > 0);
             if (snapshotEvery > 0) {
                 RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(properties, snapshotEvery);

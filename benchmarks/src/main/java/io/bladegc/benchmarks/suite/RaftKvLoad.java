@@ -5,41 +5,42 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 import org.HdrHistogram.Recorder;
 import org.apache.ratis.client.RaftClient;
-import org.apache.ratis.client.RaftClientConfigKeys;
-import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroup;
-import org.apache.ratis.protocol.RaftPeerId;
-import org.apache.ratis.protocol.exceptions.LeaderSteppingDownException;
-import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.protocol.exceptions.TimeoutIOException;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
-import org.apache.ratis.util.TimeDuration;
 
 /**
- * Open-loop load on the replicated key-value store through several asynchronous Ratis clients: request <i>i</i> is
- * due at {@code start + i / rate}, sent by client {@code i mod clients}; three in four are linearizable gets
- * ({@code async().sendReadOnly}), one in four puts ({@code async().send}) of a 100-byte value, each on a key drawn
- * uniformly from the preloaded {@code key-0 .. key-(keys-1)} (seeded). Latency runs from the intended send time to the
- * answer (no coordinated omission), microseconds, HdrHistogram with 3 significant digits, one interval histogram per
- * second into an HdrHistogram log. A put or get refused by a leader stepping down (as Blade makes it before it
- * collects) is sent again as a new call 50 ms later, still timed from its first intended time. An answer from another
- * server than the same client's previous answer counts as <em>moved</em>: it followed a leader change.
+ * Open-loop load on the replicated key-value store: request <i>i</i> is due at {@code start + i / rate}; three in
+ * four are linearizable gets ({@code async().sendReadOnly}), one in four puts ({@code async().send}) of a 100-byte
+ * value, each on a key drawn uniformly from the preloaded {@code key-0 .. key-(keys-1)} (seeded). Latency runs from
+ * the intended send time to the answer (no coordinated omission), microseconds, HdrHistogram with 3 significant
+ * digits, one interval histogram per second into an HdrHistogram log; every request of the window is also kept with
+ * its due time ({@link RaftKvRequests}).
+ *
+ * <p>The calls go through a {@link RaftKvClientPool} of {@link #poolSize} independent clients, one call per client
+ * at a time, rather than through a few clients each carrying many calls: Ratis answers one client's async calls in
+ * order, so with a few shared clients one slow call (a read lost in a leader change) holds every later call of its
+ * client, which an application with a request per thread or connection would not see; the harness would then measure
+ * its own queue. The pool holds a second's worth of requests, so a call waits for a client only when a whole
+ * second's calls are still out; the wait is inside the latency, and counted. The clients and their retry policy come
+ * from {@link RaftKvClients}: no call is given up before its deadline; a call that fails before it counts as failed,
+ * one without an answer by then (or by the end of the drain) as timed out.
  *
  * <p>Use: {@link #run} once; not reusable. Completions arrive on Ratis's threads; counters are atomic.
  */
@@ -50,25 +51,30 @@ public final class RaftKvLoad {
     static final int GETS_PER_PUT = 3;
     /** Bytes of every put's value. */
     static final int VALUE_BYTES = 100;
-    private static final int MAX_ATTEMPTS = 30;
-    private static final long RESEND_DELAY_MS = 50;
-    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(3);
+    /** Fewest clients in the pool. */
+    static final int MIN_POOL = 8;
+    /** Most clients in the pool (each opens its own connections). */
+    static final int MAX_POOL = 256;
     private static final long SEED = 42;
 
     /**
      * What the measured window saw (requests whose intended time fell in it).
      *
-     * @param latency  every answered request, microseconds
-     * @param moved    the answered requests that came from another server than their client's previous answer
-     * @param sent     requests due in the window
-     * @param errors   requests answered with an error (other than a step-down, which is sent again)
-     * @param timeouts requests without an answer within the clients' retry policy or by the end of the drain
-     * @param resent   step-down refusals sent again
-     * @param sendLag  the latest the generator sent a request of the window after its intended time, microseconds
-     * @param seconds  the window's length, or longer when the generator fell behind: from its start until the
-     *                 window's last request was sent
+     * @param latency           every answered request, microseconds
+     * @param requests          every request of the window, with its due time and outcome
+     * @param leaderResends     attempts sent again because leadership was moving
+     *                          ({@link RaftKvClients#LEADER_CHANGES})
+     * @param otherResends      attempts sent again for another reason (attempt timeouts among them)
+     * @param waitedForClient   calls that waited for a free client of the pool
+     * @param longestWaitMicros the longest such wait
+     * @param failureCauses     the failed calls by what failed them (the exception's simple class name)
+     * @param sendLag           the latest the generator sent a request of the window after its intended time,
+     *                          microseconds
+     * @param seconds           the window's length, or longer when the generator fell behind: from its start until
+     *                          the window's last request was sent
      */
-    public record Result(Histogram latency, Histogram moved, long sent, long errors, long timeouts, long resent,
+    public record Result(Histogram latency, RaftKvRequests requests, long leaderResends, long otherResends,
+                         long waitedForClient, long longestWaitMicros, Map<String, Long> failureCauses,
                          long sendLag, double seconds) {
         /** @return answered requests per second */
         public double achievedRate() {
@@ -80,16 +86,13 @@ public final class RaftKvLoad {
     private final double rate;
     private final int keys;
     private final Recorder recorder = new Recorder(MAX_LATENCY_MICROS, 3);
-    private final Histogram moved = new Histogram(MAX_LATENCY_MICROS, 3);
-    private final AtomicLong errors = new AtomicLong();
-    private final AtomicLong timeouts = new AtomicLong();
-    private final AtomicLong resent = new AtomicLong();
+    private final AtomicLong leaderResends = new AtomicLong();
+    private final AtomicLong otherResends = new AtomicLong();
     private final AtomicLong unanswered = new AtomicLong();
-    private final ScheduledExecutorService resender = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "raft-kv-resend");
-        t.setDaemon(true);
-        return t;
-    });
+    private final Map<String, LongAdder> failureCauses = new ConcurrentHashMap<>();
+    private volatile RaftKvRequests requests;
+    private volatile RaftKvClientPool pool;
+    private volatile boolean over;
 
     /**
      * @param group the store's group
@@ -106,27 +109,33 @@ public final class RaftKvLoad {
     }
 
     /**
-     * Runs warm-up then the measured window, then waits up to {@code drain} for the window's last answers.
+     * @param rate requests per second
+     * @return the pool's size: a second's requests, within {@value #MIN_POOL}..{@value #MAX_POOL}
+     */
+    static int poolSize(double rate) {
+        return (int) Math.min(MAX_POOL, Math.max(MIN_POOL, Math.ceil(rate)));
+    }
+
+    /**
+     * Runs warm-up then the measured window, then waits for the window's last answers: at most until the last
+     * request's deadline ({@link RaftKvClients#DEADLINE}) and a second more.
      *
-     * @param clients        how many Ratis clients share the load, round robin
      * @param warmup         load before the window, not recorded
      * @param measure        the window
-     * @param drain          how long to wait for outstanding answers after the window
      * @param hlog           the interval log of the window's latencies (replaced)
      * @param onMeasureStart run on its own thread when the window starts; {@code run} waits for it before returning
-     * @param onMeasureEnd   run on the calling thread once the window's last request is sent, before the drain
+     * @param onMeasureEnd   run on the calling thread once the window's last request is sent, before the wait for
+     *                       its answers
      * @return the window's result
      */
-    public Result run(int clients, Duration warmup, Duration measure, Duration drain, Path hlog,
-                      Runnable onMeasureStart, Runnable onMeasureEnd) throws IOException, InterruptedException {
-        List<RaftClient> raft = new ArrayList<>();
-        List<AtomicReference<RaftPeerId>> lastServer = new ArrayList<>();
+    public Result run(Duration warmup, Duration measure, Path hlog, Runnable onMeasureStart, Runnable onMeasureEnd)
+            throws IOException, InterruptedException {
         Thread starter = new Thread(onMeasureStart, "raft-kv-window-start");
-        try (PrintStream out = new PrintStream(hlog.toFile())) {
-            for (int c = 0; c < clients; c++) {
-                raft.add(client(group));
-                lastServer.add(new AtomicReference<>());
-            }
+        starter.setDaemon(true);
+        try (PrintStream out = new PrintStream(hlog.toFile());
+             RaftKvClientPool clients = new RaftKvClientPool(poolSize(rate),
+                 () -> RaftKvClients.create(group, this::resent))) {
+            pool = clients;
             HistogramLogWriter log = new HistogramLogWriter(out);
             log.outputComment("raft-kv open-loop load: latency of answered requests, microseconds, from each"
                 + " intended send time");
@@ -139,60 +148,52 @@ public final class RaftKvLoad {
             long windowStart = start + warmup.toNanos();
             long end = windowStart + measure.toNanos();
             long nextFlush = windowStart + TimeUnit.SECONDS.toNanos(1);
-            long sent = 0;
             long sendLag = 0;
-            boolean measuring = false;
             String value = "x".repeat(VALUE_BYTES);
             for (long i = 0; ; i++) {
                 long due = start + (long) (i * 1e9 / rate);
                 if (due >= end) {
                     break;
                 }
-                if (!measuring && due >= windowStart) {
-                    measuring = true;
-                    log.setBaseTime(System.currentTimeMillis());
-                    log.outputStartTime(System.currentTimeMillis());
+                if (requests == null && due >= windowStart) {
+                    long epochMillis = System.currentTimeMillis() + (windowStart - System.nanoTime()) / 1_000_000;
+                    requests = new RaftKvRequests(epochMillis, (int) Math.ceil(measure.toNanos() / 1e9 * rate) + 1);
+                    log.setBaseTime(epochMillis);
+                    log.outputStartTime(epochMillis);
                     log.outputLegend();
                     starter.start();
                 }
-                if (measuring && due >= nextFlush) {
+                if (requests != null && due >= nextFlush) {
                     interval = flush(log, interval, total);
                     nextFlush += TimeUnit.SECONDS.toNanos(1);
                 }
                 for (long now = System.nanoTime(); now < due; now = System.nanoTime()) {
                     LockSupport.parkNanos(Math.min(due - now, gap));
                 }
-                if (measuring) {
-                    sendLag = Math.max(sendLag, System.nanoTime() - due);
-                }
-                int c = (int) (i % clients);
                 String key = KvCommand.Preload.keyOf(random.nextInt(keys));
                 KvCommand command = random.nextInt(GETS_PER_PUT + 1) == 0
                     ? new KvCommand.Put(key, value) : new KvCommand.Get(key);
-                if (measuring) {
-                    sent++;
+                int index = -1;
+                if (requests != null) {
+                    sendLag = Math.max(sendLag, System.nanoTime() - due);
+                    index = requests.add((due - windowStart) / 1000);
                     unanswered.incrementAndGet();
                 }
-                send(raft.get(c), lastServer.get(c), command, due, measuring, 1);
+                clients.submit(new Request(command, due, index));
             }
             double seconds = (Math.max(end, System.nanoTime()) - windowStart) / 1e9;
             onMeasureEnd.run();
-            long drainEnd = System.nanoTime() + drain.toNanos();
+            long drainEnd = System.nanoTime() + RaftKvClients.DEADLINE.plusSeconds(1).toNanos();
             while (unanswered.get() > 0 && System.nanoTime() < drainEnd) {
                 Thread.sleep(20);
             }
-            timeouts.addAndGet(Math.max(0, unanswered.get()));
+            over = true; // what is still out now timed out; closing the pool fails it, which no longer counts
             flush(log, interval, total);
             starter.join();
-            synchronized (moved) {
-                return new Result(total, moved.copy(), sent, errors.get(), timeouts.get(), resent.get(),
-                    sendLag / 1000, seconds);
-            }
-        } finally {
-            resender.shutdownNow();
-            for (RaftClient c : raft) {
-                c.close();
-            }
+            Map<String, Long> causes = new TreeMap<>();
+            failureCauses.forEach((cause, n) -> causes.put(cause, n.sum()));
+            return new Result(total, requests, leaderResends.get(), otherResends.get(), clients.waited(),
+                clients.longestWaitMicros(), causes, sendLag / 1000, seconds);
         }
     }
 
@@ -203,67 +204,61 @@ public final class RaftKvLoad {
         return h;
     }
 
-    private static RaftClient client(RaftGroup group) {
-        RaftProperties properties = new RaftProperties();
-        RaftClientConfigKeys.Rpc.setRequestTimeout(properties,
-            TimeDuration.valueOf(REQUEST_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
-        // more than a leader change can hold up, so that sending never blocks the schedule
-        RaftClientConfigKeys.Async.setOutstandingRequestsMax(properties, 10_000);
-        return RaftClient.newBuilder().setRaftGroup(group).setProperties(properties)
-            .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(10,
-                TimeDuration.valueOf(100, TimeUnit.MILLISECONDS)))
-            .build();
+    /** The retry policy sent an attempt again: counted, and marked on the request when it is measured. */
+    private void resent(ClientId client, Throwable cause) {
+        RaftKvClientPool clients = pool;
+        if (clients == null || !(clients.carrying(client) instanceof Request r) || r.index < 0) {
+            return;
+        }
+        if (RaftKvClients.isLeaderChange(cause)) {
+            leaderResends.incrementAndGet();
+        } else {
+            otherResends.incrementAndGet();
+        }
+        if (cause instanceof TimeoutIOException) {
+            requests.attemptTimedOut(r.index);
+        }
     }
 
-    private void send(RaftClient client, AtomicReference<RaftPeerId> lastServer, KvCommand command, long due,
-                      boolean measured, int attempt) {
-        Message message = Message.valueOf(ByteString.copyFrom(command.encode()));
-        CompletableFuture<RaftClientReply> reply;
-        try {
-            reply = command.isWrite() ? client.async().send(message) : client.async().sendReadOnly(message);
-        } catch (RuntimeException e) {
-            reply = CompletableFuture.failedFuture(e);
+    /** One request on its way: a call of the pool; {@code index} its place in the window, -1 in the warm-up. */
+    private final class Request implements RaftKvClientPool.Call {
+        private final KvCommand command;
+        private final long due;
+        private final int index;
+        private volatile long sentNanos;
+
+        Request(KvCommand command, long due, int index) {
+            this.command = command;
+            this.due = due;
+            this.index = index;
         }
-        reply.whenComplete((r, e) -> {
-            Throwable failure = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-            if (failure == null && !r.isSuccess()) {
-                failure = r.getException();
-            }
-            if (failure instanceof LeaderSteppingDownException && attempt < MAX_ATTEMPTS) {
-                if (measured) {
-                    resent.incrementAndGet();
-                }
-                try {
-                    resender.schedule(() -> send(client, lastServer, command, due, measured, attempt + 1),
-                        RESEND_DELAY_MS, TimeUnit.MILLISECONDS);
-                    return;
-                } catch (RuntimeException closed) {
-                    failure = closed;
-                }
-            }
-            long micros = Math.min(MAX_LATENCY_MICROS, Math.max(0, (System.nanoTime() - due) / 1000));
-            RaftPeerId previous = failure == null ? lastServer.getAndSet(r.getServerId()) : null;
-            if (!measured) {
+
+        @Override
+        public CompletableFuture<RaftClientReply> send(RaftClient client) {
+            sentNanos = System.nanoTime();
+            return RaftKvClients.call(client, Message.valueOf(ByteString.copyFrom(command.encode())),
+                command.isWrite(), RaftKvLoad.this::resent);
+        }
+
+        @Override
+        public void completed(RaftClientReply reply, Throwable failure) {
+            if (index < 0 || over) {
                 return;
             }
-            if (failure == null) {
+            long now = System.nanoTime();
+            if (failure == null && reply.isSuccess()) {
+                long micros = Math.min(MAX_LATENCY_MICROS, Math.max(0, (now - due) / 1000));
                 recorder.recordValue(micros);
-                if (previous != null && !previous.equals(r.getServerId())) {
-                    synchronized (moved) {
-                        moved.recordValue(micros);
-                    }
-                }
-            } else if (isTimeout(failure)) {
-                timeouts.incrementAndGet();
+                requests.answered(index, micros);
+            } else if (sentNanos != 0 && now - sentNanos >= RaftKvClients.DEADLINE.toNanos()) {
+                requests.timedOut(index);
             } else {
-                errors.incrementAndGet();
+                requests.failed(index);
+                Throwable cause = failure != null ? failure : reply.getException();
+                failureCauses.computeIfAbsent(cause == null ? "(no exception)" : cause.getClass().getSimpleName(),
+                    k -> new LongAdder()).increment();
             }
             unanswered.decrementAndGet();
-        });
-    }
-
-    private static boolean isTimeout(Throwable t) {
-        String name = t.getClass().getSimpleName();
-        return name.contains("Timeout") || name.equals("RaftRetryFailureException");
+        }
     }
 }

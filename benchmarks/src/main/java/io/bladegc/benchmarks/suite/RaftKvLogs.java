@@ -13,9 +13,8 @@ import java.util.regex.Pattern;
 /**
  * What the {@code raft-kv} scenario reads from a peer's logs: collections, their pauses and the allocation they show
  * in a {@code -Xlog:gc*} log (the {@code [gc]} lines {@code GC(n) Pause ... 300M->100M(1024M) 12.3ms}, as Parallel and
- * G1 write them), and Blade's leadership hand-offs in its output ({@code handed <group> to <peer>}, or when one did not
- * complete {@code leadership of <group> not handed off}). Texts are a log's
- * part written during a window ({@link #since}). Stateless.
+ * G1 write them); the part of a log written after an offset ({@link #since}), e.g. during a window; the group's name
+ * in Blade's lines. Leadership changes in a peer's output: {@link RaftKvLeadership}. Stateless.
  */
 final class RaftKvLogs {
     private static final Pattern PAUSE = Pattern.compile(
@@ -78,32 +77,6 @@ final class RaftKvLogs {
             uptime = Double.parseDouble(m.group(1));
         }
         return Double.isNaN(uptime) || uptime <= 0 ? Double.NaN : allocated / uptime;
-    }
-
-    /**
-     * @param output     a peer's output
-     * @param groupShort the group as Blade names it (the last 12 characters of {@code RaftGroupId.toString()})
-     * @return how many times Blade handed that group's leadership off in it
-     */
-    static int handoffs(String output, String groupShort) {
-        return count(output, "handed " + groupShort + " to ");
-    }
-
-    /**
-     * @param output  a peer's output
-     * @param groupId the group, as {@code RaftGroupId.toString()} gives it
-     * @return how many hand-offs of that group's leadership did not complete in it
-     */
-    static int failedHandoffs(String output, Object groupId) {
-        return count(output, "leadership of " + groupId + " not handed off");
-    }
-
-    private static int count(String text, String needle) {
-        int n = 0;
-        for (int i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + needle.length())) {
-            n++;
-        }
-        return n;
     }
 
     /** @return the group's name in Blade's lines: the last 12 characters of its {@code toString()} */

@@ -1,117 +1,130 @@
 package io.bladegc.benchmarks.suite;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 import org.HdrHistogram.Histogram;
 
 /**
- * The {@code raft-kv} scenario's tables: one column per arm (latency percentiles, rate, errors, elections, hand-offs,
- * collections, what a hand-off adds), then the goals from the same run. Stateless.
+ * The {@code raft-kv} scenario's table: one column per arm, all repetitions together (latency percentiles from the
+ * merged histogram, counts added up, worst values the worst of any repetition), then what the machine did during the
+ * windows: where the time goes when even Epsilon is slow. Stateless.
  */
 final class RaftKvTable {
-    /** The arm the goals are about. */
-    static final String BLADE = "blade-parallel";
-
-    /**
-     * One arm's run.
-     *
-     * @param name          the arm
-     * @param load          the measured window's load result, null when the arm failed
-     * @param termsAdvanced how far the group's term moved during the window, -1 when unknown
-     * @param transfers     Blade's hand-offs of the group's leadership during the window (all peers)
-     * @param failedHandoffs Blade's hand-offs of the group's leadership that did not complete during the window
-     * @param collections   collections with a pause per peer during the window, in peer order
-     * @param longestPause  the longest GC pause of any peer during the window, ms
-     * @param allocation    the most any peer allocated, MiB/s over its whole run (GC log), NaN when unknown
-     * @param failure       why the arm failed, null when it completed
-     */
-    record ArmOutcome(String name, RaftKvLoad.Result load, long termsAdvanced, long transfers, long failedHandoffs,
-                      List<Integer> collections, double longestPause, double allocation, String failure) {
-        /** @return terms advanced that no hand-off explains, -1 when unknown */
-        long elections() {
-            return termsAdvanced < 0 ? -1 : Math.max(0, termsAdvanced - transfers);
-        }
-    }
+    private static final double[] PERCENTILES = {50, 95, 99, 99.9, 99.99};
+    private static final String[] LABELS = {"p50", "p95", "p99", "p99.9", "p99.99"};
 
     private RaftKvTable() {
     }
 
-    /** @return the arms' table, markdown, lines ending in a newline */
-    static String markdown(List<ArmOutcome> arms) {
+    /**
+     * @param arms the arms' names, in column order
+     * @param reps every repetition of every arm, any order
+     * @return the table, markdown, lines ending in a newline
+     */
+    static String markdown(List<String> arms, List<RaftKvRep> reps) {
+        Map<String, List<String>> rows = new LinkedHashMap<>();
+        for (String arm : arms) {
+            column(reps.stream().filter(r -> r.arm().equals(arm)).toList())
+                .forEach((label, value) -> rows.computeIfAbsent(label, k -> new ArrayList<>()).add(value));
+        }
         StringBuilder sb = new StringBuilder("| |");
-        arms.forEach(a -> sb.append(' ').append(a.name()).append(" |"));
+        arms.forEach(a -> sb.append(' ').append(a).append(" |"));
         sb.append("\n|---|");
         arms.forEach(a -> sb.append("---:|"));
         sb.append('\n');
-        double[] percentiles = {50, 95, 99, 99.9, 99.99, 100};
-        String[] labels = {"p50", "p95", "p99", "p99.9", "p99.99", "max"};
-        for (int i = 0; i < percentiles.length; i++) {
-            double p = percentiles[i];
-            row(sb, labels[i] + " (ms)", arms, a -> ms(a.load().latency(), p));
-        }
-        row(sb, "achieved rate (/s)", arms, a -> String.format(Locale.ROOT, "%.1f", a.load().achievedRate()));
-        row(sb, "requests due in the window", arms, a -> Long.toString(a.load().sent()));
-        row(sb, "load generator's worst send lag (ms)", arms, a -> String.format(Locale.ROOT, "%.1f",
-            a.load().sendLag() / 1000.0));
-        row(sb, "errors / timeouts", arms, a -> a.load().errors() + " / " + a.load().timeouts());
-        row(sb, "step-down refusals sent again", arms, a -> Long.toString(a.load().resent()));
-        row(sb, "elections (terms advanced - transfers)", arms, a -> a.termsAdvanced() < 0 ? "?"
-            : a.elections() + " (" + a.termsAdvanced() + " - " + a.transfers() + ")");
-        row(sb, "leadership transfers (Blade's `handed`)", arms, a -> Long.toString(a.transfers()));
-        row(sb, "hand-offs that did not complete (Blade's `not handed off`)", arms,
-            a -> Long.toString(a.failedHandoffs()));
-        row(sb, "collections per peer (n1/n2/n3)", arms, a -> a.collections().stream().map(String::valueOf)
-            .collect(Collectors.joining("/")));
-        row(sb, "longest GC pause (ms)", arms, a -> String.format(Locale.ROOT, "%.1f", a.longestPause()));
-        row(sb, "answered by another server than the client's previous answer", arms,
-            a -> Long.toString(a.load().moved().getTotalCount()));
-        row(sb, "... their latency p50 / max (ms)", arms, a -> a.load().moved().getTotalCount() == 0 ? "-"
-            : ms(a.load().moved(), 50) + " / " + ms(a.load().moved(), 100));
-        row(sb, "allocation, busiest peer (MiB/s, GC log)", arms, a -> Double.isNaN(a.allocation()) ? "-"
-            : String.format(Locale.ROOT, "%.1f", a.allocation()));
+        rows.forEach((label, values) -> sb.append("| ").append(label).append(" | ").append(String.join(" | ", values))
+            .append(" |\n"));
         return sb.toString();
     }
 
-    /** @return the goals block: Blade's p99.99 against Epsilon's and G1's, and its elections; markdown */
-    static String goals(List<ArmOutcome> arms) {
-        ArmOutcome blade = find(arms, BLADE);
-        ArmOutcome epsilon = find(arms, "epsilon");
-        ArmOutcome g1 = find(arms, "g1");
-        return "| goal | " + BLADE + " |\n|---|---|\n"
-            + "| p99.99 <= 1.5 x epsilon's | " + ratio(blade, epsilon, 1.5) + " |\n"
-            + "| p99.99 <= 0.1 x g1's | " + ratio(blade, g1, 0.1) + " |\n"
-            + "| no elections caused by collections | " + (blade == null || blade.elections() < 0 ? "-"
-                : blade.elections() + " elections: " + (blade.elections() == 0 ? "met" : "not met")) + " |\n";
+    /** @return the answered requests' latencies of the measured repetitions, merged, microseconds */
+    static Histogram merged(List<RaftKvRep> reps) {
+        Histogram h = new Histogram(RaftKvLoad.MAX_LATENCY_MICROS, 3);
+        reps.stream().filter(RaftKvRep::measured).forEach(r -> h.add(r.load().latency()));
+        return h;
     }
 
-    private static ArmOutcome find(List<ArmOutcome> arms, String name) {
-        return arms.stream().filter(a -> a.name().equals(name) && a.load() != null
-            && a.load().latency().getTotalCount() > 0).findFirst().orElse(null);
-    }
-
-    private static String ratio(ArmOutcome arm, ArmOutcome reference, double limit) {
-        if (arm == null || reference == null) {
-            return "-";
+    /** @return one arm's rows, label to value */
+    static Map<String, String> column(List<RaftKvRep> all) {
+        List<RaftKvRep> reps = all.stream().filter(RaftKvRep::measured).toList();
+        Map<String, String> rows = new LinkedHashMap<>();
+        Histogram merged = merged(reps);
+        boolean any = merged.getTotalCount() > 0;
+        for (int i = 0; i < PERCENTILES.length; i++) {
+            rows.put(LABELS[i] + " (ms)", any ? ms(merged.getValueAtPercentile(PERCENTILES[i])) : "-");
         }
-        double a = arm.load().latency().getValueAtPercentile(99.99) / 1000.0;
-        double r = reference.load().latency().getValueAtPercentile(99.99) / 1000.0;
-        return String.format(Locale.ROOT, "%.2f x (%.2f / %.2f ms): %s", a / r, a, r, a / r <= limit ? "met"
-            : "not met");
+        rows.put("max (ms)", any ? ms(merged.getMaxValue()) : "-");
+        rows.put("p99.99 per repetition (ms)", reps.isEmpty() ? "-" : reps.stream()
+            .map(r -> ms(r.load().latency().getValueAtPercentile(99.99))).collect(Collectors.joining(", ")));
+        rows.put("repetitions (failed)", reps.size() + " (" + (all.size() - reps.size()) + ")");
+        rows.put("achieved rate (/s, mean)", mean(reps, r -> r.load().achievedRate(), "%.1f"));
+        rows.put("requests due in the windows", sum(reps, r -> r.load().requests().count()));
+        rows.put("failed client calls", sum(reps, r -> r.load().requests().all().failed()));
+        Map<String, Long> causes = new TreeMap<>();
+        reps.forEach(r -> r.load().failureCauses().forEach((cause, n) -> causes.merge(cause, n, Long::sum)));
+        rows.put("... by cause", causes.isEmpty() ? "-" : causes.entrySet().stream()
+            .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")));
+        rows.put("timed out (no answer by the deadline)", sum(reps, r -> r.load().requests().all().timedOut()));
+        rows.put("requests that waited out an attempt timeout", sum(reps,
+            r -> r.load().requests().all().attemptTimeouts()));
+        rows.put("attempts sent again: leadership moving / other", reps.isEmpty() ? "-"
+            : sum(reps, r -> r.load().leaderResends()) + " / " + sum(reps, r -> r.load().otherResends()));
+        rows.put("calls that waited for a free client, longest wait (ms)", reps.isEmpty() ? "-"
+            : sum(reps, r -> r.load().waitedForClient()) + ", " + ms(max(reps, r -> r.load().longestWaitMicros())));
+        rows.put("load generator's worst send lag (ms)", reps.isEmpty() ? "-"
+            : ms(max(reps, r -> r.load().sendLag())));
+        rows.put("leadership hand-offs (not completed)", reps.isEmpty() ? "-" : sum(reps, r -> r.changes().handoffs()
+            .size()) + " (" + sum(reps, r -> r.changes().handoffs().stream().filter(h -> !h.completed()).count())
+            + ")");
+        rows.put("elections outside hand-offs (peers' output)", sum(reps, RaftKvRep::elections));
+        rows.put("terms advanced (GroupManagementApi)", reps.isEmpty() || reps.stream()
+            .anyMatch(r -> r.termsAdvanced() < 0) ? "?" : sum(reps, RaftKvRep::termsAdvanced));
+        rows.put("collections per peer (n1/n2/n3), per repetition", reps.isEmpty() ? "-" : reps.stream()
+            .map(r -> r.collections().stream().map(String::valueOf).collect(Collectors.joining("/")))
+            .collect(Collectors.joining(", ")));
+        rows.put("longest GC pause (ms)", reps.isEmpty() ? "-" : String.format(Locale.ROOT, "%.1f",
+            reps.stream().mapToDouble(RaftKvRep::longestPause).max().orElse(0)));
+        rows.put("allocation, busiest peer (MiB/s, GC log)", reps.stream().mapToDouble(RaftKvRep::allocation)
+            .filter(a -> !Double.isNaN(a)).max().stream().mapToObj(a -> String.format(Locale.ROOT, "%.1f", a))
+            .findFirst().orElse("-"));
+        List<RaftKvRep> used = reps.stream().filter(r -> r.usage() != null).toList();
+        rows.put("cores busy in the window (mean): machine (steal) / peers / load generator", used.isEmpty() ? "-"
+            : String.format(Locale.ROOT, "%.2f (%.2f) / %.2f / %.2f", meanOf(used, u -> u.machineCores()),
+                meanOf(used, u -> u.stealCores()), meanOf(used, u -> u.peerCores()),
+                meanOf(used, u -> u.loadCores())));
+        Histogram late = new Histogram(3);
+        used.forEach(r -> late.add(r.usage().jitter().overshoot()));
+        rows.put("1 ms sleeps late during the window, p99.9 / max (ms)", late.getTotalCount() == 0 ? "-"
+            : ms(late.getValueAtPercentile(99.9)) + " / " + ms(late.getMaxValue()));
+        return rows;
     }
 
-    private static void row(StringBuilder sb, String label, List<ArmOutcome> arms, Function<ArmOutcome, String> cell) {
-        sb.append("| ").append(label).append(" |");
-        arms.forEach(a -> sb.append(' ').append(a.load() == null ? "failed" : cell.apply(a)).append(" |"));
-        sb.append('\n');
+    private static String sum(List<RaftKvRep> reps, ToLongFunction<RaftKvRep> f) {
+        return reps.isEmpty() ? "-" : Long.toString(reps.stream().mapToLong(f).sum());
     }
 
-    private static String ms(Histogram h, double percentile) {
-        if (h.getTotalCount() == 0) {
-            return "-";
-        }
-        long micros = percentile >= 100 ? h.getMaxValue() : h.getValueAtPercentile(percentile);
+    private static long max(List<RaftKvRep> reps, ToLongFunction<RaftKvRep> f) {
+        return reps.stream().mapToLong(f).max().orElse(0);
+    }
+
+    private static String mean(List<RaftKvRep> reps, ToDoubleFunction<RaftKvRep> f, String format) {
+        return reps.isEmpty() ? "-" : String.format(Locale.ROOT, format, reps.stream().mapToDouble(f).average()
+            .orElse(0));
+    }
+
+    private static double meanOf(List<RaftKvRep> reps, Function<RaftKvRep.Usage, Double> f) {
+        return reps.stream().mapToDouble(r -> f.apply(r.usage())).average().orElse(Double.NaN);
+    }
+
+    static String ms(long micros) {
         return String.format(Locale.ROOT, "%.2f", micros / 1000.0);
     }
 }

@@ -45,16 +45,9 @@ class RaftKvLogsTest {
     }
 
     @Test
-    void countsHandOffsOfOneGroupOnly() {
-        String out = """
-            Blade raft n1 GC #3 handed 7673746F72 to n2 in 40.1 ms; handed 0000000000AB to n3 in 2.0 ms; granted
-            Blade raft n2 GC #5 handed 7673746F72 to n3 in 12.0 ms; granted epoch 4 after 50.0 ms
-            Blade raft n3 GC #2 YOUNG: leadership of group-7673746F72 not handed off within 3000 ms; not collecting
-            """;
-        assertThat(RaftKvLogs.handoffs(out, "7673746F72")).isEqualTo(2);
-        assertThat(RaftKvLogs.handoffs(out, "0000000000AB")).isEqualTo(1);
-        assertThat(RaftKvLogs.failedHandoffs(out, "group-7673746F72")).isEqualTo(1);
+    void namesTheGroupAsBladeDoes() {
         assertThat(RaftKvLogs.groupShort("group-0123456789ABCDEF")).isEqualTo("456789ABCDEF");
+        assertThat(RaftKvLogs.groupShort("short")).isEqualTo("short");
     }
 
     @Test

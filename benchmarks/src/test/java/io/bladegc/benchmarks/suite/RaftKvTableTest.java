@@ -4,57 +4,70 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 class RaftKvTableTest {
-    /** 10,000 latencies: 9,990 of {@code typicalMicros}, 10 (0.1 %) of {@code tailMicros}. */
-    private static Histogram latencies(long typicalMicros, long tailMicros) {
-        Histogram h = new Histogram(60_000_000L, 3);
-        h.recordValueWithCount(typicalMicros, 9_990);
-        h.recordValueWithCount(tailMicros, 10);
-        return h;
+    /**
+     * @return a window's result whose histogram holds the answered requests of {@code requests} (1 ms when none
+     *     is answered yet), 20 s long
+     */
+    static RaftKvLoad.Result load(RaftKvRequests requests) {
+        Histogram h = new Histogram(RaftKvLoad.MAX_LATENCY_MICROS, 3);
+        h.recordValueWithCount(1_000, requests.count());
+        return new RaftKvLoad.Result(h, requests, 3, 1, 2, 1_500, Map.of(), 2_500, 20);
     }
 
-    private static RaftKvTable.ArmOutcome arm(String name, long tailMicros, long terms, long transfers) {
-        Histogram moved = new Histogram(60_000_000L, 3);
-        if (transfers > 0) {
-            moved.recordValue(40_000);
-            moved.recordValue(60_000);
+    /** 10,000 requests answered in 1 ms but 10 (0.1 %) in {@code tailMicros}; 2 failed, 1 timed out. */
+    static RaftKvRep rep(String arm, int rep, long tailMicros, int elections, RaftKvRep.Usage usage) {
+        RaftKvRequests requests = new RaftKvRequests(0, 10_000);
+        Histogram h = new Histogram(RaftKvLoad.MAX_LATENCY_MICROS, 3);
+        for (int i = 0; i < 10_000; i++) {
+            long micros = i % 1_000 == 999 ? tailMicros : 1_000;
+            requests.answered(requests.add(i * 2_000L), micros);
+            h.recordValue(micros);
         }
-        RaftKvLoad.Result load = new RaftKvLoad.Result(latencies(1_000, tailMicros), moved, 10_000, 1, 2, 3, 2_500,
-            20);
-        return new RaftKvTable.ArmOutcome(name, load, terms, transfers, 1, List.of(4, 5, 6), 12.5, 30.25, null);
+        requests.failed(5);
+        requests.failed(6);
+        requests.timedOut(7);
+        List<RaftKvLeadership.Election> e = java.util.stream.LongStream.range(0, elections)
+            .mapToObj(t -> new RaftKvLeadership.Election("n1", t + 2, 5_000 + t)).toList();
+        Map<String, Long> causes = Map.of("LeaderSteppingDownException", 1L, "StateMachineException", 1L);
+        return new RaftKvRep(arm, rep, new RaftKvLoad.Result(h, requests, 3, 1, 2, 1_500, causes, 2_500, 20),
+            new RaftKvLeadership.Changes(List.of(), e), elections, List.of(4, 5, 6), 12.5, 30.25, usage, null);
+    }
+
+    static RaftKvRep.Usage usage(long lateMicros) {
+        Histogram late = new Histogram(3);
+        late.recordValueWithCount(50, 998);
+        late.recordValue(lateMicros);
+        return new RaftKvRep.Usage(1.5, 0.1, 1.0, 0.25, new WakeupJitter(late));
     }
 
     @Test
-    void oneColumnPerArmWithEveryRow() {
-        String md = RaftKvTable.markdown(List.of(arm("g1", 80_000, 0, 0), arm("blade-parallel", 8_000, 3, 2),
-            RaftKvTableTest.failed("epsilon")));
+    void oneColumnPerArmOverAllRepetitions() {
+        List<RaftKvRep> reps = List.of(rep("g1", 1, 80_000, 0, usage(4_000)), rep("g1", 2, 60_000, 1, usage(2_000)),
+            rep("blade-parallel", 1, 8_000, 0, null), RaftKvRep.failed("epsilon", 1, "boom"));
+        String md = RaftKvTable.markdown(List.of("g1", "blade-parallel", "epsilon"), reps);
         assertThat(md).startsWith("| | g1 | blade-parallel | epsilon |\n|---|---:|---:|---:|\n");
-        assertThat(md).contains("| p50 (ms) | 1.00 | 1.00 | failed |");
-        assertThat(md).contains("| p99.99 (ms) | 80.06 | 8.00 | failed |");
-        assertThat(md).contains("| achieved rate (/s) | 500.0 | 500.0 | failed |");
-        assertThat(md).contains("| errors / timeouts | 1 / 2 | 1 / 2 | failed |");
-        assertThat(md).contains("| load generator's worst send lag (ms) | 2.5 | 2.5 | failed |");
-        assertThat(md).contains("| elections (terms advanced - transfers) | 0 (0 - 0) | 1 (3 - 2) | failed |");
-        assertThat(md).contains("| hand-offs that did not complete (Blade's `not handed off`) | 1 | 1 | failed |");
-        assertThat(md).contains("| collections per peer (n1/n2/n3) | 4/5/6 | 4/5/6 | failed |");
-        assertThat(md).contains("| answered by another server than the client's previous answer | 0 | 2 | failed |");
-        assertThat(md).contains("| ... their latency p50 / max (ms) | - | 40.03 / 60.03 | failed |");
-        assertThat(md).contains("| allocation, busiest peer (MiB/s, GC log) | 30.3 | 30.3 | failed |");
-    }
-
-    @Test
-    void goalsAreRatiosOfTheSameRun() {
-        String md = RaftKvTable.goals(List.of(arm("g1", 80_000, 0, 0), arm("blade-parallel", 8_000, 2, 2),
-            arm("epsilon", 7_000, 0, 0)));
-        assertThat(md).contains("| p99.99 <= 1.5 x epsilon's | 1.14 x (8.00 / 7.00 ms): met |");
-        assertThat(md).contains("| p99.99 <= 0.1 x g1's | 0.10 x (8.00 / 80.06 ms): met |");
-        assertThat(md).contains("| no elections caused by collections | 0 elections: met |");
-        String missing = RaftKvTable.goals(List.of(arm("blade-parallel", 8_000, 5, 2)));
-        assertThat(missing).contains("| p99.99 <= 1.5 x epsilon's | - |");
-        assertThat(missing).contains("| no elections caused by collections | 3 elections: not met |");
+        assertThat(md).contains("| p50 (ms) | 1.00 | 1.00 | - |");
+        assertThat(md).contains("| p99.99 (ms) | 80.06 | 8.00 | - |");
+        assertThat(md).contains("| p99.99 per repetition (ms) | 80.06, 60.03 | 8.00 | - |");
+        assertThat(md).contains("| repetitions (failed) | 2 (0) | 1 (0) | 0 (1) |");
+        assertThat(md).contains("| requests due in the windows | 20000 | 10000 | - |");
+        assertThat(md).contains("| failed client calls | 4 | 2 | - |");
+        assertThat(md).contains("| ... by cause | LeaderSteppingDownException 2, StateMachineException 2 |"
+            + " LeaderSteppingDownException 1, StateMachineException 1 | - |");
+        assertThat(md).contains("| timed out (no answer by the deadline) | 2 | 1 | - |");
+        assertThat(md).contains("| attempts sent again: leadership moving / other | 6 / 2 | 3 / 1 | - |");
+        assertThat(md).contains("| calls that waited for a free client, longest wait (ms) | 4, 1.50 | 2, 1.50 | - |");
+        assertThat(md).contains("| elections outside hand-offs (peers' output) | 1 | 0 | - |");
+        assertThat(md).contains("| terms advanced (GroupManagementApi) | 1 | 0 | ? |");
+        assertThat(md).contains("| collections per peer (n1/n2/n3), per repetition | 4/5/6, 4/5/6 | 4/5/6 | - |");
+        assertThat(md).contains("| cores busy in the window (mean): machine (steal) / peers / load generator |"
+            + " 1.50 (0.10) / 1.00 / 0.25 | - | - |");
+        assertThat(md).contains("| 1 ms sleeps late during the window, p99.9 / max (ms) | 2.00 / 4.00 | - | - |");
     }
 
     @Test
@@ -66,7 +79,10 @@ class RaftKvTableTest {
         assertThat(RaftKvScenario.epsilonHeapMib(Double.NaN, life)).isEqualTo(RaftKvScenario.EPSILON_DEFAULT_MIB);
     }
 
-    private static RaftKvTable.ArmOutcome failed(String name) {
-        return new RaftKvTable.ArmOutcome(name, null, -1, 0, 0, List.of(), 0, Double.NaN, "boom");
+    @Test
+    void thePoolHoldsASecondOfRequests() {
+        assertThat(RaftKvLoad.poolSize(100)).isEqualTo(100);
+        assertThat(RaftKvLoad.poolSize(1)).isEqualTo(RaftKvLoad.MIN_POOL);
+        assertThat(RaftKvLoad.poolSize(10_000)).isEqualTo(RaftKvLoad.MAX_POOL);
     }
 }

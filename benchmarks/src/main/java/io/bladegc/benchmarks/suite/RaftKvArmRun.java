@@ -1,0 +1,266 @@
+package io.bladegc.benchmarks.suite;
+
+import io.bladegc.benchmarks.cluster.ChildProcess;
+import io.bladegc.benchmarks.raftkv.KvClient;
+import io.bladegc.benchmarks.raftkv.KvGroup;
+import io.bladegc.benchmarks.raftkv.KvServer;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.client.RaftClientConfigKeys;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
+import org.apache.ratis.protocol.GroupInfoReply;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.util.TimeDuration;
+
+/**
+ * One arm of the {@code raft-kv} scenario in one repetition: three fresh {@link KvServer} peers (one child JVM each,
+ * output and GC log in {@code logs/<arm>-rep<N>/<peer>/}), the preload, the load ({@link RaftKvLoad}, interval log
+ * {@code <arm>-rep<N>.hlog}), then what the window shows: the peers' output (hand-offs and elections,
+ * {@link RaftKvLeadership}), their GC logs ({@link RaftKvLogs}), the group's term ({@code GroupManagementApi}), the
+ * machine's and the processes' CPU time and the load generator's wake-ups ({@link WakeupJitter}) during it. Every
+ * peer is stopped by pid when the run ends, also on failure. Stateless.
+ */
+final class RaftKvArmRun {
+    /**
+     * How the peers stamp {@code java.util.logging} lines (Blade's): the time of day to the millisecond, as
+     * slf4j-simple stamps Ratis's, so that {@link RaftKvLeadership} can time both.
+     */
+    static final String LOG_FORMAT = "-Djava.util.logging.SimpleFormatter.format="
+        + "%1$tH:%1$tM:%1$tS.%1$tL %4$s %5$s%6$s%n";
+    private static final String[] PEER_IDS = {"n1", "n2", "n3"};
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+
+    /** One peer: its id, process, output (stdout and stderr) and GC log. */
+    private record Peer(String id, ChildProcess process, Path output, Path gcLog) {
+    }
+
+    /** A started cluster, stopped peer by peer by pid. */
+    private record Peers(List<Peer> peers) implements AutoCloseable {
+        @Override
+        public void close() throws InterruptedException {
+            for (Peer p : peers) {
+                p.process().close();
+            }
+        }
+    }
+
+    private RaftKvArmRun() {
+    }
+
+    /**
+     * @param arm  the arm (its JVM flags and Blade mode)
+     * @param rep  the repetition, from 1
+     * @param o    the command line
+     * @param stop holds the running cluster, for a shutdown during the run
+     * @return what the run measured, or {@link RaftKvRep#failed} with the reason
+     */
+    static RaftKvRep run(Arm arm, int rep, SuiteOptions o, StopOnExit stop) {
+        String id = arm.name() + "-rep" + rep;
+        Path logDir = o.out().resolve("logs").resolve(id);
+        System.err.printf(Locale.ROOT, "suite: %s: %s; %.0f req/s, %,d keys, warm-up %d s, measured %d s%n", id,
+            arm.jvmFlags(), o.rate(), RaftKvScenario.keys(o), RaftKvScenario.warmup(o).toSeconds(),
+            RaftKvScenario.measure(o).toSeconds());
+        List<Peer> started = new ArrayList<>();
+        try (Peers peers = stop.hold(new Peers(started))) {
+            String spec = peerSpec();
+            RaftGroup group = KvGroup.parse(spec, null);
+            for (RaftPeer peer : group.getPeers()) {
+                String peerId = peer.getId().toString();
+                Path dir = logDir.resolve(peerId);
+                Files.createDirectories(dir.resolve("storage"));
+                List<String> command = new ArrayList<>(List.of(arm.java().toString()));
+                command.addAll(arm.serverFlags(o.agentJar(), dir));
+                command.addAll(List.of(LOG_FORMAT, "-cp", System.getProperty("java.class.path"),
+                    KvServer.class.getName(), "--id", peerId, "--peers", spec, "--storage",
+                    dir.resolve("storage").toString()));
+                Path output = dir.resolve("server.log");
+                ChildProcess child = ChildProcess.start(id + "-" + peerId, command, output, output);
+                started.add(new Peer(peerId, child, output, dir.resolve("gc-" + child.pid() + ".log")));
+            }
+            for (Peer p : started) {
+                p.process().awaitReady(() -> Files.readString(p.output()).contains("kv ready:"), READY_TIMEOUT,
+                    p.id() + "'s \"kv ready\"");
+            }
+            return measure(arm.name(), rep, o, group, peers.peers(), o.out().resolve(id + ".hlog"));
+        } catch (Exception e) {
+            System.err.println("suite: " + id + " failed: " + e + " (logs in " + logDir + ")");
+            return RaftKvRep.failed(arm.name(), rep, e.toString());
+        } finally {
+            stop.release();
+        }
+    }
+
+    private static RaftKvRep measure(String arm, int rep, SuiteOptions o, RaftGroup group, List<Peer> peers,
+                                     Path hlog) throws Exception {
+        long t = System.nanoTime();
+        try (KvClient kv = KvClient.connect(group, Duration.ofSeconds(60), KvClient.DEFAULT_ATTEMPTS)) {
+            int size = kv.preload(RaftKvScenario.keys(o), RaftKvLoad.VALUE_BYTES);
+            if (size != RaftKvScenario.keys(o)) {
+                throw new IllegalStateException("preloaded " + RaftKvScenario.keys(o) + " keys, the store holds "
+                    + size);
+            }
+        }
+        System.err.printf(Locale.ROOT, "suite: %s-rep%d: preloaded %,d keys in %.1f s%n", arm, rep,
+            RaftKvScenario.keys(o), (System.nanoTime() - t) / 1e9);
+        Window w = new Window(peers);
+        RaftKvLoad.Result load;
+        try (RaftClient admin = adminClient(group)) {
+            load = new RaftKvLoad(group, o.rate(), RaftKvScenario.keys(o)).run(RaftKvScenario.warmup(o),
+                RaftKvScenario.measure(o), hlog, () -> w.start(admin, group, RaftKvScenario.measure(o)),
+                () -> w.end(admin, group));
+        }
+        long from = load.requests().startEpochMillis();
+        long to = from + RaftKvScenario.measure(o).toMillis();
+        List<String> outputs = new ArrayList<>();
+        for (int i = 0; i < peers.size(); i++) {
+            outputs.add(RaftKvLogs.since(peers.get(i).output(), w.outputAt[i])); // after the drain: late Blade lines
+        }
+        RaftKvLeadership.Changes changes = RaftKvLeadership.parse(outputs,
+            RaftKvLogs.groupShort(group.getGroupId()), from, ZoneId.systemDefault()).within(from, to);
+        List<Integer> collections = new ArrayList<>();
+        double longest = 0;
+        double allocation = Double.NaN;
+        for (int i = 0; i < peers.size(); i++) {
+            String gc = w.gcLogs[i];
+            collections.add(gc == null ? -1 : RaftKvLogs.collections(gc));
+            longest = Math.max(longest, gc == null ? 0 : RaftKvLogs.longestPauseMs(gc));
+            allocation = RaftKvScenario.maxKnown(allocation,
+                RaftKvLogs.allocationMibPerSecond(RaftKvLogs.since(peers.get(i).gcLog(), 0)));
+        }
+        String failure = null;
+        for (Peer p : peers) {
+            if (!p.process().isAlive()) {
+                failure = (failure == null ? "" : failure + "; ") + "peer " + p.id() + " exited during the run"
+                    + " (see " + p.output() + ")";
+            }
+        }
+        long terms = w.terms[0] < 0 || w.terms[1] < 0 ? -1 : w.terms[1] - w.terms[0];
+        RaftKvRep r = new RaftKvRep(arm, rep, load, changes, terms, collections, longest, allocation, w.usage(),
+            failure);
+        RaftKvRequests.Stretch all = load.requests().all();
+        System.err.printf(Locale.ROOT, "suite: %s-rep%d: p99 %.2f ms, p99.99 %.2f ms, max %.2f ms, failed %d,"
+                + " timed out %d, hand-offs %d, elections %d, terms +%d, collections %s%n", arm, rep,
+            load.latency().getValueAtPercentile(99) / 1000.0, load.latency().getValueAtPercentile(99.99) / 1000.0,
+            load.latency().getMaxValue() / 1000.0, all.failed(), all.timedOut(), changes.handoffs().size(),
+            r.elections(), terms, collections);
+        return r;
+    }
+
+    /**
+     * What is read at the window's start (on the load's window-start thread, which then measures the wake-ups until
+     * the window's end) and at its end (on the load's thread), kept for after the run, which joins the former.
+     */
+    private static final class Window {
+        private final List<Peer> peers;
+        private final long[] outputAt;
+        private final long[] gcAt;
+        private final String[] gcLogs;
+        private final long[] terms = {-1, -1};
+        private final ProcessUsage[] before;
+        private MachineCpu machine;
+        private ProcessUsage load;
+        private long startNanos;
+        private double seconds;
+        private double peerSeconds;
+        private WakeupJitter jitter;
+        private boolean read;
+
+        Window(List<Peer> peers) {
+            this.peers = peers;
+            outputAt = new long[peers.size()];
+            gcAt = new long[peers.size()];
+            gcLogs = new String[peers.size()];
+            before = new ProcessUsage[peers.size()];
+        }
+
+        /** At the window's start: where the logs are, the term and CPU times; then the wake-ups until its end. */
+        void start(RaftClient admin, RaftGroup group, Duration measure) {
+            try {
+                for (int i = 0; i < peers.size(); i++) {
+                    outputAt[i] = RaftKvLogs.offset(peers.get(i).output());
+                    gcAt[i] = RaftKvLogs.offset(peers.get(i).gcLog());
+                    before[i] = ProcessUsage.of(peers.get(i).process().pid());
+                }
+                machine = MachineCpu.now();
+                load = ProcessUsage.of(ProcessHandle.current().pid());
+                startNanos = System.nanoTime();
+                terms[0] = term(admin, group);
+            } catch (IOException e) {
+                System.err.println("suite: cannot read the window's start: " + e);
+            }
+            jitter = WakeupJitter.measure(measure);
+        }
+
+        /** At the window's end: the GC logs written during it, the term and the CPU used. */
+        void end(RaftClient admin, RaftGroup group) {
+            try {
+                seconds = (System.nanoTime() - startNanos) / 1e9;
+                for (int i = 0; i < peers.size(); i++) {
+                    gcLogs[i] = RaftKvLogs.since(peers.get(i).gcLog(), gcAt[i]);
+                    peerSeconds += ProcessUsage.of(peers.get(i).process().pid()).since(before[i]).cpuSeconds();
+                }
+                machine = MachineCpu.now().since(machine);
+                load = ProcessUsage.of(ProcessHandle.current().pid()).since(load);
+                terms[1] = term(admin, group);
+                read = true;
+            } catch (IOException | RuntimeException e) {
+                System.err.println("suite: cannot read the window's end: " + e);
+            }
+        }
+
+        /** @return what the machine did during the window, null when a reading failed; after the run only */
+        RaftKvRep.Usage usage() {
+            return !read || jitter == null ? null : new RaftKvRep.Usage(machine.busyCores(seconds),
+                machine.stealCores(seconds), peerSeconds / seconds, load.cpuSeconds() / seconds, jitter);
+        }
+    }
+
+    /** @return the group's current term: the highest of the leader's term and every peer's last log entry's term */
+    private static long term(RaftClient admin, RaftGroup group) {
+        long term = -1;
+        for (RaftPeer peer : group.getPeers()) {
+            try {
+                GroupInfoReply info = admin.getGroupManagementApi(peer.getId()).info(group.getGroupId());
+                RoleInfoProto role = info.getRoleInfoProto();
+                if (role.hasLeaderInfo()) {
+                    term = Math.max(term, role.getLeaderInfo().getTerm());
+                }
+                term = Math.max(term, info.getLogInfoProto().getLastEntry().getTerm());
+            } catch (IOException | RuntimeException e) {
+                System.err.println("suite: no group info from " + peer.getId() + ": " + e);
+            }
+        }
+        return term;
+    }
+
+    private static RaftClient adminClient(RaftGroup group) {
+        RaftProperties properties = new RaftProperties();
+        RaftClientConfigKeys.Rpc.setRequestTimeout(properties, TimeDuration.valueOf(3, TimeUnit.SECONDS));
+        return RaftClient.newBuilder().setRaftGroup(group).setProperties(properties)
+            .setRetryPolicy(RetryPolicies.noRetry()).build();
+    }
+
+    /** @return {@code n1=127.0.0.1:<port>,...} on free loopback ports */
+    private static String peerSpec() throws IOException {
+        List<String> entries = new ArrayList<>();
+        for (String id : PEER_IDS) {
+            try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                entries.add(id + "=127.0.0.1:" + s.getLocalPort());
+            }
+        }
+        return String.join(",", entries);
+    }
+}

@@ -1,0 +1,132 @@
+package io.bladegc.benchmarks.suite;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The benchmark issue's goals for the {@code raft-kv} scenario, computed from the run (all repetitions of an arm
+ * together): Epsilon's p99.99 at most {@value #EPSILON_P9999_MS} ms; Blade's ({@value #BLADE}) p99.99 at most
+ * {@value #BLADE_OVER_EPSILON} times Epsilon's and at most {@value #BLADE_OVER_G1} times G1's; no failed client call
+ * in any arm; no election that no hand-off explains in Blade's arm (one a collection caused); for every hand-off, no
+ * request around it timed out or failed and none took more than twice its duration ({@link RaftKvHandoffs}). A goal
+ * whose arms did not run reads "-". When Epsilon misses its goal, a line tells what the machine did meanwhile.
+ * Stateless.
+ */
+final class RaftKvGoals {
+    /** The arm the goals are about. */
+    static final String BLADE = "blade-parallel";
+    /** The floor: no collection at all. */
+    static final String EPSILON = "epsilon";
+    /** The usual collector. */
+    static final String G1 = "g1";
+    /** The most Epsilon's p99.99 may be, ms. */
+    static final double EPSILON_P9999_MS = 30;
+    /** The most Blade's p99.99 may be, in multiples of Epsilon's. */
+    static final double BLADE_OVER_EPSILON = 1.5;
+    /** The most Blade's p99.99 may be, in multiples of G1's. */
+    static final double BLADE_OVER_G1 = 0.3;
+
+    private RaftKvGoals() {
+    }
+
+    /**
+     * @param arms  the arms' names, in table order
+     * @param reps  every repetition of every arm
+     * @param cores the machine's cores
+     * @return the goals table, markdown, and when Epsilon missed its goal the line on where its time went
+     */
+    static String markdown(List<String> arms, List<RaftKvRep> reps, int cores) {
+        Histogram epsilon = merged(reps, EPSILON);
+        Histogram blade = merged(reps, BLADE);
+        Histogram g1 = merged(reps, G1);
+        StringBuilder sb = new StringBuilder("| goal | measured (all repetitions) | |\n|---|---|---|\n");
+        double e = p9999Ms(epsilon);
+        row(sb, String.format(Locale.ROOT, "%s's p99.99 <= %.0f ms", EPSILON, EPSILON_P9999_MS),
+            Double.isNaN(e) ? "-" : String.format(Locale.ROOT, "%.2f ms", e), Double.isNaN(e) ? null
+                : e <= EPSILON_P9999_MS);
+        ratio(sb, blade, epsilon, EPSILON, BLADE_OVER_EPSILON);
+        ratio(sb, blade, g1, G1, BLADE_OVER_G1);
+        List<String> ran = arms.stream().filter(a -> reps.stream().anyMatch(r -> r.arm().equals(a)
+            && r.measured())).toList();
+        row(sb, "zero failed client calls", ran.stream().map(a -> a + " " + failed(reps, a))
+                .collect(Collectors.joining(", ")),
+            ran.isEmpty() ? null : ran.stream().allMatch(a -> failed(reps, a) == 0));
+        List<RaftKvRep> bladeReps = measured(reps, BLADE);
+        long elections = bladeReps.stream().mapToLong(RaftKvRep::elections).sum();
+        String others = ran.stream().filter(a -> !a.equals(BLADE))
+            .map(a -> a + " " + measured(reps, a).stream().mapToLong(RaftKvRep::elections).sum())
+            .collect(Collectors.joining(", "));
+        row(sb, "no election caused by a collection (" + BLADE + ")", bladeReps.isEmpty() ? "-"
+            : elections + " election(s) outside hand-offs" + (others.isEmpty() ? "" : " (" + others + ")"),
+            bladeReps.isEmpty() ? null : elections == 0);
+        List<RaftKvHandoffs.Row> rows = reps.stream().flatMap(r -> r.handoffRows().stream()).toList();
+        long judged = rows.stream().filter(RaftKvHandoffs.Row::judged).count();
+        long met = rows.stream().filter(RaftKvHandoffs.Row::met).count();
+        row(sb, String.format(Locale.ROOT, "every hand-off: no timeout or failed call, worst latency <= %.0f x its"
+                + " duration", RaftKvHandoffs.LIMIT_TIMES_DURATION), rows.isEmpty() ? "no hand-off"
+                : met + " of " + judged + " hand-off(s)" + (rows.size() > judged ? " (" + (rows.size() - judged)
+                    + " not judged: not completed, or no request due around it)" : ""),
+            judged == 0 ? null : met == judged);
+        if (!Double.isNaN(e) && e > EPSILON_P9999_MS) {
+            sb.append('\n').append(whereTheTimeGoes(measured(reps, EPSILON), e, cores));
+        }
+        return sb.toString();
+    }
+
+    /**
+     * @return one line: what the machine did during Epsilon's windows (the load generator's wake-ups, the cores
+     *     busy and who used them, the send lag), for a p99.99 of {@code p9999Ms}
+     */
+    static String whereTheTimeGoes(List<RaftKvRep> epsilon, double p9999Ms, int cores) {
+        List<RaftKvRep> used = epsilon.stream().filter(r -> r.usage() != null).toList();
+        if (used.isEmpty()) {
+            return String.format(Locale.ROOT, "Where %s's time goes: unknown (no reading of the machine during its"
+                + " windows).%n", EPSILON);
+        }
+        Histogram late = new Histogram(3);
+        used.forEach(r -> late.add(r.usage().jitter().overshoot()));
+        double machine = used.stream().mapToDouble(r -> r.usage().machineCores()).average().orElse(0);
+        double steal = used.stream().mapToDouble(r -> r.usage().stealCores()).average().orElse(0);
+        double peers = used.stream().mapToDouble(r -> r.usage().peerCores()).average().orElse(0);
+        double load = used.stream().mapToDouble(r -> r.usage().loadCores()).average().orElse(0);
+        long lag = used.stream().mapToLong(r -> r.load().sendLag()).max().orElse(0);
+        return String.format(Locale.ROOT, "Where %s's time goes (p99.99 %.2f ms, no collection at all): during its"
+                + " windows a 1 ms sleep in the load generator woke up late by up to %.2f ms (p99.9 %.2f ms, p99.99"
+                + " %.2f ms); %.2f of %d cores were busy on average (the peers %.2f, the load generator %.2f, anything"
+                + " else %.2f; the hypervisor took %.2f more); the load generator sent up to %.2f ms late.%n",
+            EPSILON, p9999Ms, late.getMaxValue() / 1000.0, late.getValueAtPercentile(99.9) / 1000.0,
+            late.getValueAtPercentile(99.99) / 1000.0, machine, cores, peers, load,
+            Math.max(0, machine - peers - load), steal, lag / 1000.0);
+    }
+
+    private static void ratio(StringBuilder sb, Histogram arm, Histogram reference, String name, double limit) {
+        double a = p9999Ms(arm);
+        double r = p9999Ms(reference);
+        boolean known = !Double.isNaN(a) && !Double.isNaN(r);
+        row(sb, String.format(Locale.ROOT, "%s's p99.99 <= %.1f x %s's", BLADE, limit, name), known
+            ? String.format(Locale.ROOT, "%.2f x (%.2f / %.2f ms)", a / r, a, r) : "-", known ? a / r <= limit : null);
+    }
+
+    private static void row(StringBuilder sb, String goal, String measured, Boolean met) {
+        sb.append("| ").append(goal).append(" | ").append(measured).append(" | ")
+            .append(met == null ? "-" : met ? "met" : "**not met**").append(" |\n");
+    }
+
+    private static List<RaftKvRep> measured(List<RaftKvRep> reps, String arm) {
+        return reps.stream().filter(r -> r.arm().equals(arm) && r.measured()).toList();
+    }
+
+    private static Histogram merged(List<RaftKvRep> reps, String arm) {
+        return RaftKvTable.merged(measured(reps, arm));
+    }
+
+    private static long failed(List<RaftKvRep> reps, String arm) {
+        return measured(reps, arm).stream().mapToLong(r -> r.load().requests().all().failed()).sum();
+    }
+
+    private static double p9999Ms(Histogram h) {
+        return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(99.99) / 1000.0;
+    }
+}

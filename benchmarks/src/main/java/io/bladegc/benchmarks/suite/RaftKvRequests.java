@@ -1,0 +1,135 @@
+package io.bladegc.benchmarks.suite;
+
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * Every request of one measured window, in the order it was due: its intended send time and how it ended (answered
+ * after so many microseconds, failed, timed out, unanswered), and whether one of its attempts waited out the attempt
+ * timeout. Answers what the requests due in a stretch of wall-clock time saw ({@link #between}), e.g. in the second
+ * after a leadership hand-off.
+ *
+ * <p>Thread-safe for its use: one thread adds the requests ({@link #add}, in due order), any threads record outcomes
+ * and flags; the questions are asked once the window's answers are in.
+ */
+final class RaftKvRequests {
+    private static final long UNANSWERED = -1;
+    private static final long FAILED = -2;
+    private static final long TIMED_OUT = -3;
+    private static final int ATTEMPT_TIMED_OUT = 1;
+
+    /**
+     * What the requests due in a stretch of time saw.
+     *
+     * @param requests        how many were due in it
+     * @param worstMicros     the longest latency of those answered, -1 when none was
+     * @param failed          calls that failed before their deadline
+     * @param timedOut        calls without an answer by their deadline (or by the end of the drain)
+     * @param attemptTimeouts requests one of whose attempts got no answer within the attempt timeout (then sent again)
+     */
+    record Stretch(int requests, long worstMicros, int failed, int timedOut, int attemptTimeouts) {
+    }
+
+    private final long startEpochMillis;
+    private final long[] dueMicros;
+    private final AtomicLongArray outcome;
+    private final AtomicIntegerArray flags;
+    private int count;
+
+    /**
+     * @param startEpochMillis the window's start, wall clock (ms since the epoch)
+     * @param capacity         how many requests the window can hold at most
+     */
+    RaftKvRequests(long startEpochMillis, int capacity) {
+        this.startEpochMillis = startEpochMillis;
+        this.dueMicros = new long[capacity];
+        this.outcome = new AtomicLongArray(capacity);
+        this.flags = new AtomicIntegerArray(capacity);
+    }
+
+    /**
+     * @param dueMicrosAfterStart when the request was due, microseconds after the window's start; not before the
+     *                            previous request's
+     * @return the request's index, for the outcome; unanswered until one is recorded
+     * @throws IllegalStateException when the window is full
+     */
+    int add(long dueMicrosAfterStart) {
+        if (count == dueMicros.length) {
+            throw new IllegalStateException("more than " + count + " requests in the window");
+        }
+        dueMicros[count] = dueMicrosAfterStart;
+        outcome.set(count, UNANSWERED);
+        return count++;
+    }
+
+    /** @return the window's start, wall clock (ms since the epoch) */
+    long startEpochMillis() {
+        return startEpochMillis;
+    }
+
+    /** @return how many requests were added */
+    int count() {
+        return count;
+    }
+
+    void answered(int request, long latencyMicros) {
+        outcome.set(request, Math.max(0, latencyMicros));
+    }
+
+    void failed(int request) {
+        outcome.set(request, FAILED);
+    }
+
+    void timedOut(int request) {
+        outcome.set(request, TIMED_OUT);
+    }
+
+    void attemptTimedOut(int request) {
+        flags.getAndUpdate(request, f -> f | ATTEMPT_TIMED_OUT);
+    }
+
+    /** @return what every request of the window saw; still unanswered ones count as timed out */
+    Stretch all() {
+        return stretch(0, count);
+    }
+
+    /**
+     * @param fromEpochMillis the stretch's start, wall clock, inclusive
+     * @param toEpochMillis   its end, inclusive
+     * @return what the requests due in it saw; still unanswered ones count as timed out
+     */
+    Stretch between(long fromEpochMillis, long toEpochMillis) {
+        long from = (fromEpochMillis - startEpochMillis) * 1000;
+        long to = (toEpochMillis - startEpochMillis) * 1000;
+        int first = 0;
+        while (first < count && dueMicros[first] < from) {
+            first++;
+        }
+        int end = first;
+        while (end < count && dueMicros[end] <= to) {
+            end++;
+        }
+        return stretch(first, end);
+    }
+
+    private Stretch stretch(int from, int to) {
+        long worst = -1;
+        int failed = 0;
+        int timedOut = 0;
+        int attemptTimeouts = 0;
+        for (int i = from; i < to; i++) {
+            long o = outcome.get(i);
+            if (o >= 0) {
+                worst = Math.max(worst, o);
+            } else if (o == FAILED) {
+                failed++;
+            } else {
+                timedOut++;
+            }
+            if ((flags.get(i) & ATTEMPT_TIMED_OUT) != 0) {
+                attemptTimeouts++;
+            }
+        }
+        return new Stretch(to - from, worst, failed, timedOut, attemptTimeouts);
+    }
+}

@@ -1,0 +1,67 @@
+package io.bladegc.benchmarks.suite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RaftKvGoalsTest {
+    private static final List<String> ARMS = List.of("g1", "blade-parallel", "epsilon");
+
+    @Test
+    void goalsAreComputedFromTheRun() {
+        List<RaftKvRep> reps = List.of(RaftKvTableTest.rep("g1", 1, 80_000, 1, null),
+            RaftKvTableTest.rep("blade-parallel", 1, 20_000, 0, null),
+            RaftKvTableTest.rep("epsilon", 1, 16_000, 0, null));
+        String md = RaftKvGoals.markdown(ARMS, reps, 2);
+        assertThat(md).startsWith("| goal | measured (all repetitions) | |\n|---|---|---|\n");
+        assertThat(md).contains("| epsilon's p99.99 <= 30 ms | 16.01 ms | met |");
+        assertThat(md).contains("| blade-parallel's p99.99 <= 1.5 x epsilon's | 1.25 x (20.02 / 16.01 ms) | met |");
+        assertThat(md).contains("| blade-parallel's p99.99 <= 0.3 x g1's | 0.25 x (20.02 / 80.06 ms) | met |");
+        assertThat(md).contains("| zero failed client calls | g1 2, blade-parallel 2, epsilon 2 | **not met** |");
+        assertThat(md).contains("| no election caused by a collection (blade-parallel) | 0 election(s) outside"
+            + " hand-offs (g1 1, epsilon 0) | met |");
+        assertThat(md).contains("| every hand-off: no timeout or failed call, worst latency <= 2 x its duration |"
+            + " no hand-off | - |");
+        assertThat(md).doesNotContain("Where epsilon's time goes");
+    }
+
+    @Test
+    void aGoalWhoseArmsDidNotRunReadsADash() {
+        String md = RaftKvGoals.markdown(ARMS, List.of(RaftKvTableTest.rep("blade-parallel", 1, 8_000, 2, null),
+            RaftKvRep.failed("epsilon", 1, "boom")), 2);
+        assertThat(md).contains("| epsilon's p99.99 <= 30 ms | - | - |");
+        assertThat(md).contains("| blade-parallel's p99.99 <= 1.5 x epsilon's | - | - |");
+        assertThat(md).contains("| no election caused by a collection (blade-parallel) | 2 election(s) outside"
+            + " hand-offs | **not met** |");
+    }
+
+    @Test
+    void handOffsCountTheirVerdicts() {
+        RaftKvRequests requests = RaftKvHandoffsTest.steady();
+        requests.answered(31, 500_000);
+        List<RaftKvLeadership.Handoff> handoffs = List.of(
+            new RaftKvLeadership.Handoff("n1", "n2", 1_000_000L + 1_000, 100, 30),
+            new RaftKvLeadership.Handoff("n2", "n3", 1_000_000L + 3_000, 100, 30),
+            new RaftKvLeadership.Handoff("n3", null, 1_000_000L + 6_000, 3_000, -1));
+        RaftKvRep blade = new RaftKvRep("blade-parallel", 1, RaftKvTableTest.load(requests),
+            new RaftKvLeadership.Changes(handoffs, List.of()), 2, List.of(1, 1, 1), 5, 10, null, null);
+        assertThat(RaftKvGoals.markdown(ARMS, List.of(blade), 2)).contains("| every hand-off: no timeout or failed"
+            + " call, worst latency <= 2 x its duration | 1 of 2 hand-off(s) (1 not judged: not completed, or no"
+            + " request due around it) | **not met** |");
+    }
+
+    @Test
+    void whenEpsilonMissesItsGoalTheMachineTellsWhereTheTimeWent() {
+        List<RaftKvRep> reps = List.of(RaftKvTableTest.rep("epsilon", 1, 45_000, 0, RaftKvTableTest.usage(40_000)),
+            RaftKvTableTest.rep("epsilon", 2, 45_000, 0, RaftKvTableTest.usage(20_000)));
+        String md = RaftKvGoals.markdown(ARMS, reps, 2);
+        assertThat(md).contains("| epsilon's p99.99 <= 30 ms | 45.02 ms | **not met** |");
+        assertThat(md).contains("Where epsilon's time goes (p99.99 45.02 ms, no collection at all): during its"
+            + " windows a 1 ms sleep in the load generator woke up late by up to 40.03 ms (p99.9 20.02 ms, p99.99"
+            + " 40.03 ms); 1.50 of 2 cores were busy on average (the peers 1.00, the load generator 0.25, anything"
+            + " else 0.25; the hypervisor took 0.10 more); the load generator sent up to 2.50 ms late.\n");
+        assertThat(RaftKvGoals.whereTheTimeGoes(List.of(RaftKvTableTest.rep("epsilon", 1, 45_000, 0, null)), 45, 2))
+            .contains("unknown");
+    }
+}
