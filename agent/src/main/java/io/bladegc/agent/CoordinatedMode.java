@@ -61,7 +61,7 @@ final class CoordinatedMode implements AutoCloseable {
             options.coordinatorTimeout(), counters, log);
         Membership membership = new Membership(client, options.nodeId(), heartbeat, counters, log);
         GrantHolder holder = new GrantHolder(node, new CoordinatorPort(client, membership), Preparation.NONE,
-            settings(options), THREAD_NAME, log);
+            settings(options), THREAD_NAME, "", log);
         holder.start();
         node.register(holder);
         membership.start();

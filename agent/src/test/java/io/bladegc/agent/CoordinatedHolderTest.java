@@ -73,7 +73,7 @@ class CoordinatedHolderTest {
         node.collections = collections::get;
         node.leadTimeMillis = lead::get;
         handler = new GrantHolder(node, new CoordinatorPort(client, membership), Preparation.NONE,
-            CoordinatedMode.settings(options), CoordinatedMode.THREAD_NAME, log);
+            CoordinatedMode.settings(options), CoordinatedMode.THREAD_NAME, "", log);
         handler.start();
         membership.start();
         if (awaitJoin) {
@@ -344,7 +344,7 @@ class CoordinatedHolderTest {
     @Test
     void aNodeThatQueuedOrWasOvertakenAsksEarlierNextTime() {
         assertThat(new GrantHolder(node, null, Preparation.NONE, CoordinatedMode.settings(options(fake.uri()).build()),
-            CoordinatedMode.THREAD_NAME, log).scheduleLeadNanos()).as("nothing learned yet").isZero();
+            CoordinatedMode.THREAD_NAME, "", log).scheduleLeadNanos()).as("nothing learned yet").isZero();
         AtomicInteger n = new AtomicInteger();
         fake.on("acquire", c -> n.incrementAndGet() == 1 ? Reply.queued(1).after(300) : Reply.granted(9, 10_000));
         start();

@@ -209,7 +209,7 @@ class RaftGrantHolderTest {
     private GrantHolder holder(RaftServer server, BladeNode node, SlotClient slots, RaftBladeOptions options) {
         SlotGroupPort port = new SlotGroupPort(slots, server.getId().toString());
         GrantHolder h = new GrantHolder(node, port, new RaftHandOff(new LeadershipHandoff(server), slots, options),
-            RaftBlade.settings(options), RaftBlade.HOLDER_THREAD, System.getLogger("test"));
+            RaftBlade.settings(options), RaftBlade.HOLDER_THREAD, "raft test ", System.getLogger("test"));
         h.start();
         closing.add(h);
         closing.add(port);

@@ -194,7 +194,7 @@ class SimulatedFaultsTest {
         RecordingNode node = new RecordingNode(leader);
         SlotGroupPort port = new SlotGroupPort(slots, leader.getId().toString());
         GrantHolder holder = new GrantHolder(node, port, new RaftHandOff(new LeadershipHandoff(leader), slots, OPTIONS),
-            RaftBlade.settings(OPTIONS), RaftBlade.HOLDER_THREAD, System.getLogger("test"));
+            RaftBlade.settings(OPTIONS), RaftBlade.HOLDER_THREAD, "raft test ", System.getLogger("test"));
         holder.start();
         closing.add(holder);
         closing.add(port);

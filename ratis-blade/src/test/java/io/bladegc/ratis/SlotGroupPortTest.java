@@ -93,7 +93,8 @@ class SlotGroupPortTest {
         start(HOUR, Duration.ofSeconds(1)); // a wall-clock holder would see an hour and a second left
         RecordingNode node = new RecordingNode(group.leader(group.group().getGroupId()));
         try (GrantHolder holder = new GrantHolder(node, port, Preparation.NONE,
-            RaftBlade.settings(RaftBladeOptions.defaults()), RaftBlade.HOLDER_THREAD, System.getLogger("test"))) {
+            RaftBlade.settings(RaftBladeOptions.defaults()), RaftBlade.HOLDER_THREAD, "raft test ",
+            System.getLogger("test"))) {
             holder.start();
             // needs the pause (900 ms) and the margin (200 ms) inside a one-second lease: fenced
             holder.onGcRequest(new GcRequest(1, 1 << 20, 1 << 20, Duration.ofMillis(900), Generation.YOUNG));

@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * {@code raft-kv} scenario starts its peers):
  *
  * <ul>
- *   <li>a <b>hand-off</b>: Blade's {@code Blade raft <peer> GC #n ...: handed <group> to <peer> in <ms> ms}, or, when
+ *   <li>a <b>hand-off</b>: Blade's {@code Blade raft <peer> GC #n ... (handed <group> to <peer> in <ms> ms)}, or, when
  *       it did not complete, {@code leadership of group-<group> not handed off within <ms> ms}; it started at the first
  *       Ratis {@code <peer>@group-<group>: start transferring leadership to} line of that peer since its previous
  *       {@code Blade raft <peer> GC} line (a collection hands off before it logs its line, one collection at a time),
@@ -99,7 +99,7 @@ final class RaftKvLeadership {
         String g = Pattern.quote(groupShort);
         Pattern transfer = Pattern.compile(TIME + " (\\S+)@group-" + g + ": start transferring leadership to \\S+$");
         Pattern blade = Pattern.compile(TIME + "Blade raft (\\S+) GC #\\d+ .*$");
-        Pattern handed = Pattern.compile(": handed " + g + " to (\\S+) in ([0-9.]+) ms");
+        Pattern handed = Pattern.compile("handed " + g + " to (\\S+) in ([0-9.]+) ms");
         Pattern notHanded = Pattern.compile("leadership of group-" + g + " not handed off within (\\d+) ms");
         Pattern election = Pattern.compile(TIME + " (\\S+)@group-" + g
             + "-LeaderElection\\d+ ELECTION round \\d+: (?:submit vote requests at term (\\d+)|result PASSED).*$");

@@ -48,7 +48,7 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("cluster")
 class RaftInvariantsIT {
-    private static final Pattern GRANTED = Pattern.compile("Blade GC #\\d+ \\w+ granted \\(epoch (\\d+)");
+    private static final Pattern GRANTED = Pattern.compile("Blade raft \\S+ GC #\\d+ \\w+ granted \\(epoch (\\d+)");
 
     @Test
     void collectingPeersStayWithinTheAllowanceAndEachTermHasOneLeader() throws Exception {

@@ -70,7 +70,7 @@ class RaftPeerFaultIT {
             // names that epoch (it asks again and may collect under a later grant); frozen after, it fences the
             // grant (its lease ends too soon) or finds itself leader again and cancels, or its release is refused,
             // or does not get through while the slot group's leadership moves (the frozen peer may have led it).
-            Pattern line = Pattern.compile("Blade GC #" + held.gcId() + " [^\\n]*");
+            Pattern line = Pattern.compile("Blade raft " + frozen + " GC #" + held.gcId() + " [^\\n]*");
             RaftPeerId woken = frozen;
             String[] found = new String[1];
             awaitTrue(() -> {

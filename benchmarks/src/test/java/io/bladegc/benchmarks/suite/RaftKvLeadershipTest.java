@@ -24,13 +24,16 @@ class RaftKvLeadershipTest {
             + ": sendStartLeaderElection to follower n2, lastEntry=(t:1, i:0)",
         "21:14:54.422 [blade-raft-gc] INFO " + RATIS + "TransferLeadership - n1@group-CBC3B46F6ACD: start"
             + " transferring leadership to n2",
-        "21:14:54.694 INFO Blade raft n1 GC #1 YOUNG: handed " + G + " to n2 in 296.5 ms: handed CBC3B46F6ACD to n2"
-            + " in 100.9 ms: granted epoch 2 after 511.9 ms: COLLECTED in 26.1 ms (pause 16.0 ms): released",
-        "21:15:07.333 INFO Blade raft n1 GC #4 YOUNG: granted epoch 9 after 49.6 ms: COLLECTED in 25.5 ms: released",
+        "21:14:54.694 INFO Blade raft n1 GC #1 YOUNG granted (epoch 2): T_handoff 397.4 ms (handed " + G + " to n2 in"
+            + " 296.5 ms; handed CBC3B46F6ACD to n2 in 100.9 ms), T_schedule 511.9 ms, T_trailers 0.0 ms, T_gc 26.1 ms"
+            + " (COLLECTED), T_notify 3.1 ms; released",
+        "21:15:07.333 INFO Blade raft n1 GC #4 YOUNG granted (epoch 9): T_schedule 49.6 ms, T_trailers 0.0 ms, T_gc"
+            + " 25.5 ms (COLLECTED), T_notify 2.0 ms; released",
         "21:15:09.000 [blade-raft-gc] INFO " + RATIS + "TransferLeadership - n1@group-" + G
             + ": start transferring leadership to n3",
-        "21:15:12.010 WARNING Blade raft n1 GC #5 YOUNG: leadership of group-" + G + " not handed off within 3000"
-            + " ms; not collecting while leader");
+        "21:15:12.010 WARNING Blade raft n1 GC #5 YOUNG not collecting: T_handoff 3001.2 ms (leadership of group-" + G
+            + " not handed off within 3000 ms; not collecting while leader), T_schedule 3001.3 ms, T_trailers -, T_gc -,"
+            + " T_notify -; the JVM collects on its own");
 
     /** n2 wins the hand-off's election at term 2; later an election of its own at term 3, outside every hand-off. */
     private static final String N2 = String.join("\n",
@@ -78,8 +81,9 @@ class RaftKvLeadershipTest {
 
     @Test
     void withoutATransferLineAHandOffStartsAtBladesLine() {
-        String out = "12:00:00.500 WARNING Blade raft n3 GC #2 YOUNG: leadership of group-" + G
-            + " not handed off within 3000 ms; not collecting while leader";
+        String out = "12:00:00.500 WARNING Blade raft n3 GC #2 YOUNG not collecting: T_handoff 3000.4 ms (leadership of"
+            + " group-" + G + " not handed off within 3000 ms; not collecting while leader), T_schedule 3000.5 ms,"
+            + " T_trailers -, T_gc -, T_notify -; the JVM collects on its own";
         long reference = ZonedDateTime.of(2026, 11, 24, 12, 0, 0, 0, ZONE).toInstant().toEpochMilli();
         assertThat(RaftKvLeadership.parse(List.of(out), G, reference, ZONE).handoffs()).singleElement()
             .satisfies(h -> assertThat(h.startEpochMillis()).isEqualTo(reference + 500));

@@ -8,6 +8,8 @@ import java.util.Locale;
  * One GC event's timeline under a {@link GrantHolder}, as in BLADE's Fig. 3, and its log line: the same line for the
  * HTTP cluster and for Raft peers. Durations in nanoseconds; a negative one did not happen. Immutable.
  *
+ * @param label         who logs, before {@code GC #}: empty for the agent's one node per JVM, {@code raft n1 } for a
+ *                      Raft peer (its id, so that the peers' logs read side by side tell who collected)
  * @param request       the upcall
  * @param path          what happened, e.g. {@code granted (epoch 7)}, {@code fail-open (coordinator unreachable)},
  *                      {@code cancelled (the JVM collected on its own while queued)}
@@ -19,7 +21,7 @@ import java.util.Locale;
  * @param outcome       what the collection did, or {@code null} when there was none
  * @param note          the end of the line, e.g. {@code released}, or empty
  */
-record GcTimeline(GcRequest request, String path, Prepared prepared, long scheduleNanos, long trailersNanos,
+record GcTimeline(String label, GcRequest request, String path, Prepared prepared, long scheduleNanos, long trailersNanos,
                   long gcNanos, long notifyNanos, GcOutcome outcome, String note) {
 
     /**
@@ -30,7 +32,7 @@ record GcTimeline(GcRequest request, String path, Prepared prepared, long schedu
     String line() {
         String handOff = prepared.kind() == Prepared.Kind.NOTHING ? ""
             : "T_handoff " + ms(prepared.nanos()) + " (" + prepared.note() + "), ";
-        return "Blade GC #" + request.id() + " " + request.generation() + " " + path + ": " + handOff + "T_schedule "
+        return "Blade " + label + "GC #" + request.id() + " " + request.generation() + " " + path + ": " + handOff + "T_schedule "
             + ms(scheduleNanos) + ", T_trailers " + ms(trailersNanos) + ", T_gc " + ms(gcNanos)
             + (outcome == null ? "" : " (" + outcome + ")") + ", T_notify " + ms(notifyNanos)
             + (note == null || note.isEmpty() ? "" : "; " + note);

@@ -58,6 +58,7 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
     private final Preparation preparation;
     private final HolderSettings settings;
     private final System.Logger log;
+    private final String label;
     private final HolderCounters counters = new HolderCounters();
     private final RecentPauses pauses = new RecentPauses();
     private final BlockingQueue<Pending> inbox = new LinkedBlockingQueue<>();
@@ -79,15 +80,18 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
      * @param preparation what to do before asking ({@link Preparation#NONE} for the HTTP cluster)
      * @param settings    waits and bounds
      * @param threadName  the name of the holder's daemon thread
+     * @param label       who logs, written between {@code Blade } and {@code GC #} in each line: empty, or e.g.
+     *                    {@code raft n1 } (ending in a space)
      * @param log         where the one line per GC event goes
      */
     public GrantHolder(BladeNode node, SlotPort port, Preparation preparation, HolderSettings settings,
-                       String threadName, System.Logger log) {
+                       String threadName, String label, System.Logger log) {
         this.node = node;
         this.port = port;
         this.preparation = preparation;
         this.settings = settings;
         this.log = log;
+        this.label = label;
         this.watcher = new CallWatcher(settings.callBound().toNanos(), () -> !inbox.isEmpty());
         this.scheduleLead = new ScheduleLead(settings.callBound().toNanos(), settings.firstLead().toNanos());
         this.thread = new Thread(this::run, threadName);
@@ -164,7 +168,7 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
                 hold(p);
             } catch (Throwable t) {
                 try {
-                    log.log(Level.ERROR, "Blade GC #" + p.request().id() + ": failed", t);
+                    log.log(Level.ERROR, "Blade " + label + "GC #" + p.request().id() + ": failed", t);
                 } catch (Throwable ignored) {
                     // nothing left to do; the JVM collects on its own
                 }
@@ -184,7 +188,7 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
             case IN_PLACE -> counters.inPlace.increment();
             case FAILED -> {
                 counters.handOffFailures.increment();
-                emit(Level.WARNING, new GcTimeline(p.request(), "not collecting", prepared, since(p), -1, -1, -1, null,
+                emit(Level.WARNING, new GcTimeline(label, p.request(), "not collecting", prepared, since(p), -1, -1, -1, null,
                     "the JVM collects on its own"));
                 return;
             }
@@ -273,7 +277,7 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         if (leaseLeft < needed) {
             counters.fenced.increment();
             String note = cancelAtLedger(r.id());
-            emit(Level.WARNING, new GcTimeline(r, "fenced (epoch " + grant.epoch() + ": its lease ends in "
+            emit(Level.WARNING, new GcTimeline(label, r, "fenced (epoch " + grant.epoch() + ": its lease ends in "
                 + leaseLeft / 1_000_000 + " ms, the drain and the pause may take " + needed / 1_000_000
                 + " ms; not collecting under it)", prepared, schedule, -1, -1, -1, null, note));
             return;
@@ -297,7 +301,7 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
             counters.staleReleases.increment();
         }
         String note = released.note() + (d.drained() ? "" : "; the drain timed out with requests in flight");
-        emit(released.kind() == Released.Kind.RELEASED ? Level.INFO : Level.WARNING, new GcTimeline(r, how, prepared,
+        emit(released.kind() == Released.Kind.RELEASED ? Level.INFO : Level.WARNING, new GcTimeline(label, r, how, prepared,
             schedule, d.trailers().toNanos(), d.gc().toNanos(), notify, d.outcome(), note));
     }
 
@@ -307,13 +311,13 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         counters.failOpens.increment();
         long schedule = since(p);
         if (!settings.failOpen()) {
-            emit(Level.WARNING, new GcTimeline(r, "left to the JVM (" + why + ")", prepared, schedule, -1, -1, -1,
+            emit(Level.WARNING, new GcTimeline(label, r, "left to the JVM (" + why + ")", prepared, schedule, -1, -1, -1,
                 null, "the JVM collects on its own"));
             return;
         }
         String how = "fail-open (" + why + ")";
         if (collectedSince(p)) {
-            emit(Level.INFO, new GcTimeline(r, how, prepared, schedule, -1, -1, -1, null,
+            emit(Level.INFO, new GcTimeline(label, r, how, prepared, schedule, -1, -1, -1, null,
                 "the JVM had collected on its own already"));
             return;
         }
@@ -321,11 +325,11 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         try {
             d = node.drainAndCollect(r.id());
         } catch (IllegalArgumentException e) {
-            emit(Level.INFO, new GcTimeline(r, how, prepared, schedule, -1, -1, -1, null,
+            emit(Level.INFO, new GcTimeline(label, r, how, prepared, schedule, -1, -1, -1, null,
                 "superseded by a newer request"));
             return;
         }
-        emit(Level.INFO, new GcTimeline(r, how, prepared, schedule, d.trailers().toNanos(), d.gc().toNanos(), -1,
+        emit(Level.INFO, new GcTimeline(label, r, how, prepared, schedule, d.trailers().toNanos(), d.gc().toNanos(), -1,
             d.outcome(), "collected locally (single-node)"
             + (d.drained() ? "" : "; the drain timed out with requests in flight")));
     }
@@ -333,7 +337,7 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
     /** Withdraws the request at the ledger (out of the queue, a grant for it given back) and logs why. */
     private void cancel(Pending p, Prepared prepared, String why) {
         String note = cancelAtLedger(p.request().id());
-        emit(Level.INFO, new GcTimeline(p.request(), "cancelled (" + why + ")", prepared, since(p), -1, -1, -1, null,
+        emit(Level.INFO, new GcTimeline(label, p.request(), "cancelled (" + why + ")", prepared, since(p), -1, -1, -1, null,
             note));
     }
 
