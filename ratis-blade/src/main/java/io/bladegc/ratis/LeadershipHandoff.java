@@ -26,7 +26,8 @@ import org.apache.ratis.server.RaftServerConfigKeys;
  *
  * <p>Ratis' {@code transferLeadership} waits until the chosen follower has caught up with the leader's log, then
  * has it start an election at once; the old leader steps down when the new one wins. The followers asked, in turn, are
- * the peers that are live members of the slot ledger and not collecting: caught-up ones first (a lagging follower, one
+ * the peers that are live members of the slot ledger and not collecting: ones not queued to collect first, then
+ * caught-up ones (a lagging follower, one
  * without every entry a majority holds, would keep the transfer waiting for it), and among those the one that collected
  * most recently first (the least likely to need a collection soon, BLADE section 4.2).
  *
@@ -111,15 +112,19 @@ final class LeadershipHandoff {
     }
 
     /**
-     * The peers to ask, in order: other peers that are live members and not collecting; caught-up ones (match index at
-     * least {@code commitIndex}, or not known) before lagging ones; within each, the one that collected most recently
-     * first.
+     * The peers to ask, in order: other peers that are live members and not collecting; those not waiting in the
+     * ledger's queue for a collection of their own before those that are (a queued peer, made leader, hands the
+     * leadership straight back before it collects: two hand-offs for one collection); then caught-up ones (match index
+     * at least {@code commitIndex}, or not known) before lagging ones; within each, the one that collected most
+     * recently first.
      */
     static List<RaftPeerId> successors(RaftPeerId self, Iterable<RaftPeer> peers, SlotGroupView view,
                                        Map<RaftPeerId, Long> matchIndex, long commitIndex) {
         Set<String> members = Set.copyOf(view.slots().members());
         Set<String> collecting = new HashSet<>();
         view.slots().collecting().forEach(g -> collecting.add(g.node()));
+        Set<String> queued = new HashSet<>();
+        view.slots().queue().forEach(q -> queued.add(q.node()));
         List<RaftPeerId> out = new ArrayList<>();
         for (RaftPeer p : peers) {
             String id = p.getId().toString();
@@ -127,7 +132,8 @@ final class LeadershipHandoff {
                 out.add(p.getId());
             }
         }
-        out.sort(Comparator.comparing((RaftPeerId p) -> matchIndex.getOrDefault(p, commitIndex) < commitIndex)
+        out.sort(Comparator.comparing((RaftPeerId p) -> queued.contains(p.toString()))
+            .thenComparing(p -> matchIndex.getOrDefault(p, commitIndex) < commitIndex)
             .thenComparing(p -> view.lastCollected().getOrDefault(p.toString(), Long.MIN_VALUE),
                 Comparator.reverseOrder()));
         return out;

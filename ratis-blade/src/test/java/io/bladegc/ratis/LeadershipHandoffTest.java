@@ -3,6 +3,7 @@ package io.bladegc.ratis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bladegc.api.slot.Grant;
+import io.bladegc.api.slot.QueueEntry;
 import io.bladegc.api.slot.SlotView;
 import java.time.Duration;
 import java.util.List;
@@ -49,5 +50,15 @@ class LeadershipHandoffTest {
         Grant n2 = new Grant("n2", 9, 7, 1_000, 11_000);
         SlotGroupView v = view(List.of("n1", "n2", "n3", "n5"), List.of(n2), Map.of("n2", 500L, "n4", 400L));
         assertThat(names(LeadershipHandoff.successors(N1, FIVE, v, Map.of(), 50))).containsExactly("n3", "n5");
+    }
+
+    @Test
+    void aPeerQueuedForItsOwnCollectionComesAfterEveryOtherSoThatLeadershipDoesNotPingPong() {
+        SlotGroupView v = new SlotGroupView(new SlotView(List.of("n1", "n2", "n3", "n4", "n5"), List.of(),
+            List.of(new QueueEntry("n3", 4, 1_050)), 7, 0,
+            QuorumPolicy.of(5, Duration.ofSeconds(10), Duration.ofSeconds(3))), Map.of("n3", 300L, "n2", 100L), 40, 0);
+        Map<RaftPeerId, Long> match = Map.of(RaftPeerId.valueOf("n2"), 42L); // commit index 50: n2 lags
+        assertThat(names(LeadershipHandoff.successors(N1, FIVE, v, match, 50)))
+            .as("queued n3 last, even behind lagging n2").containsExactly("n4", "n5", "n2", "n3");
     }
 }
