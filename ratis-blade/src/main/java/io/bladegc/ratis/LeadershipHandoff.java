@@ -21,8 +21,8 @@ import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 
 /**
- * What a peer does with its leaderships before a collection of its own: hands off every group it leads to a caught-up
- * follower ({@link #handOff}). Speaks to the local {@link RaftServer} directly, no network between.
+ * What a peer does with its leaderships before a collection of its own: hands off every group it leads, but Blade's slot
+ * group, to a caught-up follower ({@link #handOff}). Speaks to the local {@link RaftServer} directly, no network between.
  *
  * <p>Ratis' {@code transferLeadership} waits until the chosen follower has caught up with the leader's log, then
  * has it start an election at once; the old leader steps down when the new one wins. The followers asked, in turn, are
@@ -38,11 +38,18 @@ final class LeadershipHandoff {
     private static final long ROUND_PAUSE_MILLIS = 50;
 
     private final RaftServer server;
+    private final RaftGroupId slotGroup;
     private final ClientId clientId = ClientId.randomId();
     private final AtomicLong callIds = new AtomicLong(1);
 
-    LeadershipHandoff(RaftServer server) {
+    /**
+     * @param server    the local server
+     * @param slotGroup Blade's slot group, never handed off (its leader pausing delays only Blade's own calls, while
+     *                  a transfer costs as much as the application group's), or {@code null}
+     */
+    LeadershipHandoff(RaftServer server, RaftGroupId slotGroup) {
         this.server = server;
+        this.slotGroup = slotGroup;
     }
 
     /** @return the shortest election timeout of this server: a leader silent this long may face an election */
@@ -50,11 +57,11 @@ final class LeadershipHandoff {
         return RaftServerConfigKeys.Rpc.timeoutMin(server.getProperties()).toLong(TimeUnit.NANOSECONDS);
     }
 
-    /** @return the groups on this server this peer leads now */
+    /** @return the groups on this server this peer leads now, but the slot group */
     List<RaftGroupId> ledGroups() throws IOException {
         List<RaftGroupId> led = new ArrayList<>();
         for (RaftGroupId g : server.getGroupIds()) {
-            if (server.getDivision(g).getInfo().isLeader()) {
+            if (!g.equals(slotGroup) && server.getDivision(g).getInfo().isLeader()) {
                 led.add(g);
             }
         }

@@ -147,7 +147,8 @@ public final class RaftBlade implements AutoCloseable {
             return new RaftBlade(self, slots, heartbeats, unavailable, null, null, null, null);
         }
         SlotGroupPort port = new SlotGroupPort(slots, self);
-        GrantHolder holder = new GrantHolder(node.get(), port, new RaftHandOff(new LeadershipHandoff(server), slots,
+        GrantHolder holder = new GrantHolder(node.get(), port, new RaftHandOff(new LeadershipHandoff(server,
+            slotGroup.getGroupId()), slots,
             options), settings(options), HOLDER_THREAD, "raft " + self + " ", LOG);
         holder.start();
         Arming arming = new Arming(node.get(), holder, slots, self, slotGroup, QuorumPolicy.of(appGroup.getPeers()

@@ -16,14 +16,20 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.server.RaftServer;
 
-/** Records each collection and whether the peer led any group at that moment. */
+/** Records each collection and whether the peer led any group (but the slot group) at that moment. */
 final class RecordingNode implements BladeNode {
     private final RaftServer server;
+    private final RaftGroupId skip;
     final AtomicLong collections = new AtomicLong();
     final List<Boolean> ledAtCollection = new CopyOnWriteArrayList<>();
     private final AtomicLong pause = new AtomicLong();
 
-    RecordingNode(RaftServer server) {
+    /**
+     * @param skip   a group whose leadership is not recorded (the slot group), or {@code null}
+     * @param server the peer
+     */
+    RecordingNode(RaftGroupId skip, RaftServer server) {
+        this.skip = skip;
         this.server = server;
     }
 
@@ -41,6 +47,9 @@ final class RecordingNode implements BladeNode {
     public GcOutcome startGc(long id) {
         try {
             for (RaftGroupId g : server.getGroupIds()) {
+                if (g.equals(skip)) {
+                    continue;
+                }
                 ledAtCollection.add(server.getDivision(g).getInfo().isLeader());
             }
         } catch (IOException e) {

@@ -191,9 +191,9 @@ class SimulatedFaultsTest {
     /** {@code leader} needs a collection: it hands off (once) to one of {@code successors}, collects as a follower. */
     private GrantHolder leaderCollects(RaftServer leader, SlotClient slots, List<String> successors, String why)
             throws Exception {
-        RecordingNode node = new RecordingNode(leader);
+        RecordingNode node = new RecordingNode(null, leader);
         SlotGroupPort port = new SlotGroupPort(slots, leader.getId().toString());
-        GrantHolder holder = new GrantHolder(node, port, new RaftHandOff(new LeadershipHandoff(leader), slots, OPTIONS),
+        GrantHolder holder = new GrantHolder(node, port, new RaftHandOff(new LeadershipHandoff(leader, null), slots, OPTIONS),
             RaftBlade.settings(OPTIONS), RaftBlade.HOLDER_THREAD, "raft test ", System.getLogger("test"));
         holder.start();
         closing.add(holder);

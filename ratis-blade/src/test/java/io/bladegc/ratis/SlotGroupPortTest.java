@@ -91,7 +91,7 @@ class SlotGroupPortTest {
     @Test
     void aShortLeaseFromAClockAnHourAheadIsFencedNotCollectedUnder() throws Exception {
         start(HOUR, Duration.ofSeconds(1)); // a wall-clock holder would see an hour and a second left
-        RecordingNode node = new RecordingNode(group.leader(group.group().getGroupId()));
+        RecordingNode node = new RecordingNode(null, group.leader(group.group().getGroupId()));
         try (GrantHolder holder = new GrantHolder(node, port, Preparation.NONE,
             RaftBlade.settings(RaftBladeOptions.defaults()), RaftBlade.HOLDER_THREAD, "raft test ",
             System.getLogger("test"))) {
