@@ -76,11 +76,12 @@ final class LeadershipHandoff {
      * yet ready). Ends early when another peer leads the group meanwhile, or when there is nobody to ask.
      *
      * @param group     a group this peer leads
-     * @param view      the slot ledger (who is live, who collects, who collected last)
+     * @param slots     the slot ledger (who is live, who collects or waits to, who collected last), read afresh
+     *                  each round: a peer granted meanwhile is not asked
      * @param timeoutMs how long to wait for the new leader, in all
      * @return the new leader, or {@code null} when no candidate took it within the timeout or there was none
      */
-    RaftPeerId handOff(RaftGroupId group, SlotGroupView view, long timeoutMs) throws IOException {
+    RaftPeerId handOff(RaftGroupId group, SlotClient slots, long timeoutMs) throws IOException {
         RaftServer.Division division = server.getDivision(group);
         long deadline = System.nanoTime() + timeoutMs * 1_000_000;
         while (System.nanoTime() < deadline) {
@@ -89,7 +90,7 @@ final class LeadershipHandoff {
                 return leader;
             }
             if (division.getInfo().isLeaderReady()) {
-                List<RaftPeerId> candidates = successors(server.getId(), division.getGroup().getPeers(), view,
+                List<RaftPeerId> candidates = successors(server.getId(), division.getGroup().getPeers(), slots.view(),
                     followerMatchIndices(division), division.getRaftLog().getLastCommittedIndex());
                 if (candidates.isEmpty()) {
                     return null; // no other live member that is not collecting: nobody to ask

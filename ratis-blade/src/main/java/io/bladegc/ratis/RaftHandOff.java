@@ -51,7 +51,7 @@ final class RaftHandOff implements Preparation {
             StringBuilder note = new StringBuilder();
             for (RaftGroupId g : led) {
                 long t = System.nanoTime();
-                RaftPeerId to = handoff.handOff(g, slots.view(), options.transferTimeout().toMillis());
+                RaftPeerId to = handoff.handOff(g, slots, options.transferTimeout().toMillis());
                 if (to == null) {
                     return new Prepared(Prepared.Kind.FAILED, "leadership of " + g + " not handed off within "
                         + options.transferTimeout().toMillis() + " ms; not collecting while leader",
