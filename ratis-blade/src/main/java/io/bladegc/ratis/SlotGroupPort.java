@@ -105,6 +105,10 @@ final class SlotGroupPort implements SlotPort, AutoCloseable {
 
     @Override
     public boolean recover(long gcId, SlotPortException failure) {
+        if (failure.timedOut()) {
+            cancel(gcId); // the ask may still be answered: do not leave a request queued or a slot taken
+            return false;
+        }
         if (!(failure.getCause() instanceof NotAMember)) {
             return false;
         }

@@ -2,6 +2,7 @@ package io.bladegc.ratis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -116,6 +117,9 @@ class RatisStepDownReadsTest {
         for (RaftPeer peer : group.getPeers()) {
             RaftProperties p = local.properties(peer);
             RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
+            // elections well above the time followers hold the leader's heartbeats below: only the transfer moves it
+            RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(1, TimeUnit.SECONDS));
+            RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(2, TimeUnit.SECONDS));
             RaftServer s = RaftServer.newBuilder().setServerId(peer.getId()).setGroup(group).setProperties(p)
                 .setStateMachine(new Counter()).setOption(RaftStorage.StartupOption.FORMAT).build();
             s.start();
@@ -229,7 +233,7 @@ class RatisStepDownReadsTest {
                     if (s.getDivision(group.getGroupId()).getInfo().isLeaderReady()) {
                         return s;
                     }
-                } catch (java.io.IOException e) {
+                } catch (IOException e) {
                     throw new IllegalStateException(e);
                 }
             }
