@@ -67,9 +67,10 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>The race is made deterministic. Followers hold the old leader's AppendEntries (through Ratis' own
  * {@link CodeInjectionForTesting} hook) from just before the read until the leader has stepped down, so the read is
- * sure to be waiting for heartbeat acknowledgements at step-down. Without the hold, the same thing happened on about
- * one transfer in ten under steady load (100 writes/s and 16 reads in flight, on loopback). The transfer itself is
- * the ordinary one: the chosen follower is up to date, so the leader sends it StartLeaderElection at once.
+ * sure to be waiting for heartbeat acknowledgements at step-down. Elections take 1-2 s here, so the hold cannot start
+ * one. Without the hold, the same thing happened on about one transfer in ten under steady load (100 writes/s and 16
+ * reads in flight, on loopback). The transfer itself is the ordinary one: the chosen follower is up to date, so the
+ * leader sends it StartLeaderElection at once.
  *
  * <p><b>Expected to FAIL once Ratis fixes this</b>, for example by turning the {@code NotLeaderException} into a reply
  * in {@code RaftServerImpl.readException2Reply}, or by making {@code GrpcUtil.wrapException} cope with
@@ -143,7 +144,8 @@ class RatisStepDownReadsTest {
             return true;
         });
         RaftProperties cp = local.properties(null);
-        RaftClientConfigKeys.Rpc.setRequestTimeout(cp, TimeDuration.valueOf(REQUEST_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS));
+        RaftClientConfigKeys.Rpc.setRequestTimeout(cp,
+            TimeDuration.valueOf(REQUEST_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS));
         client = RaftClient.newBuilder().setRaftGroup(group).setProperties(cp)
             .setRetryPolicy(RetryPolicies.retryForeverNoSleep()).build();
         client.io().send(Message.valueOf("w")); // a leader, and the client has found it
