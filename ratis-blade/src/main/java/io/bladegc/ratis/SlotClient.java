@@ -50,14 +50,16 @@ public final class SlotClient implements AutoCloseable {
 
     /**
      * @param slotGroup  the slot group (see {@link RaftBlade#slotGroup})
-     * @param properties the transport settings (the same as the servers')
+     * @param properties the transport settings (the same as the servers'); the request timeout is set to
+     *                   {@value RaftBladeClients#REQUEST_TIMEOUT_MILLIS} ms on a copy
      * @param timeout    how long one call may take, retries included
      * @return a client; close it
      */
     public static SlotClient connect(RaftGroup slotGroup, RaftProperties properties, Duration timeout) {
         TimeDuration sleep = TimeDuration.valueOf(50, TimeUnit.MILLISECONDS);
         int attempts = (int) Math.max(1, timeout.toMillis() / 50);
-        RaftClient c = RaftClient.newBuilder().setRaftGroup(slotGroup).setProperties(properties)
+        RaftClient c = RaftClient.newBuilder().setRaftGroup(slotGroup)
+            .setProperties(RaftBladeClients.properties(properties)) // a read caught at a hand-off: retried in 500 ms
             .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(attempts, sleep)).build();
         return new SlotClient(c, timeout);
     }

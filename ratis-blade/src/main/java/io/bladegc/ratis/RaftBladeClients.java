@@ -1,0 +1,102 @@
+package io.bladegc.ratis;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.apache.ratis.client.RaftClientConfigKeys;
+import org.apache.ratis.client.api.BlockingApi;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.exceptions.LeaderSteppingDownException;
+import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.retry.RetryPolicy;
+import org.apache.ratis.util.TimeDuration;
+
+/**
+ * What a Ratis application's clients need so that Blade's leadership hand-offs cost them no failed call and no
+ * multi-second stall, with a stock {@link org.apache.ratis.client.RaftClient}:
+ * <pre>{@code
+ * RaftClient client = RaftClient.newBuilder().setRaftGroup(group)
+ *     .setProperties(RaftBladeClients.properties(new RaftProperties()))
+ *     .setRetryPolicy(RaftBladeClients.retryPolicy())
+ *     .build();
+ * RaftClientReply w = RaftBladeClients.send(client.io(), Message.valueOf("INCREMENT"));
+ * RaftClientReply r = client.io().sendReadOnly(Message.valueOf("GET"));
+ * }</pre>
+ * Why each piece, in Ratis 3.2.2 (unchanged in 3.3.0; {@code RatisStepDownReadsTest} pins the read bug):
+ * <ul>
+ *   <li><b>The blocking API, {@code io()}</b>, not {@code async()}: a linearizable read waiting for its ReadIndex round
+ *       when the leader steps down is never answered (the server cannot serialise the {@code NotLeaderException} it
+ *       fails it with). A blocking call ends at its deadline and is retried after the request timeout; an async call
+ *       also waits out a hard-coded 3 s shutdown of the channel, and every later call of that client waits behind it.
+ *       An async client whose retry policy gave up once fails every later call ({@code AlreadyClosedException}).</li>
+ *   <li><b>A request timeout of {@value #REQUEST_TIMEOUT_MILLIS} ms</b> ({@link #properties}): that is how long such a
+ *       read waits before it is sent again to the new leader; Ratis' default is 3 s.</li>
+ *   <li><b>A retry policy that never gives up</b> ({@link #retryPolicy}): {@code NotLeaderException} and
+ *       {@code LeaderNotReadyException} (the new leader not yet ready) are sent again after
+ *       {@value #RETRY_SLEEP_MILLIS} ms, for as long as the hand-off takes.</li>
+ *   <li><b>{@link #send}</b> for writes: while a transfer is under way the leader refuses new writes with
+ *       {@link LeaderSteppingDownException}, which Ratis hands to the application instead of to the retry policy. The
+ *       refused write never reached the log, so sending it again cannot apply it twice.</li>
+ * </ul>
+ * Thread-safe; stateless.
+ */
+public final class RaftBladeClients {
+    /** The request timeout {@link #properties} sets, milliseconds. */
+    public static final long REQUEST_TIMEOUT_MILLIS = 500;
+    /** The pause before a call refused or failed during a hand-off is sent again, milliseconds. */
+    public static final long RETRY_SLEEP_MILLIS = 10;
+    /** How long {@link #send} keeps sending a write that is refused because leadership is moving. */
+    public static final Duration STEPPING_DOWN_LIMIT = Duration.ofSeconds(10);
+
+    private RaftBladeClients() {
+    }
+
+    /**
+     * @param transport the client's transport settings (gRPC, TLS, ...); not changed
+     * @return a copy with the request timeout set to {@value #REQUEST_TIMEOUT_MILLIS} ms
+     */
+    public static RaftProperties properties(RaftProperties transport) {
+        RaftProperties p = new RaftProperties(transport);
+        RaftClientConfigKeys.Rpc.setRequestTimeout(p, TimeDuration.valueOf(REQUEST_TIMEOUT_MILLIS,
+            TimeUnit.MILLISECONDS));
+        return p;
+    }
+
+    /** @return a policy that sends a failed attempt again after {@value #RETRY_SLEEP_MILLIS} ms, forever */
+    public static RetryPolicy retryPolicy() {
+        return RetryPolicies.retryForeverWithSleep(TimeDuration.valueOf(RETRY_SLEEP_MILLIS, TimeUnit.MILLISECONDS));
+    }
+
+    /**
+     * Sends a write, and sends it again every {@value #RETRY_SLEEP_MILLIS} ms while the leader refuses it because it is
+     * handing its leadership off ({@link LeaderSteppingDownException}), for at most {@link #STEPPING_DOWN_LIMIT}.
+     *
+     * @param io      the client's blocking API
+     * @param message the write
+     * @return the reply
+     * @throws IOException what the client threw otherwise, or the last refusal after the limit
+     */
+    public static RaftClientReply send(BlockingApi io, Message message) throws IOException {
+        long deadline = System.nanoTime() + STEPPING_DOWN_LIMIT.toNanos();
+        while (true) {
+            try {
+                return io.send(message);
+            } catch (LeaderSteppingDownException e) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw e;
+                }
+                try {
+                    TimeUnit.MILLISECONDS.sleep(RETRY_SLEEP_MILLIS);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    InterruptedIOException iioe = new InterruptedIOException("interrupted while the leader steps down");
+                    iioe.initCause(e);
+                    throw iioe;
+                }
+            }
+        }
+    }
+}
