@@ -22,15 +22,16 @@ import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.protocol.TermIndex;
 
 /**
- * What a peer does with its leaderships before a collection of its own: hands off every group it leads, but Blade's slot
- * group, to a caught-up follower ({@link #handOff}). Speaks to the local {@link RaftServer} directly, no network between.
+ * What a peer does with its leaderships before a collection of its own: hands off every group it leads, but Blade's
+ * slot group, to a caught-up follower ({@link #handOff}). Speaks to the local {@link RaftServer} directly, no network
+ * between.
  *
  * <p>Ratis' {@code transferLeadership} waits until the chosen follower has caught up with the leader's log, then
  * has it start an election at once; the old leader steps down when the new one wins. The followers asked, in turn, are
  * the peers that are live members of the slot ledger and not collecting: ones not queued to collect first, then
- * caught-up ones (a lagging follower, one
- * without every entry a majority holds, would keep the transfer waiting for it), and among those the one that collected
- * most recently first (the least likely to need a collection soon, BLADE section 4.2).
+ * caught-up ones (a lagging follower, one without every entry a majority holds, would keep the transfer waiting for
+ * it), and among those the one that collected most recently first (the least likely to need a collection soon, BLADE
+ * section 4.2).
  *
  * <p>Not thread-safe: one collection at a time (the handler's worker thread).
  */
