@@ -3,9 +3,7 @@ package io.bladegc.benchmarks.raftkv;
 import io.bladegc.ratis.RaftBlade;
 import io.bladegc.ratis.RaftBladeOptions;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -52,8 +50,6 @@ public final class KvServer implements AutoCloseable {
     public static final TimeDuration ELECTION_TIMEOUT_MIN = TimeDuration.valueOf(150, TimeUnit.MILLISECONDS);
     /** Upper bound of the randomized leader election timeout. */
     public static final TimeDuration ELECTION_TIMEOUT_MAX = TimeDuration.valueOf(300, TimeUnit.MILLISECONDS);
-    /** How long {@link #start} waits for the group to have a leader before it starts Blade. */
-    public static final Duration LEADER_WAIT = Duration.ofSeconds(30);
 
     /**
      * What a peer is started with.
@@ -138,8 +134,8 @@ public final class KvServer implements AutoCloseable {
     }
 
     /**
-     * Builds and starts the Ratis server, waits until the group has a leader (at most {@link #LEADER_WAIT}), then
-     * joins Blade's slot group.
+     * Builds and starts the Ratis server, then joins Blade's slot group (Blade plans collections once the slot group
+     * has a leader and every peer).
      *
      * @param options what to start
      * @return the running peer
@@ -158,31 +154,10 @@ public final class KvServer implements AutoCloseable {
             .build();
         try {
             server.start();
-            awaitLeader(server, options.group());
             return new KvServer(server, RaftBlade.start(server, options.group(), properties, bladeOptions));
         } catch (IOException | RuntimeException e) {
             server.close();
             throw e;
-        }
-    }
-
-    /**
-     * Waits, up to {@link #LEADER_WAIT}, until this peer knows a leader of {@code group}. Blade holds this peer's
-     * elections while it collects; in Ratis 3.2.2 a peer whose election timer fires while elections are held turns
-     * candidate without running an election and stays so after they resume, until it hears from a leader. Were all
-     * peers to collect before the group's first election, none would ever run one. After the wait Blade starts
-     * anyway.
-     */
-    private static void awaitLeader(RaftServer server, RaftGroup group) throws IOException {
-        long deadline = System.nanoTime() + LEADER_WAIT.toNanos();
-        RaftServer.Division division = server.getDivision(group.getGroupId());
-        while (division.getInfo().getLeaderId() == null && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new InterruptedIOException("interrupted while waiting for a leader of " + group.getGroupId());
-            }
         }
     }
 

@@ -3,12 +3,14 @@ package io.bladegc.benchmarks.suite;
 import io.bladegc.benchmarks.raftkv.KvCommand;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -237,7 +239,7 @@ public final class RaftKvLoad {
         public CompletableFuture<RaftClientReply> send(RaftClient client) {
             sentNanos = System.nanoTime();
             return RaftKvClients.call(client, Message.valueOf(ByteString.copyFrom(command.encode())),
-                command.isWrite(), RaftKvLoad.this::resent);
+                command.isWrite());
         }
 
         @Override
@@ -255,6 +257,10 @@ public final class RaftKvLoad {
             } else {
                 requests.failed(index);
                 Throwable cause = failure != null ? failure : reply.getException();
+                while ((cause instanceof CompletionException || cause instanceof UncheckedIOException)
+                    && cause.getCause() != null) {
+                    cause = cause.getCause();
+                }
                 failureCauses.computeIfAbsent(cause == null ? "(no exception)" : cause.getClass().getSimpleName(),
                     k -> new LongAdder()).increment();
             }

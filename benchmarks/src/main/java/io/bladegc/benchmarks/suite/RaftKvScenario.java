@@ -3,6 +3,7 @@ package io.bladegc.benchmarks.suite;
 import io.bladegc.benchmarks.cluster.ClusterSpec;
 import io.bladegc.benchmarks.raftkv.KvServer;
 import io.bladegc.benchmarks.report.LatencyPlot;
+import io.bladegc.ratis.RaftBladeClients;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -154,12 +155,11 @@ public final class RaftKvScenario {
             + " due at start + i/rate; 3 in 4 gets (`sendReadOnly`), 1 in 4 puts (`send`), keys uniformly random over"
             + " the preloaded ones (seeded); every call on its own client of a pool of %d (one call per client at a"
             + " time: Ratis answers a client's calls in order, so a shared client would queue every call behind a"
-            + " slow one); a call that finds every client busy waits for one, inside its latency. Retries"
-            + " (`RaftKvClients`): a refusal because leadership moves (not leader, stepping down, transferring, not"
-            + " ready) is sent again at once (stepping down and transferring, which Ratis's client answers with"
-            + " instead of asking its retry policy, as a new call), any other failed attempt after %d ms; an attempt"
-            + " waits %d s at most; nothing is given up before the call's deadline, %d s after it was made; failed"
-            + " calls are counted by the exception that failed them. Latency: from the intended"
+            + " slow one); a call that finds every client busy waits for one, inside its latency. Clients as Blade for"
+            + " Raft tells its users (`RaftBladeClients`): blocking calls (`io()`), a failed attempt sent again after"
+            + " %d ms and never given up, a request timeout of %d ms, a write refused while the leader steps down"
+            + " sent again; the load generator judges a call timed out %d s after it was made; failed calls are"
+            + " counted by the exception that failed them. Latency: from the intended"
             + " send time to the answer (no coordinated omission), answered requests, HdrHistogram 3 digits,"
             + " `<arm>-rep<N>.hlog` per second; latency rows merge the repetitions, counts add them up. Failed"
             + " client calls: calls that ended without an answer before their deadline; timed out: no answer by the"
@@ -179,7 +179,7 @@ public final class RaftKvScenario {
             + " lifetime x %.1f, in steps of 256 MiB, within 1,024..%,d MiB (%,d MiB when unknown); not pre-touched,"
             + " so a peer holds only what it allocated. Raw: `<arm>-rep<N>.hlog`, `logs/<arm>-rep<N>/<peer>/`.%n",
             o.repetitions(), keys(o), RaftKvLoad.VALUE_BYTES, o.rate(), RaftKvLoad.poolSize(o.rate()),
-            RaftKvClients.RESEND_SLEEP.toMillis(), RaftKvClients.ATTEMPT_TIMEOUT.toSeconds(),
+            RaftBladeClients.RETRY_SLEEP_MILLIS, RaftBladeClients.REQUEST_TIMEOUT_MILLIS,
             RaftKvClients.DEADLINE.toSeconds(), RaftKvClients.DEADLINE.plusSeconds(1).toSeconds(),
             RaftKvHandoffs.AFTER_MILLIS, lifetime.toSeconds(), EPSILON_MARGIN, EPSILON_MAX_MIB, EPSILON_DEFAULT_MIB);
     }
