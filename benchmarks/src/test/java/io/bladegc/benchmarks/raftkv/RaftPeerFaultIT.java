@@ -44,10 +44,13 @@ class RaftPeerFaultIT {
             }
             Grant held = null;
             RaftPeerId frozen = null;
+            long stoppedAt = 0;
+            long frozenMillis;
             try {
                 for (int attempt = 0; attempt < 20 && held == null; attempt++) {
                     Grant g = awaitAGrant(slots);
                     frozen = RaftPeerId.valueOf(g.node());
+                    stoppedAt = System.nanoTime();
                     signal(cluster.pid(frozen), "STOP");
                     if (holds(slots, g) && frozenThroughItsLease(slots, g)) {
                         held = g;
@@ -64,12 +67,17 @@ class RaftPeerFaultIT {
                 if (frozen != null) {
                     signal(cluster.pid(frozen), "CONT");
                 }
+                frozenMillis = (System.nanoTime() - stoppedAt) / 1_000_000;
             }
-            // Woken, the peer ends the collection it was frozen in (one line per collection, named by the request's
-            // id) without a release the ledger took for the expired grant: frozen before it saw the grant, it never
-            // names that epoch (it asks again and may collect under a later grant); frozen after, it fences the
-            // grant (its lease ends too soon) or finds itself leader again and cancels, or its release is refused,
-            // or does not get through while the slot group's leadership moves (the frozen peer may have led it).
+            // Woken, the peer ends the request it was frozen in (one line per request, named by its id) and never
+            // starts a collection under the expired grant. Where the stop caught it decides the line, and every one
+            // of these is the protocol working: frozen before it saw the grant, the line never names that epoch (the
+            // ask that was out failed: "left to the JVM", or it asks again and may be granted anew); frozen after
+            // it saw it but before collecting, its lease, timed on its own monotonic clock, has ended: "fenced", or
+            // it finds itself leader again: "cancelled"; frozen inside the collection it had started within the
+            // lease, the collection ends on waking (its T_gc then holds the freeze) and the release is refused as
+            // stale or does not get through. Not allowed: a collection under the expired epoch that began after
+            // waking (COLLECTED with a T_gc shorter than the freeze) and a release of it the ledger took.
             Pattern line = Pattern.compile("Blade raft " + frozen + " GC #" + held.gcId() + " [^\\n]*");
             RaftPeerId woken = frozen;
             String[] found = new String[1];
@@ -81,6 +89,13 @@ class RaftPeerFaultIT {
             System.out.printf("RaftPeerFaultIT: frozen holding %s; woken, it logged: %s%n", held, found[0]);
             assertThat(found[0]).as("the expired grant's release taken by the ledger")
                 .doesNotContainPattern("granted \\(epoch " + held.epoch() + "[,)].*; released$");
+            Matcher collected = Pattern.compile("granted \\(epoch " + held.epoch() + "[,)].*T_gc ([0-9.]+) ms "
+                + "\\(COLLECTED\\)").matcher(found[0]);
+            if (collected.find()) {
+                assertThat(Double.parseDouble(collected.group(1))).as("a collection under the expired grant: "
+                    + "begun before the freeze (%d ms), so its T_gc holds it", frozenMillis)
+                    .isGreaterThan(frozenMillis / 2.0);
+            }
             long after = held.epoch();
             awaitTrue(() -> slots.view().slots().epoch() > after, "grants resume after the frozen peer is back", 60);
             running.set(false);
