@@ -93,13 +93,13 @@ class RaftGrantHolderTest {
 
     @Test
     void aLeaderCollectsInPlaceOnlyWhenItsMeasuredPausesAreWellUnderTheElectionTimeout() throws Exception {
-        RaftGroupId app = group.group().getGroupId();
-        RaftServer leader = group.leader(app);
-        SlotClient slots = client();
-        awaitMembers(slots, 3);
-        long quarter = new LeadershipHandoff(leader, null).electionTimeoutMinNanos() / 4;
-        RecordingNode node = new RecordingNode(slotGroupId(), leader);
-        GrantHolder holder = holder(leader, node, slots, OPTIONS);
+        LeaderCase c = leaderCase();
+        RaftGroupId app = c.app();
+        RaftServer leader = c.leader();
+        SlotClient slots = c.slots();
+        long quarter = c.quarterNanos();
+        RecordingNode node = c.node();
+        GrantHolder holder = c.holder();
         for (int i = 0; i < RaftHandOff.MIN_PAUSES - 1; i++) {
             holder.pauses().add(Generation.YOUNG, quarter / 10);
         }
@@ -121,13 +121,13 @@ class RaftGrantHolderTest {
 
     @Test
     void aLeaderWhosePausesReachAQuarterOfTheElectionTimeoutOrThatMustAlwaysHandOffHandsOff() throws Exception {
-        RaftGroupId app = group.group().getGroupId();
-        RaftServer leader = group.leader(app);
-        SlotClient slots = client();
-        awaitMembers(slots, 3);
-        long quarter = new LeadershipHandoff(leader, null).electionTimeoutMinNanos() / 4;
-        RecordingNode node = new RecordingNode(slotGroupId(), leader);
-        GrantHolder holder = holder(leader, node, slots, OPTIONS);
+        LeaderCase c = leaderCase();
+        RaftGroupId app = c.app();
+        RaftServer leader = c.leader();
+        SlotClient slots = c.slots();
+        long quarter = c.quarterNanos();
+        RecordingNode node = c.node();
+        GrantHolder holder = c.holder();
         for (int i = 0; i < RecentPauses.WINDOW - 1; i++) {
             holder.pauses().add(Generation.YOUNG, quarter / 10);
         }
@@ -148,6 +148,21 @@ class RaftGrantHolderTest {
         assertThat(stat(always, "HandOffs")).as("HandOff.ALWAYS").isEqualTo(1);
         assertThat(stat(always, "InPlace")).isZero();
         assertThat(node2.ledAtCollection).containsOnly(false);
+    }
+
+    /** The application group's leader with its holder on a recording node, once the ledger has every peer. */
+    private record LeaderCase(RaftGroupId app, RaftServer leader, SlotClient slots, long quarterNanos,
+                              RecordingNode node, GrantHolder holder) {
+    }
+
+    private LeaderCase leaderCase() throws Exception {
+        RaftGroupId app = group.group().getGroupId();
+        RaftServer leader = group.leader(app);
+        SlotClient slots = client();
+        awaitMembers(slots, 3);
+        RecordingNode node = new RecordingNode(slotGroupId(), leader);
+        return new LeaderCase(app, leader, slots, new LeadershipHandoff(leader, null).electionTimeoutMinNanos() / 4,
+            node, holder(leader, node, slots, OPTIONS));
     }
 
     private void giveLeadershipBack(RaftGroupId app, RaftServer to) throws Exception {
