@@ -38,8 +38,14 @@ import org.apache.ratis.util.TimeDuration;
  *       {@code LeaderNotReadyException} (the new leader not yet ready) are sent again after
  *       {@value #RETRY_SLEEP_MILLIS} ms, for as long as the hand-off takes.</li>
  *   <li><b>{@link #send}</b> for writes: while a transfer is under way the leader refuses new writes with
- *       {@link LeaderSteppingDownException}, which Ratis hands to the application instead of to the retry policy. The
- *       refused write never reached the log, so sending it again cannot apply it twice.</li>
+ *       {@link LeaderSteppingDownException}, which Ratis hands to the application instead of to the retry policy.
+ *       When that refusal met the call's first attempt, the write never reached the log, and {@code send} sends it
+ *       again. When it met a resend of an attempt that got no answer (the request timeout), the first attempt may sit
+ *       in the log already: Ratis checks "stepping down" before its retry cache, and a write sent again as a new call
+ *       would then be applied twice (seen in {@code HandOffClientIT}: eight increments applied twice, with the
+ *       transferee lagging). {@code send} then throws the refusal: the call's outcome is unknown, as with any Ratis
+ *       call that fails after a timeout. It tells the two apart through {@link #retryPolicy}, which Ratis' blocking
+ *       client consults on the calling thread: use both together.</li>
  * </ul>
  * Thread-safe; stateless.
  */
@@ -65,27 +71,42 @@ public final class RaftBladeClients {
         return p;
     }
 
-    /** @return a policy that sends a failed attempt again after {@value #RETRY_SLEEP_MILLIS} ms, forever */
+    /** Whether the blocking call under way on this thread had an attempt sent again by {@link #retryPolicy}. */
+    private static final ThreadLocal<boolean[]> RESENT = ThreadLocal.withInitial(() -> new boolean[1]);
+
+    /**
+     * @return a policy that sends a failed attempt again after {@value #RETRY_SLEEP_MILLIS} ms, forever (and notes, for
+     *     {@link #send}, that the call under way had an attempt sent again)
+     */
     public static RetryPolicy retryPolicy() {
-        return RetryPolicies.retryForeverWithSleep(TimeDuration.valueOf(RETRY_SLEEP_MILLIS, TimeUnit.MILLISECONDS));
+        RetryPolicy forever = RetryPolicies.retryForeverWithSleep(TimeDuration.valueOf(RETRY_SLEEP_MILLIS,
+            TimeUnit.MILLISECONDS));
+        return event -> {
+            RESENT.get()[0] = true;
+            return forever.handleAttemptFailure(event);
+        };
     }
 
     /**
      * Sends a write, and sends it again every {@value #RETRY_SLEEP_MILLIS} ms while the leader refuses it because it is
-     * handing its leadership off ({@link LeaderSteppingDownException}), for at most {@link #STEPPING_DOWN_LIMIT}.
+     * handing its leadership off ({@link LeaderSteppingDownException}) before it reached the log, for at most
+     * {@link #STEPPING_DOWN_LIMIT}. Needs a client built with {@link #retryPolicy}.
      *
-     * @param io      the client's blocking API
+     * @param io      the blocking API of a client built with {@link #retryPolicy}
      * @param message the write
      * @return the reply
-     * @throws IOException what the client threw otherwise, or the last refusal after the limit
+     * @throws IOException what the client threw otherwise; the refusal after the limit, or when it met a resent
+     *     attempt (the write may then have been applied: its outcome is unknown)
      */
     public static RaftClientReply send(BlockingApi io, Message message) throws IOException {
         long deadline = System.nanoTime() + STEPPING_DOWN_LIMIT.toNanos();
+        boolean[] resent = RESENT.get();
         while (true) {
+            resent[0] = false;
             try {
                 return io.send(message);
             } catch (LeaderSteppingDownException e) {
-                if (System.nanoTime() - deadline > 0) {
+                if (resent[0] || System.nanoTime() - deadline > 0) {
                     throw e;
                 }
                 try {

@@ -22,6 +22,10 @@ import java.util.concurrent.TimeUnit;
  * clock ({@link SlotGroupView#clock()}), counted from when that read was sent on this JVM's monotonic clock: this
  * peer's own wall clock is never compared with anything.
  *
+ * <p>An {@code acquire} write and a {@code cancel} of this peer go to the log one after the other, never both at once:
+ * a cancel sent while the acquire was still on its way could be applied first, and the late acquire would then leave
+ * a grant nobody holds (the next request was refused, "holds a grant for gc 6", and the JVM collected without one).
+ *
  * <p>Thread-safe; the waits run on one daemon thread, {@value #THREAD_NAME}.
  */
 final class SlotGroupPort implements SlotPort, AutoCloseable {
@@ -30,6 +34,10 @@ final class SlotGroupPort implements SlotPort, AutoCloseable {
 
     private final SlotClient slots;
     private final String self;
+    /** Held while an acquire or a cancel of this peer is on its way to the log. */
+    private final Object writes = new Object();
+    /** The highest GC id cancelled so far: an acquire for it or an older one, not yet sent, is not sent; guarded. */
+    private long cancelledUpTo = Long.MIN_VALUE;
     private final ExecutorService waits = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, THREAD_NAME);
         t.setDaemon(true);
@@ -60,7 +68,13 @@ final class SlotGroupPort implements SlotPort, AutoCloseable {
 
     private SlotAnswer ask(long gcId, long leadMillis, long waitMillis) throws SlotPortException {
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
-        Outcome o = call(() -> slots.acquire(self, gcId, leadMillis));
+        Outcome o;
+        synchronized (writes) {
+            if (gcId <= cancelledUpTo) {
+                return SlotAnswer.cancelled(); // withdrawn before it was sent
+            }
+            o = call(() -> slots.acquire(self, gcId, leadMillis));
+        }
         if (o.status() == Status.UNKNOWN_NODE) {
             throw new SlotPortException("slot group: " + self + " is not a member (" + o.message() + ")", false,
                 new NotAMember());
@@ -137,7 +151,10 @@ final class SlotGroupPort implements SlotPort, AutoCloseable {
     @Override
     public String cancel(long gcId) {
         try {
-            slots.cancel(self, gcId);
+            synchronized (writes) { // after an acquire still on its way: see the class comment
+                cancelledUpTo = Math.max(cancelledUpTo, gcId);
+                slots.cancel(self, gcId);
+            }
             return "cancelled in the slot group";
         } catch (IOException e) {
             return "cancel failed (" + e.getMessage() + ")";
