@@ -104,6 +104,11 @@ class SlotGroupPortTest {
             }
             assertThat(RaftGrantHolderTest.stat(holder, "Fenced")).isEqualTo(1);
             assertThat(node.collections.get()).as("never collects under a lease too short for its pause").isZero();
+            // the holder counts the fencing, then cancels the grant at the ledger: wait for that write
+            deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!slots.view().slots().collecting().isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
             assertThat(slots.view().slots().collecting()).as("the fenced grant is given back").isEmpty();
         }
     }
