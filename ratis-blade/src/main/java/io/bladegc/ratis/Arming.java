@@ -93,11 +93,6 @@ final class Arming {
             + " time" + (own == 1 ? "" : "s") + " while observing");
     }
 
-    /** @return whether the holder is registered */
-    synchronized boolean armed() {
-        return armed;
-    }
-
     /** Stops arming: a later look does nothing. */
     synchronized void stop() {
         stopped = true;

@@ -194,11 +194,6 @@ public final class RaftBlade implements AutoCloseable {
         return m;
     }
 
-    /** @return whether this peer plans its collections (the slot group is complete); false without the agent */
-    public boolean armed() {
-        return arming != null && arming.armed();
-    }
-
     /** @return the slot ledger as the slot group's leader has it */
     public SlotGroupView view() throws IOException {
         return slots.view();

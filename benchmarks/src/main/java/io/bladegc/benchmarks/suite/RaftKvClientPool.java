@@ -17,13 +17,13 @@ import org.apache.ratis.protocol.RaftClientReply;
 
 /**
  * A fixed number of independent Ratis clients, each carrying one call at a time, as an application's request
- * threads or connection pool would. A Ratis client's async calls are ordered: the servers answer one client's calls
- * in the order it made them, so a slow call (a read lost in a leader change, waiting out its attempt timeout) holds
- * every later call of that client. With one call per client, a slow call holds only itself. Concurrency is bounded:
- * a call submitted while every client is busy waits (first come, first served) for the first client freed; how many
- * waited, and the longest wait, are counted.
+ * threads, each with its connection, would: a slow call (a read lost in a leader change, waiting out its attempt
+ * timeout) holds only itself and its client. (Built when the calls were async: a Ratis client answers its async calls
+ * in order, so one slow call held every later call of that client.) Concurrency is bounded: a call submitted while
+ * every client is busy waits (first come, first served) for the first client freed; how many waited, and the longest
+ * wait, are counted.
  *
- * <p>Thread-safe. Completions run on Ratis's threads.
+ * <p>Thread-safe. Completions run on the threads that make the calls.
  */
 final class RaftKvClientPool implements AutoCloseable {
     /** One call: what to send on the client it gets, and what to do with its outcome. */
