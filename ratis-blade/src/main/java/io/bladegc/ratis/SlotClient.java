@@ -16,12 +16,7 @@ import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroup;
-import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
-import org.apache.ratis.protocol.exceptions.LeaderSteppingDownException;
-import org.apache.ratis.protocol.exceptions.NotLeaderException;
-import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
-import org.apache.ratis.util.TimeDuration;
 
 /**
  * Calls on the replicated slot ledger of one group, through a Ratis client: writes go to the leader and are answered
@@ -32,11 +27,9 @@ import org.apache.ratis.util.TimeDuration;
  * <p>Thread-safe.
  */
 public final class SlotClient implements AutoCloseable {
-    private static final long LEADER_CHANGE_PAUSE_MILLIS = 20;
-
     private final RaftClient client;
     private final Duration timeout;
-    /** Runs the blocking calls, so that a caller waits at most the timeout (the calls end by their retry policy). */
+    /** Runs the blocking calls, so that a caller waits at most the timeout; a call still out then is interrupted. */
     private final ExecutorService calls = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "blade-slot-call");
         t.setDaemon(true);
@@ -56,11 +49,9 @@ public final class SlotClient implements AutoCloseable {
      * @return a client; close it
      */
     public static SlotClient connect(RaftGroup slotGroup, RaftProperties properties, Duration timeout) {
-        TimeDuration sleep = TimeDuration.valueOf(50, TimeUnit.MILLISECONDS);
-        int attempts = (int) Math.max(1, timeout.toMillis() / 50);
         RaftClient c = RaftClient.newBuilder().setRaftGroup(slotGroup)
             .setProperties(RaftBladeClients.properties(properties)) // a read caught at a hand-off: retried in 500 ms
-            .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(attempts, sleep)).build();
+            .setRetryPolicy(RaftBladeClients.retryPolicy()).build(); // ends with the caller's wait (interrupt)
         return new SlotClient(c, timeout);
     }
 
@@ -116,27 +107,13 @@ public final class SlotClient implements AutoCloseable {
     /** @return the ledger as the leader has applied it (a linearizable read when the servers are set up for one) */
     public SlotGroupView view() throws IOException {
         Message m = message(SlotCommand.view());
-        return SlotCodec.view(await(() -> untilALeaderTakes(() -> client.io().sendReadOnly(m)), "view"));
+        return SlotCodec.view(await(() -> client.io().sendReadOnly(m), "view"));
     }
 
+    /** A write, sent again while a leader stepping down refuses it before it reached the log (Blade's hand-offs). */
     private Outcome write(SlotCommand c) throws IOException {
         Message m = message(c);
-        return SlotCodec.outcome(await(() -> untilALeaderTakes(() -> client.io().send(m)), c.op() + " " + c.node()));
-    }
-
-    /**
-     * Sends again while the call meets a leader change: a leader stepping down (a Blade hand-off), not the leader, or
-     * not ready yet. Ratis' blocking client gives these up, but none of them appended the call to the log, so sending
-     * it again cannot apply it twice. Ends when the caller's wait ends (interrupted) or the call gets an answer.
-     */
-    private static RaftClientReply untilALeaderTakes(Callable<RaftClientReply> send) throws Exception {
-        while (true) {
-            try {
-                return send.call();
-            } catch (LeaderSteppingDownException | NotLeaderException | LeaderNotReadyException e) {
-                Thread.sleep(LEADER_CHANGE_PAUSE_MILLIS);
-            }
-        }
+        return SlotCodec.outcome(await(() -> RaftBladeClients.send(client.io(), m), c.op() + " " + c.node()));
     }
 
     private static Message message(SlotCommand c) {
