@@ -40,30 +40,48 @@ final class RaftHandOff implements Preparation {
     public Prepared prepare(GcRequest request, RecentPauses pauses) {
         long start = System.nanoTime();
         try {
-            List<RaftGroupId> led = handoff.ledGroups();
-            if (led.isEmpty()) {
+            if (handoff.ledGroups().isEmpty()) {
                 return Prepared.NOTHING;
             }
             String inPlace = inPlaceReason(request, pauses);
             if (inPlace != null) {
                 return new Prepared(Prepared.Kind.IN_PLACE, inPlace, System.nanoTime() - start);
             }
-            StringBuilder note = new StringBuilder();
-            for (RaftGroupId g : led) {
-                long t = System.nanoTime();
-                RaftPeerId to = handoff.handOff(g, slots, options.transferTimeout().toMillis());
-                if (to == null) {
-                    return new Prepared(Prepared.Kind.FAILED, "leadership of " + g + " not handed off within "
-                        + options.transferTimeout().toMillis() + " ms; not collecting while leader",
-                        System.nanoTime() - start);
-                }
-                note.append(note.length() == 0 ? "" : "; ").append("handed ").append(shortId(g)).append(" to ")
-                    .append(to).append(" in ").append(ms(System.nanoTime() - t));
-            }
-            return new Prepared(Prepared.Kind.HANDED_OFF, note.toString(), System.nanoTime() - start);
+            return handOffAll(start);
         } catch (IOException e) {
             return new Prepared(Prepared.Kind.FAILED, "hand-off failed: " + e.getMessage(), System.nanoTime() - start);
         }
+    }
+
+    /** A leader elected again while it waited for its grant hands off again; one that collects in place does not. */
+    @Override
+    public Prepared confirm(Prepared prepared) {
+        if (prepared.kind() == Prepared.Kind.IN_PLACE) {
+            return Prepared.NOTHING;
+        }
+        long start = System.nanoTime();
+        try {
+            return handoff.ledGroups().isEmpty() ? Prepared.NOTHING : handOffAll(start);
+        } catch (IOException e) {
+            return new Prepared(Prepared.Kind.FAILED, "cannot tell whether it leads: " + e.getMessage(),
+                System.nanoTime() - start);
+        }
+    }
+
+    private Prepared handOffAll(long start) throws IOException {
+        StringBuilder note = new StringBuilder();
+        for (RaftGroupId g : handoff.ledGroups()) {
+            long t = System.nanoTime();
+            RaftPeerId to = handoff.handOff(g, slots, options.transferTimeout().toMillis());
+            if (to == null) {
+                return new Prepared(Prepared.Kind.FAILED, "leadership of " + g + " not handed off within "
+                    + options.transferTimeout().toMillis() + " ms; not collecting while leader",
+                    System.nanoTime() - start);
+            }
+            note.append(note.length() == 0 ? "" : "; ").append("handed ").append(shortId(g)).append(" to ")
+                .append(to).append(" in ").append(ms(System.nanoTime() - t));
+        }
+        return new Prepared(Prepared.Kind.HANDED_OFF, note.toString(), System.nanoTime() - start);
     }
 
     /** @return why this leader may collect without a hand-off, or {@code null} when it must hand off */
@@ -79,18 +97,6 @@ final class RaftHandOff implements Preparation {
         }
         return "leader collecting in place: its last " + n + " " + request.generation() + " pauses were at most "
             + ms(longest) + ", under a quarter of the election timeout (" + ms(bound * 4) + ")";
-    }
-
-    @Override
-    public String objection(Prepared prepared) {
-        if (prepared.kind() == Prepared.Kind.IN_PLACE) {
-            return null;
-        }
-        try {
-            return handoff.ledGroups().isEmpty() ? null : "elected again before collecting";
-        } catch (IOException e) {
-            return "cannot tell whether it leads: " + e.getMessage();
-        }
     }
 
     static String shortId(RaftGroupId g) {

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Blade's slot group ({@link RaftBlade#registry}, {@link RaftBlade#start}); the JVM side is a recording
  * {@link BladeNode} (a real one would collect this test's whole JVM, all three peers at once). Checked: a leader
  * hands every group it leads to the peer that collected most recently and collects only once it leads nothing, under
- * a grant it then releases; it collects in place only when enough of its measured pauses are all under a quarter of
+ * a grant it then releases; one elected leader again while it waited hands off again under its grant; it collects in place only when enough of its measured pauses are all under a quarter of
  * the election timeout, never with {@code HandOff.ALWAYS}; a follower collects without handing anything off; with no
  * majority reachable nothing is collected.
  */
@@ -148,6 +148,30 @@ class RaftGrantHolderTest {
         assertThat(stat(always, "HandOffs")).as("HandOff.ALWAYS").isEqualTo(1);
         assertThat(stat(always, "InPlace")).isZero();
         assertThat(node2.ledAtCollection).containsOnly(false);
+    }
+
+    @Test
+    void aLeaderElectedAgainWhileQueuedHandsOffAgainUnderItsGrantRatherThanGiveItBack() throws Exception {
+        LeaderCase c = leaderCase();
+        String other = others(c.leader().getId()).get(0).toString();
+        Outcome held = c.slots().acquire(other, 1, 0);
+        assertThat(held.status()).isEqualTo(Status.GRANTED);
+        c.holder().onGcRequest(request(1));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (stat(c.holder(), "QueuedWaits") == 0) {
+            assertThat(System.nanoTime()).as("handed off, then queued behind %s", other).isLessThan(deadline);
+            Thread.sleep(20);
+        }
+        assertThat(stat(c.holder(), "HandOffs")).isEqualTo(1);
+
+        giveLeadershipBack(c.app(), c.leader());
+        assertThat(c.slots().release(other, held.grant().epoch(), 1).status()).isEqualTo(Status.OK);
+        c.node().awaitCollections(1);
+
+        assertThat(c.node().ledAtCollection).as("it led nothing when it collected").containsOnly(false);
+        assertThat(stat(c.holder(), "HandOffs")).as("once before asking, once more under the grant").isEqualTo(2);
+        assertThat(stat(c.holder(), "Cancels")).as("the grant was not given back").isZero();
+        awaitReleased(c.slots(), c.leader().getId().toString());
     }
 
     /** The application group's leader with its holder on a recording node, once the ledger has every peer. */

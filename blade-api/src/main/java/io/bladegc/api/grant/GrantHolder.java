@@ -28,7 +28,8 @@ import java.util.concurrent.LinkedBlockingQueue;
  *       {@code QUEUED} (or {@code CANCELLED}: dropped meanwhile) asks again. While a call is out the thread looks every
  *       {@value CallWatcher#POLL_MILLIS} ms at the node's collection count ({@link BladeNode#collections()}): when the
  *       JVM collected on its own it <b>cancels</b> at once;</li>
- *   <li>on a <b>grant</b>: unless the JVM collected meanwhile, the preparation objects (re-elected), or the lease, timed
+ *   <li>on a <b>grant</b>: unless the JVM collected meanwhile, the preparation cannot be made true again ({@link Preparation#confirm}: a
+ *       leader elected again hands off again), or the lease left after that, timed
  *       on this JVM's monotonic clock only ({@link SlotAnswer#leaseEndNanos()}), leaves less than the drain timeout,
  *       the expected pause and the margin (<b>fenced</b>: it cancels), {@link BladeNode#drainAndCollect(long)}: gate
  *       closed, trailers drained, collected, gate open;</li>
@@ -267,12 +268,17 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
             return;
         }
         scheduleLead.granted(schedule);
-        String objection = preparation.objection(prepared);
-        if (objection != null) {
-            cancel(p, prepared, objection + " (grant epoch " + grant.epoch() + ")");
+        Prepared again = preparation.confirm(prepared);
+        if (again.kind() == Prepared.Kind.FAILED) {
+            cancel(p, prepared, again.note() + " (grant epoch " + grant.epoch() + ")");
             return;
         }
-        long leaseLeft = grant.leaseEndNanos() - granted;
+        if (again.kind() == Prepared.Kind.HANDED_OFF) {
+            counters.handOffs.increment();
+            prepared = new Prepared(Prepared.Kind.HANDED_OFF, prepared.note() + "; elected again, " + again.note(),
+                prepared.nanos() + again.nanos());
+        }
+        long leaseLeft = grant.leaseEndNanos() - System.nanoTime();
         long needed = settings.drainTimeout().toNanos() + r.estimatedPause().toNanos() + settings.margin().toNanos();
         if (leaseLeft < needed) {
             counters.fenced.increment();

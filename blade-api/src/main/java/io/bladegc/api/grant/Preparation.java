@@ -17,8 +17,8 @@ public interface Preparation {
         }
 
         @Override
-        public String objection(Prepared prepared) {
-            return null;
+        public Prepared confirm(Prepared prepared) {
+            return Prepared.NOTHING;
         }
     };
 
@@ -30,9 +30,13 @@ public interface Preparation {
     Prepared prepare(GcRequest request, RecentPauses pauses);
 
     /**
+     * Called under a grant, right before the node drains and collects: makes the preparation true again if it no
+     * longer is. A Raft peer elected leader again while it waited hands off again, within the grant, rather than give
+     * the grant back (the JVM would then collect on its own, unscheduled, perhaps while the next holder collects).
+     *
      * @param prepared what {@link #prepare} returned for this collection
-     * @return why the node must not collect now after all (e.g. it was elected leader again meanwhile), or
-     *     {@code null}
+     * @return {@link Prepared#NOTHING} when nothing had to be done; what was done again ({@link Prepared.Kind#HANDED_OFF});
+     *     or {@link Prepared.Kind#FAILED} with why the node must not collect under this grant
      */
-    String objection(Prepared prepared);
+    Prepared confirm(Prepared prepared);
 }
