@@ -4,7 +4,6 @@ import io.bladegc.ratis.RaftBladeClients;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -23,7 +22,8 @@ import org.apache.ratis.retry.RetryPolicy;
 /**
  * The one place the {@code raft-kv} load generator's Ratis clients are built ({@link #create}) and make their calls
  * ({@link #call}): stock {@link RaftClient}s configured as Blade for Raft tells its users ({@link RaftBladeClients}:
- * the blocking API, a {@value RaftBladeClients#REQUEST_TIMEOUT_MILLIS} ms request timeout, a retry policy that sends a
+ * the blocking API, a request timeout of {@value RaftBladeClients#READ_REQUEST_TIMEOUT_MILLIS} ms for clients that
+ * only read and {@value RaftBladeClients#REQUEST_TIMEOUT_MILLIS} ms for those that write, a retry policy that sends a
  * failed attempt again after {@value RaftBladeClients#RETRY_SLEEP_MILLIS} ms and never gives up, writes sent again
  * while the leader steps down). A blocking call holds a thread: calls run on a pool of daemon threads, at most one
  * per client of the pool. The load generator judges a call unanswered {@link #DEADLINE} after it was made (timed out);
@@ -32,9 +32,6 @@ import org.apache.ratis.retry.RetryPolicy;
 final class RaftKvClients {
     /** After this long a call counts as timed out (it may still be answered later; that no longer counts). */
     static final Duration DEADLINE = Duration.ofSeconds(10);
-    /** The refusals that mean "leadership is moving", which the retry policy sees and sends again. */
-    static final List<Class<? extends Exception>> LEADER_CHANGES = List.of(NotLeaderException.class,
-        LeaderNotReadyException.class);
 
     private static final ExecutorService CALLS = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "raft-kv-call");
@@ -47,15 +44,18 @@ final class RaftKvClients {
 
     /**
      * @param group    the store's group
+     * @param writes   whether the client writes ({@link RaftBladeClients#properties}) or only reads
+     *                 ({@link RaftBladeClients#readProperties})
      * @param onResend told of every attempt the policy sends again: the client's id and why the attempt failed
      *                 (called on Ratis's threads)
      * @return a client of {@code group} configured by {@link RaftBladeClients}; no connection is made before its first
      *     call
      */
-    static RaftClient create(RaftGroup group, BiConsumer<ClientId, Throwable> onResend) {
+    static RaftClient create(RaftGroup group, boolean writes, BiConsumer<ClientId, Throwable> onResend) {
         RetryPolicy policy = RaftBladeClients.retryPolicy();
+        RaftProperties transport = new RaftProperties();
         return RaftClient.newBuilder().setRaftGroup(group)
-            .setProperties(RaftBladeClients.properties(new RaftProperties()))
+            .setProperties(writes ? RaftBladeClients.properties(transport) : RaftBladeClients.readProperties(transport))
             .setRetryPolicy(event -> {
                 RetryPolicy.Action action = policy.handleAttemptFailure(event);
                 if (action.shouldRetry() && event instanceof ClientRetryEvent e) {
@@ -82,8 +82,13 @@ final class RaftKvClients {
         }, CALLS);
     }
 
-    /** @return whether {@code failure} is a refusal of {@link #LEADER_CHANGES} */
+    /**
+     * @param failure why an attempt is sent again, as the retry policy was told
+     * @return whether it was a leader change: the blocking API tells its retry policy no cause when the reply was a
+     *     {@code NotLeaderException} or {@code LeaderNotReadyException} (Ratis 3.2.2 {@code BlockingImpl}: such a reply
+     *     only redirects the client, and the retry event is built without an exception); the async API passes them
+     */
     static boolean isLeaderChange(Throwable failure) {
-        return failure != null && LEADER_CHANGES.contains(failure.getClass());
+        return failure == null || failure instanceof NotLeaderException || failure instanceof LeaderNotReadyException;
     }
 }

@@ -29,17 +29,18 @@ import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 
 /**
  * Open-loop load on the replicated key-value store: request <i>i</i> is due at {@code start + i / rate}; three in
- * four are linearizable gets ({@code async().sendReadOnly}), one in four puts ({@code async().send}) of a 100-byte
+ * four are linearizable gets ({@code io().sendReadOnly}), one in four puts ({@code io().send}) of a 100-byte
  * value, each on a key drawn uniformly from the preloaded {@code key-0 .. key-(keys-1)} (seeded). Latency runs from
  * the intended send time to the answer (no coordinated omission), microseconds, HdrHistogram with 3 significant
  * digits, one interval histogram per second into an HdrHistogram log; every request of the window is also kept with
  * its due time ({@link RaftKvRequests}).
  *
- * <p>The calls go through a {@link RaftKvClientPool} of {@link #poolSize} independent clients, one call per client
- * at a time, rather than through a few clients each carrying many calls: Ratis answers one client's async calls in
+ * <p>The calls go through two {@link RaftKvClientPool}s, one for gets and one for puts (Blade's read clients have a
+ * shorter request timeout, see {@link RaftKvClients}), of {@link #poolSize} independent clients each, one call per
+ * client at a time, rather than through a few clients each carrying many calls: Ratis answers one client's async calls in
  * order, so with a few shared clients one slow call (a read lost in a leader change) holds every later call of its
  * client, which an application with a request per thread or connection would not see; the harness would then measure
- * its own queue. The pool holds a second's worth of requests, so a call waits for a client only when a whole
+ * its own queue. Each pool holds a second's worth of its requests, so a call waits for a client only when a whole
  * second's calls are still out; the wait is inside the latency, and counted. The clients and their retry policy come
  * from {@link RaftKvClients}: no call is given up before its deadline; a call that fails before it counts as failed,
  * one without an answer by then (or by the end of the drain) as timed out.
@@ -93,7 +94,8 @@ public final class RaftKvLoad {
     private final AtomicLong unanswered = new AtomicLong();
     private final Map<String, LongAdder> failureCauses = new ConcurrentHashMap<>();
     private volatile RaftKvRequests requests;
-    private volatile RaftKvClientPool pool;
+    private volatile RaftKvClientPool readers;
+    private volatile RaftKvClientPool writers;
     private volatile boolean over;
 
     /**
@@ -135,9 +137,12 @@ public final class RaftKvLoad {
         Thread starter = new Thread(onMeasureStart, "raft-kv-window-start");
         starter.setDaemon(true);
         try (PrintStream out = new PrintStream(hlog.toFile());
-             RaftKvClientPool clients = new RaftKvClientPool(poolSize(rate),
-                 () -> RaftKvClients.create(group, this::resent))) {
-            pool = clients;
+             RaftKvClientPool gets = new RaftKvClientPool(poolSize(rate * GETS_PER_PUT / (GETS_PER_PUT + 1)),
+                 () -> RaftKvClients.create(group, false, this::resent));
+             RaftKvClientPool puts = new RaftKvClientPool(poolSize(rate / (GETS_PER_PUT + 1)),
+                 () -> RaftKvClients.create(group, true, this::resent))) {
+            readers = gets;
+            writers = puts;
             HistogramLogWriter log = new HistogramLogWriter(out);
             log.outputComment("raft-kv open-loop load: latency of answered requests, microseconds, from each"
                 + " intended send time");
@@ -181,7 +186,7 @@ public final class RaftKvLoad {
                     index = requests.add((due - windowStart) / 1000);
                     unanswered.incrementAndGet();
                 }
-                clients.submit(new Request(command, due, index));
+                (command.isWrite() ? puts : gets).submit(new Request(command, due, index));
             }
             double seconds = (Math.max(end, System.nanoTime()) - windowStart) / 1e9;
             onMeasureEnd.run();
@@ -194,8 +199,8 @@ public final class RaftKvLoad {
             starter.join();
             Map<String, Long> causes = new TreeMap<>();
             failureCauses.forEach((cause, n) -> causes.put(cause, n.sum()));
-            return new Result(total, requests, leaderResends.get(), otherResends.get(), clients.waited(),
-                clients.longestWaitMicros(), causes, sendLag / 1000, seconds);
+            return new Result(total, requests, leaderResends.get(), otherResends.get(), gets.waited() + puts.waited(),
+                Math.max(gets.longestWaitMicros(), puts.longestWaitMicros()), causes, sendLag / 1000, seconds);
         }
     }
 
@@ -208,8 +213,16 @@ public final class RaftKvLoad {
 
     /** The retry policy sent an attempt again: counted, and marked on the request when it is measured. */
     private void resent(ClientId client, Throwable cause) {
-        RaftKvClientPool clients = pool;
-        if (clients == null || !(clients.carrying(client) instanceof Request r) || r.index < 0) {
+        RaftKvClientPool gets = readers;
+        RaftKvClientPool puts = writers;
+        if (gets == null || puts == null) {
+            return;
+        }
+        RaftKvClientPool.Call call = gets.carrying(client);
+        if (call == null) {
+            call = puts.carrying(client);
+        }
+        if (!(call instanceof Request r) || r.index < 0) {
             return;
         }
         if (RaftKvClients.isLeaderChange(cause)) {

@@ -20,6 +20,7 @@ import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
 import org.apache.ratis.protocol.exceptions.LeaderSteppingDownException;
 import org.apache.ratis.protocol.exceptions.NotLeaderException;
 import org.apache.ratis.protocol.exceptions.StateMachineException;
+import org.apache.ratis.protocol.exceptions.TimeoutIOException;
 import org.junit.jupiter.api.Test;
 
 class RaftKvClientsTest {
@@ -73,6 +74,8 @@ class RaftKvClientsTest {
     void theRefusalsTheRetryPolicySeesWhenLeadershipMovesAreCountedAsSuch() {
         assertThat(RaftKvClients.isLeaderChange(new NotLeaderException(N1, null, List.of()))).isTrue();
         assertThat(RaftKvClients.isLeaderChange(new LeaderNotReadyException(N1))).isTrue();
+        assertThat(RaftKvClients.isLeaderChange(null)).as("the blocking API's redirect").isTrue();
         assertThat(RaftKvClients.isLeaderChange(new StateMachineException("bad"))).isFalse();
+        assertThat(RaftKvClients.isLeaderChange(new TimeoutIOException("attempt timed out"))).isFalse();
     }
 }
