@@ -76,7 +76,7 @@ import org.junit.jupiter.api.io.TempDir;
  * in {@code RaftServerImpl.readException2Reply}, or by making {@code GrpcUtil.wrapException} cope with
  * non-serialisable exceptions. The read would then be retried at once, and the stalls asserted here would vanish. Then
  * the workaround can go: Blade could use ordered {@code async()} reads and would not need to budget a request timeout
- * per hand-off. See {@code /work/notes/ratis-stall.md}.
+ * per hand-off.
  */
 class RatisStepDownReadsTest {
     private static final long REQUEST_TIMEOUT_MILLIS = 1_000;
