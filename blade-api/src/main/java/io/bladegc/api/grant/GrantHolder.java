@@ -275,7 +275,8 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         }
         if (again.kind() == Prepared.Kind.HANDED_OFF) {
             counters.handOffs.increment();
-            prepared = new Prepared(Prepared.Kind.HANDED_OFF, prepared.note() + "; elected again, " + again.note(),
+            String before = prepared.note().isEmpty() ? "" : prepared.note() + "; ";
+            prepared = new Prepared(Prepared.Kind.HANDED_OFF, before + "elected leader meanwhile, " + again.note(),
                 prepared.nanos() + again.nanos());
         }
         long leaseLeft = grant.leaseEndNanos() - System.nanoTime();
