@@ -120,6 +120,16 @@ public final class RaftKvLoad {
         return (int) Math.min(MAX_POOL, Math.max(MIN_POOL, Math.ceil(rate)));
     }
 
+    /** @return the gets per second among {@code rate} requests per second */
+    static double getRate(double rate) {
+        return rate * GETS_PER_PUT / (GETS_PER_PUT + 1);
+    }
+
+    /** @return the puts per second among {@code rate} requests per second */
+    static double putRate(double rate) {
+        return rate / (GETS_PER_PUT + 1);
+    }
+
     /**
      * Runs warm-up then the measured window, then waits for the window's last answers: at most until the last
      * request's deadline ({@link RaftKvClients#DEADLINE}) and a second more.
@@ -137,9 +147,9 @@ public final class RaftKvLoad {
         Thread starter = new Thread(onMeasureStart, "raft-kv-window-start");
         starter.setDaemon(true);
         try (PrintStream out = new PrintStream(hlog.toFile());
-             RaftKvClientPool gets = new RaftKvClientPool(poolSize(rate * GETS_PER_PUT / (GETS_PER_PUT + 1)),
+             RaftKvClientPool gets = new RaftKvClientPool(poolSize(getRate(rate)),
                  () -> RaftKvClients.create(group, false, this::resent));
-             RaftKvClientPool puts = new RaftKvClientPool(poolSize(rate / (GETS_PER_PUT + 1)),
+             RaftKvClientPool puts = new RaftKvClientPool(poolSize(putRate(rate)),
                  () -> RaftKvClients.create(group, true, this::resent))) {
             readers = gets;
             writers = puts;
