@@ -5,10 +5,12 @@ import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.client.RaftClientConfigKeys;
-import org.apache.ratis.client.api.BlockingApi;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.client.retry.ClientRetryEvent;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.exceptions.LeaderSteppingDownException;
 import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.retry.RetryPolicy;
@@ -22,7 +24,7 @@ import org.apache.ratis.util.TimeDuration;
  *     .setProperties(RaftBladeClients.properties(new RaftProperties()))
  *     .setRetryPolicy(RaftBladeClients.retryPolicy())
  *     .build();
- * RaftClientReply w = RaftBladeClients.send(client.io(), Message.valueOf("INCREMENT"));
+ * RaftClientReply w = RaftBladeClients.send(client, Message.valueOf("INCREMENT"));
  *
  * RaftClient reader = RaftClient.newBuilder().setRaftGroup(group)   // linearizable reads only
  *     .setProperties(RaftBladeClients.readProperties(new RaftProperties()))
@@ -40,22 +42,22 @@ import org.apache.ratis.util.TimeDuration;
  *   <li><b>Request timeouts</b>: that is how long such a read waits before it is sent again to the new leader (Ratis'
  *       default is 3 s). A read may always be sent again, so a client that only reads can use a short one,
  *       {@value #READ_REQUEST_TIMEOUT_MILLIS} ms ({@link #readProperties}): a read lost at a hand-off then costs about
- *       that. A write sent again after a timeout can meet a leader that is stepping down, and then its outcome is
- *       unknown (see {@link #send}), so a client that writes gets {@value #REQUEST_TIMEOUT_MILLIS} ms
- *       ({@link #properties}), which only a lost or stalled call reaches. Both are several times this machine's
- *       slowest healthy calls (raft-kv's Epsilon arm: p99.99 16-89 ms).</li>
+ *       that. A write is not lost that way (a leader stepping down answers the writes it holds with
+ *       {@code NotLeaderException}), so a client that writes keeps {@value #REQUEST_TIMEOUT_MILLIS} ms
+ *       ({@link #properties}), which only a stalled call reaches. Both are several times this machine's slowest
+ *       healthy calls (raft-kv's Epsilon arm: p99.99 16-89 ms).</li>
  *   <li><b>A retry policy that never gives up</b> ({@link #retryPolicy}): {@code NotLeaderException} and
  *       {@code LeaderNotReadyException} (the new leader not yet ready) are sent again after
  *       {@value #RETRY_SLEEP_MILLIS} ms, for as long as the hand-off takes.</li>
  *   <li><b>{@link #send}</b> for writes: while a transfer is under way the leader refuses new writes with
  *       {@link LeaderSteppingDownException}, which Ratis hands to the application instead of to the retry policy.
  *       When that refusal met the call's first attempt, the write never reached the log, and {@code send} sends it
- *       again. When it met a resend of an attempt that got no answer (the request timeout), the first attempt may sit
- *       in the log already: Ratis checks "stepping down" before its retry cache, and a write sent again as a new call
- *       would then be applied twice (seen in {@code HandOffClientIT}: eight increments applied twice, with the
- *       transferee lagging). {@code send} then throws the refusal: the call's outcome is unknown, as with any Ratis
- *       call that fails after a timeout. It tells the two apart through {@link #retryPolicy}, which Ratis' blocking
- *       client consults on the calling thread: use both together.</li>
+ *       again. When it met a resend of an attempt that got no answer or was pending at a leader that stepped down,
+ *       the first attempt may sit in the log already (Ratis checks "stepping down" before its retry cache): sent again
+ *       as a new call it would be applied twice (seen in {@code HandOffClientIT}: eight increments applied twice, with
+ *       the transferee lagging), so {@code send} sends that same call again ({@link CallReplay}) until a leader
+ *       answers it, from its retry cache if it was applied. It learns which attempt Ratis resent from
+ *       {@link #retryPolicy}, which Ratis' blocking client consults on the calling thread: use both together.</li>
  * </ul>
  * Thread-safe; stateless.
  */
@@ -96,42 +98,52 @@ public final class RaftBladeClients {
         return p;
     }
 
-    /** Whether the blocking call under way on this thread had an attempt sent again by {@link #retryPolicy}. */
-    private static final ThreadLocal<boolean[]> RESENT = ThreadLocal.withInitial(() -> new boolean[1]);
+    /** The attempt of the blocking call under way on this thread that {@link #retryPolicy} last sent again, or null. */
+    private static final ThreadLocal<RaftClientRequest[]> RESENT = ThreadLocal.withInitial(() -> new RaftClientRequest[1]);
 
     /**
      * @return a policy that sends a failed attempt again after {@value #RETRY_SLEEP_MILLIS} ms, forever (and notes, for
-     *     {@link #send}, that the call under way had an attempt sent again)
+     *     {@link #send}, which attempt of the call under way it sent again)
      */
     public static RetryPolicy retryPolicy() {
         RetryPolicy forever = RetryPolicies.retryForeverWithSleep(TimeDuration.valueOf(RETRY_SLEEP_MILLIS,
             TimeUnit.MILLISECONDS));
         return event -> {
-            RESENT.get()[0] = true;
+            if (event instanceof ClientRetryEvent e) {
+                RESENT.get()[0] = e.getRequest();
+            }
             return forever.handleAttemptFailure(event);
         };
     }
 
     /**
-     * Sends a write, and sends it again every {@value #RETRY_SLEEP_MILLIS} ms while the leader refuses it because it is
-     * handing its leadership off ({@link LeaderSteppingDownException}) before it reached the log, for at most
-     * {@link #STEPPING_DOWN_LIMIT}. Needs a client built with {@link #retryPolicy}.
+     * Sends a write, and again while the leader refuses it because it is handing its leadership off
+     * ({@link LeaderSteppingDownException}), every {@value #RETRY_SLEEP_MILLIS} ms for at most
+     * {@link #STEPPING_DOWN_LIMIT}. A refusal of the call's first attempt means the write never reached the log: it is
+     * sent again as a new call. A refusal of an attempt that the retry policy sent again (the earlier one got no answer,
+     * or was pending at a leader that stepped down) means it may be in the log already: it is sent again as the same
+     * call (same client and call id), which the leader that applied it answers from its retry cache, so it is applied
+     * once. Needs a client built with {@link #retryPolicy}, which Ratis' blocking client consults on the calling thread.
      *
-     * @param io      the blocking API of a client built with {@link #retryPolicy}
+     * @param client  a client built with {@link #retryPolicy}; its blocking API sends the write
      * @param message the write
      * @return the reply
-     * @throws IOException what the client threw otherwise; the refusal after the limit, or when it met a resent
-     *     attempt (the write may then have been applied: its outcome is unknown)
+     * @throws IOException what the client threw otherwise; the refusal when the limit passed without an answer
      */
-    public static RaftClientReply send(BlockingApi io, Message message) throws IOException {
+    public static RaftClientReply send(RaftClient client, Message message) throws IOException {
         long deadline = System.nanoTime() + STEPPING_DOWN_LIMIT.toNanos();
-        boolean[] resent = RESENT.get();
+        RaftClientRequest[] resent = RESENT.get();
         while (true) {
-            resent[0] = false;
+            resent[0] = null;
             try {
-                return io.send(message);
+                return client.io().send(message);
             } catch (LeaderSteppingDownException e) {
-                if (resent[0] || System.nanoTime() - deadline > 0) {
+                RaftClientRequest attempt = resent[0];
+                resent[0] = null;
+                if (attempt != null) {
+                    return new CallReplay(client, attempt).untilAnswered(deadline, e);
+                }
+                if (System.nanoTime() - deadline > 0) {
                     throw e;
                 }
                 try {

@@ -113,7 +113,7 @@ public final class SlotClient implements AutoCloseable {
     /** A write, sent again while a leader stepping down refuses it before it reached the log (Blade's hand-offs). */
     private Outcome write(SlotCommand c) throws IOException {
         Message m = message(c);
-        return SlotCodec.outcome(await(() -> RaftBladeClients.send(client.io(), m), c.op() + " " + c.node()));
+        return SlotCodec.outcome(await(() -> RaftBladeClients.send(client, m), c.op() + " " + c.node()));
     }
 
     private static Message message(SlotCommand c) {

@@ -75,7 +75,7 @@ final class RaftKvClients {
     static CompletableFuture<RaftClientReply> call(RaftClient client, Message message, boolean write) {
         return CompletableFuture.supplyAsync(() -> {
             try {
-                return write ? RaftBladeClients.send(client.io(), message) : client.io().sendReadOnly(message);
+                return write ? RaftBladeClients.send(client, message) : client.io().sendReadOnly(message);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -436,7 +436,7 @@ class HandOffClientIT {
             inFlight = "INCREMENT " + seq + " sent " + Instant.now();
             long t0 = System.nanoTime();
             try {
-                RaftClientReply reply = RaftBladeClients.send(client.io(),
+                RaftClientReply reply = RaftBladeClients.send(client,
                     Message.valueOf("INCREMENT " + id + " " + seq + " " + padding));
                 long dt = System.nanoTime() - t0;
                 if (!reply.isSuccess()) {
