@@ -25,12 +25,7 @@ import org.apache.ratis.util.TimeDuration;
  *     .setRetryPolicy(RaftBladeClients.retryPolicy())
  *     .build();
  * RaftClientReply w = RaftBladeClients.send(client, Message.valueOf("INCREMENT"));
- *
- * RaftClient reader = RaftClient.newBuilder().setRaftGroup(group)   // linearizable reads only
- *     .setProperties(RaftBladeClients.readProperties(new RaftProperties()))
- *     .setRetryPolicy(RaftBladeClients.retryPolicy())
- *     .build();
- * RaftClientReply r = reader.io().sendReadOnly(Message.valueOf("GET"));
+ * RaftClientReply r = client.io().sendReadOnly(Message.valueOf("GET"));
  * }</pre>
  * Why each piece, in Ratis 3.2.2 (unchanged in 3.3.0; {@code RatisStepDownReadsTest} pins the read bug):
  * <ul>
@@ -39,13 +34,11 @@ import org.apache.ratis.util.TimeDuration;
  *       fails it with). A blocking call ends at its deadline and is retried after the request timeout; an async call
  *       also waits out a hard-coded 3 s shutdown of the channel, and every later call of that client waits behind it.
  *       An async client whose retry policy gave up once fails every later call ({@code AlreadyClosedException}).</li>
- *   <li><b>Request timeouts</b>: that is how long such a read waits before it is sent again to the new leader (Ratis'
- *       default is 3 s). A read may always be sent again, so a client that only reads can use a short one,
- *       {@value #READ_REQUEST_TIMEOUT_MILLIS} ms ({@link #readProperties}): a read lost at a hand-off then costs about
- *       that. A write is not lost that way (a leader stepping down answers the writes it holds with
- *       {@code NotLeaderException}), so a client that writes keeps {@value #REQUEST_TIMEOUT_MILLIS} ms
- *       ({@link #properties}), which only a stalled call reaches. Both are several times this machine's slowest
- *       healthy calls (raft-kv's Epsilon arm: p99.99 16-89 ms).</li>
+ *   <li><b>A request timeout of {@value #REQUEST_TIMEOUT_MILLIS} ms</b> ({@link #properties}): that is how long such a
+ *       read waits before it is sent again to the new leader; Ratis' default is 3 s. Shorter is worse: with 100 ms
+ *       for reads, raft-kv's clients timed out by the thousand in the first seconds of a fresh cluster, each timeout
+ *       resetting its connection, and calls then stalled for up to 15 s, with no collection at all in one arm
+ *       ({@code benchmarks/RESULTS.md}, 2026-11-25).</li>
  *   <li><b>A retry policy that never gives up</b> ({@link #retryPolicy}): {@code NotLeaderException} and
  *       {@code LeaderNotReadyException} (the new leader not yet ready) are sent again after
  *       {@value #RETRY_SLEEP_MILLIS} ms, for as long as the hand-off takes.</li>
@@ -64,8 +57,6 @@ import org.apache.ratis.util.TimeDuration;
 public final class RaftBladeClients {
     /** The request timeout {@link #properties} sets, milliseconds. */
     public static final long REQUEST_TIMEOUT_MILLIS = 500;
-    /** The request timeout {@link #readProperties} sets, milliseconds. */
-    public static final long READ_REQUEST_TIMEOUT_MILLIS = 100;
     /** The pause before a call refused or failed during a hand-off is sent again, milliseconds. */
     public static final long RETRY_SLEEP_MILLIS = 10;
     /** How long {@link #send} keeps sending a write that is refused because leadership is moving. */
@@ -79,22 +70,9 @@ public final class RaftBladeClients {
      * @return a copy with the request timeout set to {@value #REQUEST_TIMEOUT_MILLIS} ms
      */
     public static RaftProperties properties(RaftProperties transport) {
-        return withRequestTimeout(transport, REQUEST_TIMEOUT_MILLIS);
-    }
-
-    /**
-     * For a client that makes only reads ({@code sendReadOnly}), which may always be sent again.
-     *
-     * @param transport the client's transport settings (gRPC, TLS, ...); not changed
-     * @return a copy with the request timeout set to {@value #READ_REQUEST_TIMEOUT_MILLIS} ms
-     */
-    public static RaftProperties readProperties(RaftProperties transport) {
-        return withRequestTimeout(transport, READ_REQUEST_TIMEOUT_MILLIS);
-    }
-
-    private static RaftProperties withRequestTimeout(RaftProperties transport, long millis) {
         RaftProperties p = new RaftProperties(transport);
-        RaftClientConfigKeys.Rpc.setRequestTimeout(p, TimeDuration.valueOf(millis, TimeUnit.MILLISECONDS));
+        RaftClientConfigKeys.Rpc.setRequestTimeout(p, TimeDuration.valueOf(REQUEST_TIMEOUT_MILLIS,
+            TimeUnit.MILLISECONDS));
         return p;
     }
 

@@ -22,8 +22,7 @@ import org.apache.ratis.retry.RetryPolicy;
 /**
  * The one place the {@code raft-kv} load generator's Ratis clients are built ({@link #create}) and make their calls
  * ({@link #call}): stock {@link RaftClient}s configured as Blade for Raft tells its users ({@link RaftBladeClients}:
- * the blocking API, a request timeout of {@value RaftBladeClients#READ_REQUEST_TIMEOUT_MILLIS} ms for clients that
- * only read and {@value RaftBladeClients#REQUEST_TIMEOUT_MILLIS} ms for those that write, a retry policy that sends a
+ * the blocking API, a {@value RaftBladeClients#REQUEST_TIMEOUT_MILLIS} ms request timeout, a retry policy that sends a
  * failed attempt again after {@value RaftBladeClients#RETRY_SLEEP_MILLIS} ms and never gives up, writes sent again
  * while the leader steps down). A blocking call holds a thread: calls run on a pool of daemon threads, at most one
  * per client of the pool. The load generator judges a call unanswered {@link #DEADLINE} after it was made (timed out);
@@ -44,18 +43,15 @@ final class RaftKvClients {
 
     /**
      * @param group    the store's group
-     * @param writes   whether the client writes ({@link RaftBladeClients#properties}) or only reads
-     *                 ({@link RaftBladeClients#readProperties})
      * @param onResend told of every attempt the policy sends again: the client's id and why the attempt failed
      *                 (called on Ratis's threads)
      * @return a client of {@code group} configured by {@link RaftBladeClients}; no connection is made before its first
      *     call
      */
-    static RaftClient create(RaftGroup group, boolean writes, BiConsumer<ClientId, Throwable> onResend) {
+    static RaftClient create(RaftGroup group, BiConsumer<ClientId, Throwable> onResend) {
         RetryPolicy policy = RaftBladeClients.retryPolicy();
-        RaftProperties transport = new RaftProperties();
         return RaftClient.newBuilder().setRaftGroup(group)
-            .setProperties(writes ? RaftBladeClients.properties(transport) : RaftBladeClients.readProperties(transport))
+            .setProperties(RaftBladeClients.properties(new RaftProperties()))
             .setRetryPolicy(event -> {
                 RetryPolicy.Action action = policy.handleAttemptFailure(event);
                 if (action.shouldRetry() && event instanceof ClientRetryEvent e) {

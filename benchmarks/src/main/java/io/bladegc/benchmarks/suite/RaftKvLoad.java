@@ -35,12 +35,11 @@ import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
  * digits, one interval histogram per second into an HdrHistogram log; every request of the window is also kept with
  * its due time ({@link RaftKvRequests}).
  *
- * <p>The calls go through two {@link RaftKvClientPool}s, one for gets and one for puts (Blade's read clients have a
- * shorter request timeout, see {@link RaftKvClients}), of {@link #poolSize} independent clients each, one call per
- * client at a time, rather than through a few clients each carrying many calls: Ratis answers one client's async calls in
+ * <p>The calls go through a {@link RaftKvClientPool} of {@link #poolSize} independent clients, one call per client
+ * at a time, rather than through a few clients each carrying many calls: Ratis answers one client's async calls in
  * order, so with a few shared clients one slow call (a read lost in a leader change) holds every later call of its
  * client, which an application with a request per thread or connection would not see; the harness would then measure
- * its own queue. Each pool holds a second's worth of its requests, so a call waits for a client only when a whole
+ * its own queue. The pool holds a second's worth of requests, so a call waits for a client only when a whole
  * second's calls are still out; the wait is inside the latency, and counted. The clients and their retry policy come
  * from {@link RaftKvClients}: no call is given up before its deadline; a call that fails before it counts as failed,
  * one without an answer by then (or by the end of the drain) as timed out.
@@ -94,8 +93,7 @@ public final class RaftKvLoad {
     private final AtomicLong unanswered = new AtomicLong();
     private final Map<String, LongAdder> failureCauses = new ConcurrentHashMap<>();
     private volatile RaftKvRequests requests;
-    private volatile RaftKvClientPool readers;
-    private volatile RaftKvClientPool writers;
+    private volatile RaftKvClientPool pool;
     private volatile boolean over;
 
     /**
@@ -120,16 +118,6 @@ public final class RaftKvLoad {
         return (int) Math.min(MAX_POOL, Math.max(MIN_POOL, Math.ceil(rate)));
     }
 
-    /** @return the gets per second among {@code rate} requests per second */
-    static double getRate(double rate) {
-        return rate * GETS_PER_PUT / (GETS_PER_PUT + 1);
-    }
-
-    /** @return the puts per second among {@code rate} requests per second */
-    static double putRate(double rate) {
-        return rate / (GETS_PER_PUT + 1);
-    }
-
     /**
      * Runs warm-up then the measured window, then waits for the window's last answers: at most until the last
      * request's deadline ({@link RaftKvClients#DEADLINE}) and a second more.
@@ -147,12 +135,9 @@ public final class RaftKvLoad {
         Thread starter = new Thread(onMeasureStart, "raft-kv-window-start");
         starter.setDaemon(true);
         try (PrintStream out = new PrintStream(hlog.toFile());
-             RaftKvClientPool gets = new RaftKvClientPool(poolSize(getRate(rate)),
-                 () -> RaftKvClients.create(group, false, this::resent));
-             RaftKvClientPool puts = new RaftKvClientPool(poolSize(putRate(rate)),
-                 () -> RaftKvClients.create(group, true, this::resent))) {
-            readers = gets;
-            writers = puts;
+             RaftKvClientPool clients = new RaftKvClientPool(poolSize(rate),
+                 () -> RaftKvClients.create(group, this::resent))) {
+            pool = clients;
             HistogramLogWriter log = new HistogramLogWriter(out);
             log.outputComment("raft-kv open-loop load: latency of answered requests, microseconds, from each"
                 + " intended send time");
@@ -196,7 +181,7 @@ public final class RaftKvLoad {
                     index = requests.add((due - windowStart) / 1000);
                     unanswered.incrementAndGet();
                 }
-                (command.isWrite() ? puts : gets).submit(new Request(command, due, index));
+                clients.submit(new Request(command, due, index));
             }
             double seconds = (Math.max(end, System.nanoTime()) - windowStart) / 1e9;
             onMeasureEnd.run();
@@ -209,8 +194,8 @@ public final class RaftKvLoad {
             starter.join();
             Map<String, Long> causes = new TreeMap<>();
             failureCauses.forEach((cause, n) -> causes.put(cause, n.sum()));
-            return new Result(total, requests, leaderResends.get(), otherResends.get(), gets.waited() + puts.waited(),
-                Math.max(gets.longestWaitMicros(), puts.longestWaitMicros()), causes, sendLag / 1000, seconds);
+            return new Result(total, requests, leaderResends.get(), otherResends.get(), clients.waited(),
+                clients.longestWaitMicros(), causes, sendLag / 1000, seconds);
         }
     }
 
@@ -223,16 +208,8 @@ public final class RaftKvLoad {
 
     /** The retry policy sent an attempt again: counted, and marked on the request when it is measured. */
     private void resent(ClientId client, Throwable cause) {
-        RaftKvClientPool gets = readers;
-        RaftKvClientPool puts = writers;
-        if (gets == null || puts == null) {
-            return;
-        }
-        RaftKvClientPool.Call call = gets.carrying(client);
-        if (call == null) {
-            call = puts.carrying(client);
-        }
-        if (!(call instanceof Request r) || r.index < 0) {
+        RaftKvClientPool clients = pool;
+        if (clients == null || !(clients.carrying(client) instanceof Request r) || r.index < 0) {
             return;
         }
         if (RaftKvClients.isLeaderChange(cause)) {

@@ -154,12 +154,11 @@ public final class RaftKvScenario {
             + " the suite's JVM. Repetitions: %d per arm, odd ones in the order above, even ones reversed. Preload:"
             + " one `PRELOAD` command of %,d keys x %d-byte values. Load: open loop, constant rate %.0f/s, request i"
             + " due at start + i/rate; 3 in 4 gets (`sendReadOnly`), 1 in 4 puts (`send`), keys uniformly random over"
-            + " the preloaded ones (seeded); every call on its own client of a pool (%d for gets, %d for puts; one"
-            + " call per client at a time, as an application's request threads would make them, so that a slow call holds only itself);"
+            + " the preloaded ones (seeded); every call on its own client of a pool of %d (one call per client at a"
+            + " time, as an application's request threads would make them, so that a slow call holds only itself);"
             + " a call that finds every client busy waits for one, inside its latency. Clients as Blade for"
             + " Raft tells its users (`RaftBladeClients`): blocking calls (`io()`), a failed attempt sent again after"
-            + " %d ms and never given up, a request timeout of %d ms for the clients that get and %d ms for those"
-            + " that put, a write refused while the leader steps down"
+            + " %d ms and never given up, a request timeout of %d ms, a write refused while the leader steps down"
             + " sent again; the load generator judges a call timed out %d s after it was made; failed calls are"
             + " counted by the exception that failed them. Latency: from the intended"
             + " send time to the answer (no coordinated omission), answered requests, HdrHistogram 3 digits,"
@@ -180,10 +179,8 @@ public final class RaftKvScenario {
             + " heap before each pause less after the previous one, over the uptime, from the GC logs) x %d s"
             + " lifetime x %.1f, in steps of 256 MiB, within 1,024..%,d MiB (%,d MiB when unknown), pre-touched"
             + " as every arm. Raw: `<arm>-rep<N>.hlog`, `logs/<arm>-rep<N>/<peer>/`.%n",
-            o.repetitions(), keys(o), RaftKvLoad.VALUE_BYTES, o.rate(),
-            RaftKvLoad.poolSize(RaftKvLoad.getRate(o.rate())), RaftKvLoad.poolSize(RaftKvLoad.putRate(o.rate())),
-            RaftBladeClients.RETRY_SLEEP_MILLIS,
-            RaftBladeClients.READ_REQUEST_TIMEOUT_MILLIS, RaftBladeClients.REQUEST_TIMEOUT_MILLIS,
+            o.repetitions(), keys(o), RaftKvLoad.VALUE_BYTES, o.rate(), RaftKvLoad.poolSize(o.rate()),
+            RaftBladeClients.RETRY_SLEEP_MILLIS, RaftBladeClients.REQUEST_TIMEOUT_MILLIS,
             RaftKvClients.DEADLINE.toSeconds(), RaftKvClients.DEADLINE.plusSeconds(1).toSeconds(),
             RaftKvHandoffs.AFTER_MILLIS, lifetime.toSeconds(), EPSILON_MARGIN, EPSILON_MAX_MIB, EPSILON_DEFAULT_MIB);
     }
