@@ -77,7 +77,8 @@ public final class RaftBladeClients {
     }
 
     /** The attempt of the blocking call under way on this thread that {@link #retryPolicy} last sent again, or null. */
-    private static final ThreadLocal<RaftClientRequest[]> RESENT = ThreadLocal.withInitial(() -> new RaftClientRequest[1]);
+    private static final ThreadLocal<RaftClientRequest[]> RESENT =
+        ThreadLocal.withInitial(() -> new RaftClientRequest[1]);
 
     /**
      * @return a policy that sends a failed attempt again after {@value #RETRY_SLEEP_MILLIS} ms, forever (and notes, for
@@ -97,11 +98,12 @@ public final class RaftBladeClients {
     /**
      * Sends a write, and again while the leader refuses it because it is handing its leadership off
      * ({@link LeaderSteppingDownException}), every {@value #RETRY_SLEEP_MILLIS} ms for at most
-     * {@link #STEPPING_DOWN_LIMIT}. A refusal of the call's first attempt means the write never reached the log: it is
-     * sent again as a new call. A refusal of an attempt that the retry policy sent again (the earlier one got no answer,
-     * or was pending at a leader that stepped down) means it may be in the log already: it is sent again as the same
-     * call (same client and call id), which the leader that applied it answers from its retry cache, so it is applied
-     * once. Needs a client built with {@link #retryPolicy}, which Ratis' blocking client consults on the calling thread.
+     * {@link #STEPPING_DOWN_LIMIT}. A refusal of the call's first attempt means the write never reached the log: it
+     * is sent again as a new call. A refusal of an attempt that the retry policy sent again (the earlier one got no
+     * answer, or was pending at a leader that stepped down) means it may be in the log already: it is sent again as
+     * the same call (same client and call id), which the leader that applied it answers from its retry cache, so it
+     * is applied once. Needs a client built with {@link #retryPolicy}, which Ratis' blocking client consults on the
+     * calling thread.
      *
      * @param client  a client built with {@link #retryPolicy}; its blocking API sends the write
      * @param message the write

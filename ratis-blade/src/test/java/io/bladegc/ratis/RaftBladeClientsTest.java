@@ -34,8 +34,8 @@ class RaftBladeClientsTest {
     private static final RaftGroupId GROUP = RaftGroupId.randomId();
     private static final RaftPeer N1 = RaftPeer.newBuilder().setId("n1").build();
     private static final RaftPeer N2 = RaftPeer.newBuilder().setId("n2").build();
-    private static final RaftClientRequest FIRST_ATTEMPT = RaftClientRequest.newBuilder().setClientId(ClientId.randomId())
-        .setServerId(N1.getId()).setGroupId(GROUP).setCallId(42).setMessage(Message.valueOf("INCREMENT"))
+    private static final RaftClientRequest FIRST_ATTEMPT = RaftClientRequest.newBuilder()
+        .setClientId(ClientId.randomId()).setServerId(N1.getId()).setGroupId(GROUP).setCallId(42).setMessage(Message.valueOf("INCREMENT"))
         .setType(RaftClientRequest.writeRequestType()).build();
 
     /**

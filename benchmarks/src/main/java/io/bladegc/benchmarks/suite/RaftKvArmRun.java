@@ -27,7 +27,8 @@ import org.apache.ratis.util.TimeDuration;
 
 /**
  * One arm of the {@code raft-kv} scenario in one repetition: three fresh {@link KvServer} peers (one child JVM each,
- * output and GC log in {@code logs/<arm>-rep<N>/<peer>/}), the preload, the load ({@link RaftKvLoad}, interval log
+ * output and GC log in {@code logs/<arm>-rep<N>/<peer>/}, every request of the window in
+ * {@code logs/<arm>-rep<N>/requests.csv}), the preload, the load ({@link RaftKvLoad}, interval log
  * {@code <arm>-rep<N>.hlog}), then what the window shows: the peers' output (hand-offs and elections,
  * {@link RaftKvLeadership}), their GC logs ({@link RaftKvLogs}), the group's term ({@code GroupManagementApi}), the
  * machine's and the processes' CPU time and the load generator's wake-ups ({@link WakeupJitter}) during it. Every
@@ -122,6 +123,7 @@ final class RaftKvArmRun {
                 RaftKvScenario.measure(o), hlog, () -> w.start(admin, group, RaftKvScenario.measure(o)),
                 () -> w.end(admin, group));
         }
+        load.requests().writeCsv(o.out().resolve("logs").resolve(arm + "-rep" + rep).resolve("requests.csv"));
         long from = load.requests().startEpochMillis();
         long to = from + RaftKvScenario.measure(o).toMillis();
         List<String> outputs = new ArrayList<>();

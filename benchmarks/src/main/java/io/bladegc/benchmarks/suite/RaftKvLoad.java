@@ -179,6 +179,9 @@ public final class RaftKvLoad {
                 if (requests != null) {
                     sendLag = Math.max(sendLag, System.nanoTime() - due);
                     index = requests.add((due - windowStart) / 1000);
+                    if (command.isWrite()) {
+                        requests.put(index);
+                    }
                     unanswered.incrementAndGet();
                 }
                 clients.submit(new Request(command, due, index));
@@ -214,6 +217,7 @@ public final class RaftKvLoad {
         }
         if (RaftKvClients.isLeaderChange(cause)) {
             leaderResends.incrementAndGet();
+            requests.resentForLeaderChange(r.index);
         } else {
             otherResends.incrementAndGet();
         }
@@ -252,6 +256,7 @@ public final class RaftKvLoad {
                 long micros = Math.min(MAX_LATENCY_MICROS, Math.max(0, (now - due) / 1000));
                 recorder.recordValue(micros);
                 requests.answered(index, micros);
+                requests.answeredBy(index, reply.getServerId().toString());
             } else if (sentNanos != 0 && now - sentNanos >= RaftKvClients.DEADLINE.toNanos()) {
                 requests.timedOut(index);
             } else {

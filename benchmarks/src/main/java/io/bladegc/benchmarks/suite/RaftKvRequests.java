@@ -1,13 +1,18 @@
 package io.bladegc.benchmarks.suite;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * Every request of one measured window, in the order it was due: its intended send time and how it ended (answered
- * after so many microseconds, failed, timed out, unanswered), and whether one of its attempts waited out the attempt
- * timeout. Answers what the requests due in a stretch of wall-clock time saw ({@link #between}), e.g. in the second
- * after a leadership hand-off.
+ * Every request of one measured window, in the order it was due: its intended send time, whether it was a put, how it
+ * ended (answered after so many microseconds, failed, timed out, unanswered), which peer answered it, whether one of
+ * its attempts waited out the attempt timeout and how many were sent again because leadership was moving. Answers
+ * what the requests due in a stretch of wall-clock time saw ({@link #between}), e.g. in the second after a leadership
+ * hand-off, and writes them all out ({@link #writeCsv}) to find where slow ones cluster.
  *
  * <p>Thread-safe for its use: one thread adds the requests ({@link #add}, in due order), any threads record outcomes
  * and flags; the questions are asked once the window's answers are in.
@@ -17,6 +22,9 @@ final class RaftKvRequests {
     private static final long FAILED = -2;
     private static final long TIMED_OUT = -3;
     private static final int ATTEMPT_TIMED_OUT = 1;
+    private static final int PUT = 2;
+    /** The flags' bits above these count leader-change resends. */
+    private static final int RESEND_SHIFT = 2;
 
     /**
      * What the requests due in a stretch of time saw.
@@ -34,6 +42,7 @@ final class RaftKvRequests {
     private final long[] dueMicros;
     private final AtomicLongArray outcome;
     private final AtomicIntegerArray flags;
+    private final String[] answeredBy;
     private int count;
 
     /**
@@ -45,6 +54,7 @@ final class RaftKvRequests {
         this.dueMicros = new long[capacity];
         this.outcome = new AtomicLongArray(capacity);
         this.flags = new AtomicIntegerArray(capacity);
+        this.answeredBy = new String[capacity];
     }
 
     /**
@@ -76,6 +86,18 @@ final class RaftKvRequests {
         outcome.set(request, Math.max(0, latencyMicros));
     }
 
+    /** Marks the request a put (a get otherwise). */
+    void put(int request) {
+        flags.getAndUpdate(request, f -> f | PUT);
+    }
+
+    /** @param peer the peer whose reply answered the request */
+    void answeredBy(int request, String peer) {
+        synchronized (answeredBy) {
+            answeredBy[request] = peer;
+        }
+    }
+
     void failed(int request) {
         outcome.set(request, FAILED);
     }
@@ -86,6 +108,29 @@ final class RaftKvRequests {
 
     void attemptTimedOut(int request) {
         flags.getAndUpdate(request, f -> f | ATTEMPT_TIMED_OUT);
+    }
+
+    void resentForLeaderChange(int request) {
+        flags.getAndAdd(request, 1 << RESEND_SHIFT);
+    }
+
+    /**
+     * Writes one line per request: {@code due_ms,kind,latency_ms,peer,leader_resends,attempt_timeout}, the due time in
+     * ms after the window's start, {@code get} or {@code put}, the latency (empty when not answered), the answering
+     * peer, the attempts sent again because leadership was moving, and 1 when an attempt waited out its timeout.
+     */
+    void writeCsv(Path file) throws IOException {
+        StringBuilder b = new StringBuilder("due_ms,kind,latency_ms,peer,leader_resends,attempt_timeout\n");
+        synchronized (answeredBy) {
+            for (int i = 0; i < count; i++) {
+                long o = outcome.get(i);
+                int f = flags.get(i);
+                b.append(String.format(Locale.ROOT, "%.3f,%s,%s,%s,%d,%d%n", dueMicros[i] / 1000.0,
+                    (f & PUT) != 0 ? "put" : "get", o >= 0 ? String.format(Locale.ROOT, "%.3f", o / 1000.0) : "",
+                    answeredBy[i] == null ? "" : answeredBy[i], f >>> RESEND_SHIFT, f & ATTEMPT_TIMED_OUT));
+            }
+        }
+        Files.writeString(file, b);
     }
 
     /** @return what every request of the window saw; still unanswered ones count as timed out */

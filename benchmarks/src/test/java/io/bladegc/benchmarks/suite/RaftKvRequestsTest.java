@@ -3,7 +3,10 @@ package io.bladegc.benchmarks.suite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class RaftKvRequestsTest {
     private static final long START = 1_000_000L;
@@ -63,5 +66,29 @@ class RaftKvRequestsTest {
         RaftKvRequests r = new RaftKvRequests(START, 1);
         r.add(0);
         assertThatThrownBy(() -> r.add(1)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void everyRequestIsWrittenWithItsKindPeerAndResends(@TempDir Path dir) throws Exception {
+        RaftKvRequests r = new RaftKvRequests(START, 3);
+        r.add(0);
+        r.add(10_000);
+        r.add(20_000);
+        r.answered(0, 1_500);
+        r.answeredBy(0, "n1");
+        r.put(1);
+        r.resentForLeaderChange(1);
+        r.resentForLeaderChange(1);
+        r.attemptTimedOut(1);
+        r.answered(1, 512_250);
+        r.answeredBy(1, "n2");
+        r.failed(2);
+        Path csv = dir.resolve("requests.csv");
+        r.writeCsv(csv);
+        assertThat(Files.readAllLines(csv)).containsExactly(
+            "due_ms,kind,latency_ms,peer,leader_resends,attempt_timeout",
+            "0.000,get,1.500,n1,0,0",
+            "10.000,put,512.250,n2,2,1",
+            "20.000,get,,,0,0");
     }
 }

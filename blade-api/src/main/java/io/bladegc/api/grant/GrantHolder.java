@@ -28,8 +28,8 @@ import java.util.concurrent.LinkedBlockingQueue;
  *       {@code QUEUED} (or {@code CANCELLED}: dropped meanwhile) asks again. While a call is out the thread looks every
  *       {@value CallWatcher#POLL_MILLIS} ms at the node's collection count ({@link BladeNode#collections()}): when the
  *       JVM collected on its own it <b>cancels</b> at once;</li>
- *   <li>on a <b>grant</b>: unless the JVM collected meanwhile, the preparation cannot be made true again ({@link Preparation#confirm}: a
- *       leader elected again hands off again), or the lease left after that, timed
+ *   <li>on a <b>grant</b>: unless the JVM collected meanwhile, the preparation cannot be made true again
+ *       ({@link Preparation#confirm}: a leader elected again hands off again), or the lease left after that, timed
  *       on this JVM's monotonic clock only ({@link SlotAnswer#leaseEndNanos()}), leaves less than the drain timeout,
  *       the expected pause and the margin (<b>fenced</b>: it cancels), {@link BladeNode#drainAndCollect(long)}: gate
  *       closed, trailers drained, collected, gate open;</li>

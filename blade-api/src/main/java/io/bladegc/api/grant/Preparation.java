@@ -35,8 +35,8 @@ public interface Preparation {
      * the grant back (the JVM would then collect on its own, unscheduled, perhaps while the next holder collects).
      *
      * @param prepared what {@link #prepare} returned for this collection
-     * @return {@link Prepared#NOTHING} when nothing had to be done; what was done again ({@link Prepared.Kind#HANDED_OFF});
-     *     or {@link Prepared.Kind#FAILED} with why the node must not collect under this grant
+     * @return {@link Prepared#NOTHING} when nothing had to be done; what was done again
+     *     ({@link Prepared.Kind#HANDED_OFF}); or {@link Prepared.Kind#FAILED} with why the node must not collect under this grant
      */
     Prepared confirm(Prepared prepared);
 }
