@@ -102,7 +102,8 @@ final class CallReplay {
         }
     }
 
-    private static void pause(LeaderSteppingDownException refusal) throws InterruptedIOException {
+    /** Waits {@link RaftBladeClients#RETRY_SLEEP_MILLIS} ms before the next try; interrupted, gives up. */
+    static void pause(LeaderSteppingDownException refusal) throws InterruptedIOException {
         try {
             TimeUnit.MILLISECONDS.sleep(RaftBladeClients.RETRY_SLEEP_MILLIS);
         } catch (InterruptedException e) {

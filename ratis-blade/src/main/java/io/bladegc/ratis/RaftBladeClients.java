@@ -1,7 +1,6 @@
 package io.bladegc.ratis;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.client.RaftClientConfigKeys;
@@ -126,14 +125,7 @@ public final class RaftBladeClients {
                 if (System.nanoTime() - deadline > 0) {
                     throw e;
                 }
-                try {
-                    TimeUnit.MILLISECONDS.sleep(RETRY_SLEEP_MILLIS);
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    InterruptedIOException iioe = new InterruptedIOException("interrupted while the leader steps down");
-                    iioe.initCause(e);
-                    throw iioe;
-                }
+                CallReplay.pause(e);
             }
         }
     }

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Every request of one measured window, in the order it was due: its intended send time, whether it was a put, how it
@@ -42,7 +43,7 @@ final class RaftKvRequests {
     private final long[] dueMicros;
     private final AtomicLongArray outcome;
     private final AtomicIntegerArray flags;
-    private final String[] answeredBy;
+    private final AtomicReferenceArray<String> answeredBy;
     private int count;
 
     /**
@@ -54,7 +55,7 @@ final class RaftKvRequests {
         this.dueMicros = new long[capacity];
         this.outcome = new AtomicLongArray(capacity);
         this.flags = new AtomicIntegerArray(capacity);
-        this.answeredBy = new String[capacity];
+        this.answeredBy = new AtomicReferenceArray<>(capacity);
     }
 
     /**
@@ -93,9 +94,7 @@ final class RaftKvRequests {
 
     /** @param peer the peer whose reply answered the request */
     void answeredBy(int request, String peer) {
-        synchronized (answeredBy) {
-            answeredBy[request] = peer;
-        }
+        answeredBy.set(request, peer);
     }
 
     void failed(int request) {
@@ -121,14 +120,13 @@ final class RaftKvRequests {
      */
     void writeCsv(Path file) throws IOException {
         StringBuilder b = new StringBuilder("due_ms,kind,latency_ms,peer,leader_resends,attempt_timeout\n");
-        synchronized (answeredBy) {
-            for (int i = 0; i < count; i++) {
-                long o = outcome.get(i);
-                int f = flags.get(i);
-                b.append(String.format(Locale.ROOT, "%.3f,%s,%s,%s,%d,%d%n", dueMicros[i] / 1000.0,
-                    (f & PUT) != 0 ? "put" : "get", o >= 0 ? String.format(Locale.ROOT, "%.3f", o / 1000.0) : "",
-                    answeredBy[i] == null ? "" : answeredBy[i], f >>> RESEND_SHIFT, f & ATTEMPT_TIMED_OUT));
-            }
+        for (int i = 0; i < count; i++) {
+            long o = outcome.get(i);
+            int f = flags.get(i);
+            String peer = answeredBy.get(i);
+            b.append(String.format(Locale.ROOT, "%.3f,%s,%s,%s,%d,%d%n", dueMicros[i] / 1000.0,
+                (f & PUT) != 0 ? "put" : "get", o >= 0 ? String.format(Locale.ROOT, "%.3f", o / 1000.0) : "",
+                peer == null ? "" : peer, f >>> RESEND_SHIFT, f & ATTEMPT_TIMED_OUT));
         }
         Files.writeString(file, b);
     }

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Queue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -338,8 +339,8 @@ class HandOffClientIT {
             String id = c.stderr().getFileName().toString().replace(".log", "");
             List<GcPauses> p = GcPauses.read(id, DIR.resolve(id + "-gc.log")).stream()
                 .filter(g -> g.startMillis() >= fromMillis).toList();
-            out.add(id + " " + p.size() + " (longest " + p.stream().mapToDouble(GcPauses::millis).max().orElse(0)
-                + " ms)");
+            out.add(String.format(Locale.ROOT, "%s %d (longest %.1f ms)", id, p.size(),
+                p.stream().mapToDouble(GcPauses::millis).max().orElse(0)));
         }
         return String.join(", ", out);
     }

@@ -36,7 +36,8 @@ public interface Preparation {
      *
      * @param prepared what {@link #prepare} returned for this collection
      * @return {@link Prepared#NOTHING} when nothing had to be done; what was done again
-     *     ({@link Prepared.Kind#HANDED_OFF}); or {@link Prepared.Kind#FAILED} with why the node must not collect under this grant
+     *     ({@link Prepared.Kind#HANDED_OFF}); or {@link Prepared.Kind#FAILED} with why the node must not collect
+     *     under this grant
      */
     Prepared confirm(Prepared prepared);
 }
