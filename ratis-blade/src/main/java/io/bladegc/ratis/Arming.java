@@ -3,9 +3,9 @@ package io.bladegc.ratis;
 import io.bladegc.api.BladeNode;
 import io.bladegc.api.GcDecision;
 import io.bladegc.api.GcHandler;
-import io.bladegc.api.grant.GrantHolder;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
+import java.util.Collection;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.ratis.protocol.RaftGroup;
@@ -13,20 +13,29 @@ import org.apache.ratis.protocol.RaftPeer;
 
 /**
  * When a Raft peer starts planning its collections: only once the slot group has a leader (a read of its ledger is
- * answered) and every peer of the group is a member of the ledger. Until then the node's upcalls are deferred and
- * nothing is planned, so the JVM collects as it decides (a peer alone, or a group still electing, cannot grant
- * anything that keeps a majority). One line when it starts observing, one when it is armed with how many collections
- * the JVM ran on its own meanwhile.
+ * answered) and every peer of the group is a member of the ledger, and then only while the heap watcher expects the
+ * JVM's next collection at least {@value #ROOM_MILLIS} ms away (or sees too little allocation to expect one), or at the
+ * JVM's first collection after that. Until then
+ * the node's upcalls are deferred and nothing is planned, so the JVM collects as it decides (a peer alone, or a group
+ * still electing, cannot grant anything that keeps a majority). The room is for the holder's first request: armed
+ * with eden nearly full, a peer's JVM collected on its own milliseconds later, before its holder had asked, while
+ * another peer collected under a grant (two peers paused at once, seen in {@code RaftInvariantsIT}). One line when it
+ * starts observing, one when it is armed with how many collections the JVM ran on its own meanwhile.
  *
  * <p>Thread-safe.
  */
 final class Arming {
     /** The handler while observing: plans nothing. */
     private static final GcHandler OBSERVE = request -> GcDecision.DEFER;
+    /**
+     * The least time to the JVM's next collection that arming leaves the holder's first request: a grant with a
+     * leadership hand-off took 40-600 ms in raft-kv's logs.
+     */
+    static final long ROOM_MILLIS = 2_000;
 
     private final BladeNode node;
-    private final GrantHolder holder;
-    private final SlotClient slots;
+    private final GcHandler holder;
+    private final LedgerMembers members;
     private final String self;
     private final RaftGroup slotGroup;
     private final Set<String> peers = new TreeSet<>();
@@ -34,16 +43,30 @@ final class Arming {
     private final System.Logger log;
     private long startNanos;
     private long collectionsAtStart;
+    /** The JVM's collection count when the slot group was first seen complete; -1 before. Arming thread only. */
+    private long collectionsAtComplete = -1;
     /** Guarded by {@code this}. */
     private boolean armed;
     /** Guarded by {@code this}. */
     private boolean stopped;
 
-    Arming(BladeNode node, GrantHolder holder, SlotClient slots, String self, RaftGroup slotGroup, String policy,
+    /** The members of the slot ledger, read through the slot group's leader. */
+    @FunctionalInterface
+    interface LedgerMembers {
+        /** @throws IOException when the slot group does not answer (no leader yet) */
+        Collection<String> read() throws IOException;
+    }
+
+    /**
+     * @param holder  the handler to register once armed (the peer's grant holder)
+     * @param members reads the ledger's members
+     * @param policy  the quorum policy, as the armed line states it
+     */
+    Arming(BladeNode node, GcHandler holder, LedgerMembers members, String self, RaftGroup slotGroup, String policy,
            System.Logger log) {
         this.node = node;
         this.holder = holder;
-        this.slots = slots;
+        this.members = members;
         this.self = self;
         this.slotGroup = slotGroup;
         for (RaftPeer p : slotGroup.getPeers()) {
@@ -59,25 +82,38 @@ final class Arming {
         collectionsAtStart = node.collections();
         node.register(OBSERVE);
         log.log(Level.INFO, "Blade raft " + self + ": observing until slot group " + slotGroup.getGroupId()
-            + " has a leader and all " + peers.size() + " peers " + peers + " in its ledger; the JVM collects as it"
-            + " decides until then");
+            + " has a leader and all " + peers.size() + " peers " + peers + " in its ledger, and its next collection"
+            + " is at least " + ROOM_MILLIS + " ms away; the JVM collects as it decides until then");
     }
 
-    /** Looks at the ledger once; when the slot group is complete, registers the holder and says so. */
+    /**
+     * Looks at the ledger once until the slot group is complete; after that, registers the holder once the JVM's next
+     * collection is expected at least {@value #ROOM_MILLIS} ms away or the JVM has collected (at once when its
+     * collection count is unknown), and says so. Called from one thread at a time.
+     */
     void check() {
         synchronized (this) {
             if (armed || stopped) {
                 return;
             }
         }
-        Set<String> missing = new TreeSet<>(peers);
-        try {
-            missing.removeAll(slots.view().slots().members());
-        } catch (IOException e) {
-            return; // no leader yet: the next look tries again
+        if (collectionsAtComplete < 0) {
+            Set<String> missing = new TreeSet<>(peers);
+            try {
+                missing.removeAll(members.read());
+            } catch (IOException e) {
+                return; // no leader yet: the next look tries again
+            }
+            if (!missing.isEmpty()) {
+                return;
+            }
+            collectionsAtComplete = Math.max(0, node.collections());
         }
-        if (!missing.isEmpty()) {
-            return;
+        long collections = node.collections();
+        long lead = node.leadTimeMillis();
+        boolean collected = collections < 0 || collections != collectionsAtComplete;
+        if (!collected && lead >= 0 && lead < ROOM_MILLIS) {
+            return; // eden too full for a first request: wait for room or a collection
         }
         synchronized (this) {
             if (armed || stopped) {
@@ -89,8 +125,11 @@ final class Arming {
         long own = collectionsAtStart < 0 ? -1 : node.collections() - collectionsAtStart;
         log.log(Level.INFO, "Blade raft " + self + ": armed after " + (System.nanoTime() - startNanos) / 1_000_000
             + " ms: slot group " + slotGroup.getGroupId() + " has a leader and all " + peers.size() + " peers ("
-            + policy + "); the JVM collected on its own " + (own < 0 ? "an unknown number of" : Long.toString(own))
-            + " time" + (own == 1 ? "" : "s") + " while observing");
+            + policy + "), and " + (collected ? "the JVM collected since" : lead < 0 ? "the JVM allocates too little"
+            + " to predict its next collection" : "the JVM's next collection is expected in " + lead + " ms")
+            + "; the JVM collected on its own "
+            + (own < 0 ? "an unknown number of" : Long.toString(own)) + " time" + (own == 1 ? "" : "s")
+            + " while observing");
     }
 
     /** Stops arming: a later look does nothing. */

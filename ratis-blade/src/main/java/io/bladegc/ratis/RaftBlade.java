@@ -46,8 +46,8 @@ import org.apache.ratis.statemachine.StateMachine;
  * grants it (at most {@code n - majority} peers at once, {@link QuorumPolicy}), through the node's
  * {@link GrantHolder}, and a leader hands its leadership off before it collects ({@link RaftHandOff}).
  *
- * <p><b>Arming.</b> Until the slot group has a leader and every peer of the group has joined its ledger, the peer
- * only observes: it plans no collection, and the JVM collects as it decides. One line says when it starts observing,
+ * <p><b>Arming.</b> Until the slot group has a leader and every peer of the group has joined its ledger, and the JVM's
+ * next collection leaves room for a first request, the peer only observes: it plans no collection, and the JVM collects as it decides. One line says when it starts observing,
  * one when it is armed, with how many collections the JVM ran on its own meanwhile. Without the agent, the peer takes
  * part in the ledger and collects as the JVM decides; a warning says so.
  *
@@ -148,11 +148,12 @@ public final class RaftBlade implements AutoCloseable {
         }
         SlotGroupPort port = new SlotGroupPort(slots, self);
         GrantHolder holder = new GrantHolder(node.get(), port, new RaftHandOff(new LeadershipHandoff(server,
-            slotGroup.getGroupId()), slots,
-            options), settings(options), HOLDER_THREAD, "raft " + self + " ", LOG);
+            slotGroup.getGroupId()), slots, options), settings(options), HOLDER_THREAD, "raft " + self + " ", LOG);
         holder.start();
-        Arming arming = new Arming(node.get(), holder, slots, self, slotGroup, QuorumPolicy.of(appGroup.getPeers()
-            .size(), options.lease(), options.memberTimeout()).toString(), LOG);
+        String policy = QuorumPolicy.of(appGroup.getPeers().size(), options.lease(), options.memberTimeout())
+            .toString();
+        Arming arming = new Arming(node.get(), holder, () -> slots.view().slots().members(), self, slotGroup, policy,
+            LOG);
         arming.observe();
         heartbeats.scheduleWithFixedDelay(arming::check, ARMING_CHECK_MILLIS, ARMING_CHECK_MILLIS,
             TimeUnit.MILLISECONDS);

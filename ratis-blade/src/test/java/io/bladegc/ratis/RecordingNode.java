@@ -43,6 +43,14 @@ final class RecordingNode implements BladeNode {
         return collections.get();
     }
 
+    /** What {@link #leadTimeMillis()} answers; -1 (none) unless a test sets it. */
+    final AtomicLong lead = new AtomicLong(-1);
+
+    @Override
+    public long leadTimeMillis() {
+        return lead.get();
+    }
+
     @Override
     public GcOutcome startGc(long id) {
         try {
@@ -78,9 +86,12 @@ final class RecordingNode implements BladeNode {
         throw new UnsupportedOperationException("the recording node has no gate");
     }
 
+    /** The handler registered last, or {@code null}. */
+    volatile GcHandler registered;
+
     @Override
     public void register(GcHandler handler) {
-        throw new UnsupportedOperationException();
+        registered = handler;
     }
 
     @Override

@@ -1,0 +1,135 @@
+package io.bladegc.ratis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bladegc.api.GcDecision;
+import io.bladegc.api.GcHandler;
+import java.io.IOException;
+import java.util.List;
+import java.util.ResourceBundle;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.junit.jupiter.api.Test;
+
+/** {@link Arming}: when a peer starts planning collections, with the ledger's members and the JVM's count given. */
+class ArmingTest {
+    private static final RaftGroup SLOT_GROUP = RaftGroup.valueOf(RaftGroupId.randomId(),
+        RaftPeer.newBuilder().setId("n1").build(), RaftPeer.newBuilder().setId("n2").build(),
+        RaftPeer.newBuilder().setId("n3").build());
+    private static final GcHandler HOLDER = request -> GcDecision.COLLECT_NOW;
+
+    private final RecordingNode node = new RecordingNode(null, null);
+    private final AtomicReference<Set<String>> members = new AtomicReference<>(Set.of("n1", "n2"));
+    private final Lines log = new Lines();
+    private final Arming arming = new Arming(node, HOLDER, () -> {
+        Set<String> m = members.get();
+        if (m == null) {
+            throw new IOException("no leader");
+        }
+        return m;
+    }, "n1", SLOT_GROUP, "1 of 3", log);
+
+    @Test
+    void armsAtTheJvmsFirstCollectionAfterTheSlotGroupIsCompleteWhenEdenLeavesNoRoom() {
+        node.lead.set(Arming.ROOM_MILLIS - 1);
+        arming.observe();
+        assertThat(node.registered).isNotNull().isNotSameAs(HOLDER);
+        node.collections.set(5);
+        arming.check();
+        assertThat(node.registered).as("a member missing").isNotSameAs(HOLDER);
+
+        members.set(null);
+        arming.check();
+        assertThat(node.registered).as("no leader").isNotSameAs(HOLDER);
+
+        members.set(Set.of("n1", "n2", "n3"));
+        arming.check();
+        arming.check();
+        assertThat(node.registered).as("complete, but eden not emptied since").isNotSameAs(HOLDER);
+
+        members.set(null); // once complete, the slot group is not read again
+        node.collections.incrementAndGet();
+        arming.check();
+        assertThat(node.registered).as("the JVM collected since").isSameAs(HOLDER);
+        assertThat(log.lines).hasSize(2);
+        assertThat(log.lines.get(1)).contains("Blade raft n1: armed after ", "all 3 peers (1 of 3), and the JVM"
+            + " collected since;", "the JVM collected on its own 6 times while observing");
+    }
+
+    @Test
+    void armsAtOnceWhenTheNextCollectionLeavesRoomForAFirstRequest() {
+        arming.observe();
+        members.set(Set.of("n1", "n2", "n3"));
+        node.lead.set(Arming.ROOM_MILLIS - 1);
+        arming.check();
+        assertThat(node.registered).as("eden too full").isNotSameAs(HOLDER);
+        node.lead.set(Arming.ROOM_MILLIS);
+        arming.check();
+        assertThat(node.registered).isSameAs(HOLDER);
+        assertThat(log.lines.get(1)).contains("and the JVM's next collection is expected in " + Arming.ROOM_MILLIS
+            + " ms;", "the JVM collected on its own 0 times while observing");
+    }
+
+    @Test
+    void armsAtOnceWhenTheJvmsCollectionCountIsUnknown() {
+        RecordingNode unknown = new RecordingNode(null, null);
+        unknown.collections.set(-1); // as a node without the collectors' MXBeans answers
+        Arming a = new Arming(unknown, HOLDER, () -> Set.of("n1", "n2", "n3"), "n1", SLOT_GROUP, "1 of 3", log);
+        a.observe();
+        a.check();
+        assertThat(unknown.registered).isSameAs(HOLDER);
+        assertThat(log.lines.get(1)).contains("an unknown number of times");
+    }
+
+    @Test
+    void aStoppedArmingNeverArms() {
+        node.lead.set(Arming.ROOM_MILLIS - 1);
+        arming.observe();
+        members.set(Set.of("n1", "n2", "n3"));
+        arming.check();
+        arming.stop();
+        node.collections.incrementAndGet();
+        arming.check();
+        assertThat(node.registered).isNotSameAs(HOLDER);
+    }
+
+    @Test
+    void armsAtOnceWhenTheJvmAllocatesTooLittleToPredictItsNextCollection() {
+        arming.observe();
+        members.set(Set.of("n1", "n2", "n3"));
+        node.lead.set(-1);
+        arming.check();
+        assertThat(node.registered).isSameAs(HOLDER);
+        assertThat(log.lines.get(1)).contains("the JVM allocates too little to predict its next collection");
+    }
+
+    /** Collects what is logged. */
+    private static final class Lines implements System.Logger {
+        final List<String> lines = new CopyOnWriteArrayList<>();
+
+        @Override
+        public String getName() {
+            return "lines";
+        }
+
+        @Override
+        public boolean isLoggable(Level level) {
+            return true;
+        }
+
+        @Override
+        public void log(Level level, ResourceBundle bundle, String msg, Throwable thrown) {
+            lines.add(msg);
+        }
+
+        @Override
+        public void log(Level level, ResourceBundle bundle, String format, Object... params) {
+            lines.add(format);
+        }
+    }
+}
