@@ -28,10 +28,12 @@ final class Arming {
     /** The handler while observing: plans nothing. */
     private static final GcHandler OBSERVE = request -> GcDecision.DEFER;
     /**
-     * The least time to the JVM's next collection that arming leaves the holder's first request: a grant with a
-     * leadership hand-off took 40-600 ms in raft-kv's logs.
+     * The least time to the JVM's next collection that arming leaves the holder's first request: five times the lead
+     * a peer's first request is given before any was timed ({@code RaftBlade.FIRST_LEAD}, 100 ms). Not more: the heap
+     * watcher predicts from the recent peak allocation rate, and an idle peer's 5 ms bursts kept its prediction under
+     * 2 s, so that with 2 s here peers armed only at their first collection, 18-31 s after start.
      */
-    static final long ROOM_MILLIS = 2_000;
+    static final long ROOM_MILLIS = 500;
 
     private final BladeNode node;
     private final GcHandler holder;

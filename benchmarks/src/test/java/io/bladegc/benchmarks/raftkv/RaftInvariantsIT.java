@@ -38,14 +38,14 @@ import org.junit.jupiter.api.Test;
 /**
  * Blade's Raft invariants under real collections: three {@link KvServer} JVMs with the agent and small heaps, so the
  * peers collect every second or so under grants of the slot ledger while clients write. The window starts once every
- * peer said it is armed. A sampler, independent of the code under test, reads every 25 ms the slot ledger (how many
+ * peer said it is armed (the writers' load makes them arm). A sampler, independent of the code under test, reads every 25 ms the slot ledger (how many
  * peers hold a grant) and each peer's own role and term; afterwards the peers' logs give every grant each peer
- * collected under, and each JVM's own GC log ({@link GcPauses}) every pause it took. Reported: pauses of two peers at
- * once (from the JVMs' GC logs, not from Blade's; not yet asserted, see the comment where they are counted). Checked:
- * never more peers holding a grant than the quorum allowance (one of three) at any sample; never two leaders in one
- * term; no epoch granted twice (to two peers, or twice to one); a pause the leader took without handing off (leader
- * in its own answers just before and just after it, in one term) stays under half the shortest election timeout, and
- * they are counted; and the run was not idle (collections under grants happened).
+ * collected under, and each JVM's own GC log ({@link GcPauses}) every pause it took. Checked: never two peers paused at
+ * once (from the JVMs' GC logs, not from Blade's); never more peers holding a grant than the quorum allowance (one of
+ * three) at any sample; never two leaders in one term; no epoch granted twice (to two peers, or twice to one); a pause
+ * the leader took without handing off (leader in its own answers just before and just after it, in one term) stays
+ * under half the shortest election timeout, and they are counted; and the run was not idle (collections under grants
+ * happened).
  */
 @Tag("cluster")
 class RaftInvariantsIT {
@@ -55,10 +55,6 @@ class RaftInvariantsIT {
     void collectingPeersStayWithinTheAllowanceAndEachTermHasOneLeader() throws Exception {
         int allowance = QuorumPolicy.of(3, Duration.ofSeconds(10), Duration.ofSeconds(3)).allowance(3);
         try (KvCluster cluster = KvCluster.start("invariants")) {
-            for (RaftPeerId id : cluster.ids()) {
-                awaitArmed(cluster, id);
-            }
-            long armedAt = System.currentTimeMillis();
             List<long[]> roleSamples = new ArrayList<>(); // {time answered, index in ids, 1 if leader, term}
             List<RaftPeerId> ids = List.copyOf(cluster.ids());
             AtomicBoolean running = new AtomicBoolean(true);
@@ -69,6 +65,12 @@ class RaftInvariantsIT {
                 t.start();
                 writers.add(t);
             }
+            // a peer arms once its JVM's next collection leaves room for a first request: under the writers' load, at
+            // the latest at its first collection
+            for (RaftPeerId id : cluster.ids()) {
+                awaitArmed(cluster, id);
+            }
+            long armedAt = System.currentTimeMillis();
             int samples = 0;
             int maxCollecting = 0;
             Map<Long, Set<RaftPeerId>> leadersByTerm = new HashMap<>();
@@ -129,11 +131,11 @@ class RaftInvariantsIT {
             }
             System.out.printf("RaftInvariantsIT: %d pause pairs of two peers at once, from the JVMs' GC logs: %s%n",
                 overlapping.size(), overlapping);
-            // Reported, not asserted (issue 13, open). Since a re-elected leader hands off again, 5 of 6 runs had no
-            // such pair; the sixth (CI) had one: n3's JVM collected on its own milliseconds after it armed, before
-            // its holder had asked for a slot, while n1 collected under the first grant. The ledger keeps granted
-            // collections apart; a collection the JVM runs on its own when eden fills is outside it, and Blade's
-            // lead time did not prevent this one.
+            // The ledger keeps granted collections apart; a collection the JVM runs on its own is outside it. One CI
+            // run had such a pair right after arming (n3 armed with eden nearly full and collected on its own before
+            // its holder asked, while n1 collected under the first grant): a peer now arms only when its next
+            // collection leaves room for a first request (Arming).
+            assertThat(overlapping).as("pauses of two peers at once after arming").isEmpty();
             List<GcPauses> asLeader = pauses.stream().filter(p -> ledThrough(p, ids, roleSamples)).toList();
             long bound = KvServer.ELECTION_TIMEOUT_MIN.toLong(TimeUnit.MILLISECONDS) / 2;
             System.out.printf("RaftInvariantsIT: %d pauses after arming, %d of them by the leader without a hand-off"
