@@ -1,17 +1,8 @@
 package io.bladegc.ratis;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.retry.ClientRetryEvent;
@@ -33,7 +24,7 @@ import org.apache.ratis.util.TimeDuration;
  *     .setRetryPolicy(RaftBladeClients.retryPolicy())
  *     .build();
  * RaftClientReply w = RaftBladeClients.send(client, Message.valueOf("INCREMENT"));
- * RaftClientReply r = RaftBladeClients.sendReadOnly(client, Message.valueOf("GET"));
+ * RaftClientReply r = client.io().sendReadOnly(Message.valueOf("GET"));
  * }</pre>
  * Why each piece, in Ratis 3.2.2 (unchanged in 3.3.0; {@code RatisStepDownReadsTest} pins the read bug):
  * <ul>
@@ -42,13 +33,8 @@ import org.apache.ratis.util.TimeDuration;
  *       fails it with). A blocking call ends at its deadline and is retried after the request timeout; an async call
  *       also waits out a hard-coded 3 s shutdown of the channel, and every later call of that client waits behind it.
  *       An async client whose retry policy gave up once fails every later call ({@code AlreadyClosedException}).</li>
- *   <li><b>{@link #sendReadOnly}</b> for linearizable reads: a read is idempotent, so when no answer came within
- *       {@value #HEDGE_AFTER_MILLIS} ms the same read is sent once more beside it, and again after twice and four
- *       times that ({@value #HEDGES} extra reads at most), and the first answer wins. A read lost at a step-down then
- *       costs about the hedge delay instead of the request timeout: in raft-kv such reads set the Raft arm's p99.99 at
- *       the request timeout (2026-11-25).</li>
- *   <li><b>A request timeout of {@value #REQUEST_TIMEOUT_MILLIS} ms</b> ({@link #properties}): that is how long a
- *       lost call waits before it is sent again to the new leader; Ratis' default is 3 s. Shorter is worse: with 100 ms
+ *   <li><b>A request timeout of {@value #REQUEST_TIMEOUT_MILLIS} ms</b> ({@link #properties}): that is how long such a
+ *       read waits before it is sent again to the new leader; Ratis' default is 3 s. Shorter is worse: with 100 ms
  *       for reads, raft-kv's clients timed out by the thousand in the first seconds of a fresh cluster, each timeout
  *       resetting its connection, and calls then stalled for up to 15 s, with no collection at all in one arm
  *       ({@code benchmarks/RESULTS.md}, 2026-11-25).</li>
@@ -65,7 +51,7 @@ import org.apache.ratis.util.TimeDuration;
  *       answers it, from its retry cache if it was applied. It learns which attempt Ratis resent from
  *       {@link #retryPolicy}, which Ratis' blocking client consults on the calling thread: use both together.</li>
  * </ul>
- * Thread-safe; stateless but for the daemon threads that carry {@link #sendReadOnly}'s reads.
+ * Thread-safe; stateless.
  */
 public final class RaftBladeClients {
     /** The request timeout {@link #properties} sets, milliseconds. */
@@ -74,17 +60,6 @@ public final class RaftBladeClients {
     public static final long RETRY_SLEEP_MILLIS = 10;
     /** How long {@link #send} keeps sending a write that is refused because leadership is moving. */
     public static final Duration STEPPING_DOWN_LIMIT = Duration.ofSeconds(10);
-    /** How long {@link #sendReadOnly} waits for an answer before it sends the read once more, milliseconds. */
-    public static final long HEDGE_AFTER_MILLIS = 50;
-    /** How many times at most {@link #sendReadOnly} sends a read once more; each waits twice as long as the last. */
-    public static final int HEDGES = 3;
-
-    /** Carries the reads of {@link #sendReadOnly}: a blocking call holds its thread until answered. */
-    private static final ExecutorService READS = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "blade-raft-read");
-        t.setDaemon(true);
-        return t;
-    });
 
     private RaftBladeClients() {
     }
@@ -151,47 +126,6 @@ public final class RaftBladeClients {
                     throw e;
                 }
                 CallReplay.pause(e);
-            }
-        }
-    }
-
-    /**
-     * Sends a linearizable read ({@code io().sendReadOnly}) and, while none of its reads has answered, the same read
-     * once more after {@value #HEDGE_AFTER_MILLIS} ms, then after twice and four times that, {@value #HEDGES} times at
-     * most; returns the first answer. Each read runs on a daemon thread of its own (a blocking call holds its thread);
-     * a read that lost the race runs on until Ratis ends it, and its answer is dropped. Reads only: a write sent twice
-     * could be applied twice.
-     *
-     * @param client a client configured as this class says; its blocking API sends the reads
-     * @param query  the read
-     * @return the first answer
-     * @throws IOException what the first read to end threw
-     */
-    public static RaftClientReply sendReadOnly(RaftClient client, Message query) throws IOException {
-        List<CompletableFuture<RaftClientReply>> reads = new ArrayList<>();
-        long wait = HEDGE_AFTER_MILLIS;
-        while (true) {
-            reads.add(CompletableFuture.supplyAsync(() -> {
-                try {
-                    return client.io().sendReadOnly(query);
-                } catch (IOException e) {
-                    throw new CompletionException(e);
-                }
-            }, READS));
-            CompletableFuture<Object> first = CompletableFuture.anyOf(reads.toArray(CompletableFuture[]::new));
-            try {
-                return (RaftClientReply) (reads.size() > HEDGES ? first.get() : first.get(wait, TimeUnit.MILLISECONDS));
-            } catch (TimeoutException e) {
-                wait *= 2;
-            } catch (ExecutionException e) {
-                Throwable cause = e.getCause();
-                if (cause instanceof IOException io) {
-                    throw io;
-                }
-                throw new IOException("read failed: " + cause, cause);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new InterruptedIOException("interrupted while waiting for a read");
             }
         }
     }

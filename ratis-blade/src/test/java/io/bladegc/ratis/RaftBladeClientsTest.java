@@ -1,17 +1,10 @@
 package io.bladegc.ratis;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientRpc;
 import org.apache.ratis.client.api.BlockingApi;
@@ -26,15 +19,13 @@ import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.exceptions.LeaderSteppingDownException;
 import org.apache.ratis.protocol.exceptions.NotLeaderException;
 import org.apache.ratis.protocol.exceptions.RaftException;
-import org.apache.ratis.protocol.exceptions.StateMachineException;
 import org.apache.ratis.protocol.exceptions.TimeoutIOException;
 import org.apache.ratis.retry.RetryPolicy;
 import org.apache.ratis.util.Timestamp;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link RaftBladeClients#sendReadOnly}: a read without an answer is sent again beside it, a bounded number of times,
- * and the first answer wins. {@link RaftBladeClients#send}: a write refused while the leader steps down is sent again as a new call when the
+ * {@link RaftBladeClients#send}: a write refused while the leader steps down is sent again as a new call when the
  * refusal met the call's first attempt, and as the same call (same client and call id, following the leader) when it
  * met an attempt that Ratis sent again. A stand-in for Ratis' client plays the attempts, its blocking API consulting
  * the retry policy on the calling thread as Ratis' {@code BlockingImpl} does, its transport answering the replay.
@@ -139,92 +130,5 @@ class RaftBladeClientsTest {
         assertThat(RaftBladeClients.send(client, Message.EMPTY).isSuccess()).isTrue();
         assertThat(played).containsExactly("timeout", "ok", "refused", "ok");
         assertThat(sent).isEmpty();
-    }
-
-    /**
-     * A client whose {@code io().sendReadOnly} plays {@code reads} in turn: "ok" answers, "lost" blocks until the test
-     * ends (a read lost at a step-down), "fails" throws.
-     */
-    private static RaftClient reading(List<String> reads, List<String> played, CountDownLatch end) {
-        BlockingApi io = (BlockingApi) Proxy.newProxyInstance(BlockingApi.class.getClassLoader(),
-            new Class<?>[] {BlockingApi.class}, (proxy, method, args) -> {
-                String read;
-                synchronized (played) {
-                    read = reads.get(played.size());
-                    played.add(read);
-                }
-                switch (read) {
-                    case "lost" -> end.await();
-                    case "fails" -> throw new StateMachineException("the query failed");
-                    default -> {
-                    }
-                }
-                return reply(FIRST_ATTEMPT, null);
-            });
-        return (RaftClient) Proxy.newProxyInstance(RaftClient.class.getClassLoader(),
-            new Class<?>[] {RaftClient.class}, (proxy, method, args) -> {
-                if (method.getName().equals("io")) {
-                    return io;
-                }
-                throw new UnsupportedOperationException(method.getName());
-            });
-    }
-
-    @Test
-    void aReadAnsweredInTimeIsSentOnce() throws Exception {
-        List<String> played = new ArrayList<>();
-        RaftBladeClients.sendReadOnly(reading(List.of("ok"), played, new CountDownLatch(0)), Message.EMPTY);
-        assertThat(played).containsExactly("ok");
-    }
-
-    @Test
-    void aLostReadIsSentAgainBesideItAndTheFirstAnswerWins() throws Exception {
-        List<String> played = new ArrayList<>();
-        CountDownLatch end = new CountDownLatch(1);
-        try {
-            RaftClientReply r = RaftBladeClients.sendReadOnly(reading(List.of("lost", "lost", "ok"), played, end),
-                Message.EMPTY);
-            assertThat(r.isSuccess()).isTrue();
-            synchronized (played) {
-                assertThat(played).containsExactly("lost", "lost", "ok");
-            }
-        } finally {
-            end.countDown();
-        }
-    }
-
-    @Test
-    void readsAreSentAgainAtMostHedgesTimesThenTheCallWaits() throws Exception {
-        List<String> played = new ArrayList<>();
-        CountDownLatch end = new CountDownLatch(1);
-        List<String> lost = new ArrayList<>(Collections.nCopies(RaftBladeClients.HEDGES + 1, "lost"));
-        lost.add("ok");
-        CompletableFuture<RaftClientReply> call = CompletableFuture.supplyAsync(() -> {
-            try {
-                return RaftBladeClients.sendReadOnly(reading(lost, played, end), Message.EMPTY);
-            } catch (IOException e) {
-                throw new CompletionException(e);
-            }
-        });
-        long allSent = RaftBladeClients.HEDGE_AFTER_MILLIS * ((1L << RaftBladeClients.HEDGES) - 1);
-        Thread.sleep(allSent + 500);
-        assertThat(call).as("still waiting for one of its reads").isNotDone();
-        synchronized (played) {
-            assertThat(played).hasSize(RaftBladeClients.HEDGES + 1);
-        }
-        end.countDown();
-        assertThat(call.get(10, TimeUnit.SECONDS).isSuccess()).isTrue();
-    }
-
-    @Test
-    void theFirstReadToFailEndsTheCallWithItsFailure() {
-        List<String> played = new ArrayList<>();
-        CountDownLatch end = new CountDownLatch(1);
-        try {
-            assertThatThrownBy(() -> RaftBladeClients.sendReadOnly(reading(List.of("lost", "fails"), played, end),
-                Message.EMPTY)).isInstanceOf(StateMachineException.class).hasMessageContaining("the query failed");
-        } finally {
-            end.countDown();
-        }
     }
 }

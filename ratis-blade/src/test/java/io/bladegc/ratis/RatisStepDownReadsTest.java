@@ -61,8 +61,7 @@ import org.junit.jupiter.api.io.TempDir;
  * </ul>
  *
  * <p>The workaround Blade relies on: {@link SlotClient} uses only the blocking {@code io()} API, so a read caught at a
- * hand-off costs one request timeout and no channel shutdown; an application's reads through
- * {@link RaftBladeClients#sendReadOnly} are sent again beside the lost one, so they cost a hedge delay (third case). Its caller's deadline ({@code callTimeout}) and the
+ * hand-off costs one request timeout and no channel shutdown. Its caller's deadline ({@code callTimeout}) and the
  * request timeout have to allow for that. It also retries {@code LeaderSteppingDownException} itself, because no
  * retry policy sees that exception.
  *
@@ -184,20 +183,6 @@ class RatisStepDownReadsTest {
         }));
         assertThat(took).as("answered after the request timeout: the call's deadline ends it, no channel shutdown")
             .isBetween(REQUEST_TIMEOUT_MILLIS - 100, REQUEST_TIMEOUT_MILLIS + CHANNEL_SHUTDOWN_MILLIS - 1_000);
-    }
-
-    @Test
-    void aHedgedReadInTheSamePlaceIsAnsweredBeforeTheRequestTimeout() throws Exception {
-        long took = stallOfAReadPendingAtStepDown(c -> CompletableFuture.supplyAsync(() -> {
-            try {
-                return RaftBladeClients.sendReadOnly(c, Message.valueOf("r"));
-            } catch (IOException e) {
-                throw new CompletionException(e);
-            }
-        }));
-        // the reads sent once more before the step-down are lost like the first; one sent after it is answered
-        assertThat(took).as("answered by a read RaftBladeClients.sendReadOnly sent again, before any request timeout")
-            .isLessThan(REQUEST_TIMEOUT_MILLIS - 100);
     }
 
     /**

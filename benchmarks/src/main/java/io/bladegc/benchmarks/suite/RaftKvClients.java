@@ -64,14 +64,14 @@ final class RaftKvClients {
 
     /**
      * Sends {@code message} on {@code client} on a thread of the call pool: a write through
-     * {@link RaftBladeClients#send}, a linearizable read through {@link RaftBladeClients#sendReadOnly}.
+     * {@link RaftBladeClients#send}, a linearizable read through {@code io().sendReadOnly}.
      *
      * @return the answer; failed with the {@link IOException} the call ended with
      */
     static CompletableFuture<RaftClientReply> call(RaftClient client, Message message, boolean write) {
         return CompletableFuture.supplyAsync(() -> {
             try {
-                return write ? RaftBladeClients.send(client, message) : RaftBladeClients.sendReadOnly(client, message);
+                return write ? RaftBladeClients.send(client, message) : client.io().sendReadOnly(message);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -29,7 +29,7 @@ import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 
 /**
  * Open-loop load on the replicated key-value store: request <i>i</i> is due at {@code start + i / rate}; three in
- * four are linearizable gets ({@code RaftBladeClients.sendReadOnly}), one in four puts ({@code send}) of a 100-byte
+ * four are linearizable gets ({@code io().sendReadOnly}), one in four puts ({@code io().send}) of a 100-byte
  * value, each on a key drawn uniformly from the preloaded {@code key-0 .. key-(keys-1)} (seeded). Latency runs from
  * the intended send time to the answer (no coordinated omission), microseconds, HdrHistogram with 3 significant
  * digits, one interval histogram per second into an HdrHistogram log; every request of the window is also kept with

@@ -159,8 +159,7 @@ public final class RaftKvScenario {
             + " a call that finds every client busy waits for one, inside its latency. Clients as Blade for"
             + " Raft tells its users (`RaftBladeClients`): blocking calls (`io()`), a failed attempt sent again after"
             + " %d ms and never given up, a request timeout of %d ms, a write refused while the leader steps down"
-            + " sent again, a get without an answer after %d ms sent once more beside it (then after twice and four"
-            + " times that, %d times at most), the first answer counting; the load generator judges a call timed out %d s after it was made; failed calls are"
+            + " sent again; the load generator judges a call timed out %d s after it was made; failed calls are"
             + " counted by the exception that failed them. Latency: from the intended"
             + " send time to the answer (no coordinated omission), answered requests, HdrHistogram 3 digits,"
             + " `<arm>-rep<N>.hlog` per second; latency rows merge the repetitions, counts add them up. Failed"
@@ -182,7 +181,7 @@ public final class RaftKvScenario {
             + " as every arm. Raw: `<arm>-rep<N>.hlog`, `logs/<arm>-rep<N>/<peer>/`.%n",
             o.repetitions(), keys(o), RaftKvLoad.VALUE_BYTES, o.rate(), RaftKvLoad.poolSize(o.rate()),
             RaftBladeClients.RETRY_SLEEP_MILLIS, RaftBladeClients.REQUEST_TIMEOUT_MILLIS,
-            RaftBladeClients.HEDGE_AFTER_MILLIS, RaftBladeClients.HEDGES, RaftKvClients.DEADLINE.toSeconds(), RaftKvClients.DEADLINE.plusSeconds(1).toSeconds(),
+            RaftKvClients.DEADLINE.toSeconds(), RaftKvClients.DEADLINE.plusSeconds(1).toSeconds(),
             RaftKvHandoffs.AFTER_MILLIS, lifetime.toSeconds(), EPSILON_MARGIN, EPSILON_MAX_MIB, EPSILON_DEFAULT_MIB);
     }
 }

@@ -42,7 +42,7 @@ import org.junit.jupiter.api.Test;
  * README's two lines and run with the agent, small young generations ({@link #YOUNG}) and
  * {@code HandOff.ALWAYS}, so that every collection of a leader is a {@code transferLeadership}; and stock Ratis clients
  * configured as {@link RaftBladeClients}' javadoc says (request timeout and retry policy from it, writes through
- * {@link RaftBladeClients#send}, linearizable reads through {@link RaftBladeClients#sendReadOnly}).
+ * {@link RaftBladeClients#send}, linearizable reads through {@code client.io().sendReadOnly}).
  *
  * <p>Once every peer is ready, {@link #CLIENTS} client threads, each with its own {@link RaftClient}, send
  * {@code INCREMENT <client> <seq>} (sequence numbers 1, 2, ... per client, padded with {@link #PADDING} bytes so the
@@ -464,7 +464,7 @@ class HandOffClientIT {
             inFlight = "GET sent " + Instant.now();
             long t0 = System.nanoTime();
             try {
-                RaftClientReply reply = RaftBladeClients.sendReadOnly(client, Message.valueOf("GET"));
+                RaftClientReply reply = client.io().sendReadOnly(Message.valueOf("GET"));
                 long dt = System.nanoTime() - t0;
                 if (!reply.isSuccess()) {
                     fail("GET", t0, reply.getException());

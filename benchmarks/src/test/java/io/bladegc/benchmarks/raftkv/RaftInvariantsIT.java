@@ -38,9 +38,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Blade's Raft invariants under real collections: three {@link KvServer} JVMs with the agent and small heaps, so the
  * peers collect every second or so under grants of the slot ledger while clients write. The window starts once every
- * peer said it is armed (the writers' load makes them arm). A sampler, independent of the code under test, reads every 25 ms the slot ledger (how many
- * peers hold a grant) and each peer's own role and term; afterwards the peers' logs give every grant each peer
- * collected under, and each JVM's own GC log ({@link GcPauses}) every pause it took. Checked: never two peers paused at
+ * peer said it is armed (the writers' load makes them arm). A sampler, independent of the code under test, reads every
+ * 25 ms the slot ledger (how many peers hold a grant) and each peer's own role and term; afterwards the peers' logs
+ * give every grant each peer collected under, and each JVM's own GC log ({@link GcPauses}) every pause it took. Checked: never two peers paused at
  * once (from the JVMs' GC logs, not from Blade's); never more peers holding a grant than the quorum allowance (one of
  * three) at any sample; never two leaders in one term; no epoch granted twice (to two peers, or twice to one); a pause
  * the leader took without handing off (leader in its own answers just before and just after it, in one term) stays
