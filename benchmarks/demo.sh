@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
-# Blade demo: the same service under the same open-loop load, G1 alone vs Blade, latency side by side.
+# Blade demo: the same service under the same open-loop load, G1 alone, Parallel alone and Blade, latency side by side.
 #
 #   benchmarks/demo.sh            the cluster demo (the default; same as "benchmarks/demo.sh cluster")
 #   benchmarks/demo.sh single     the single-node comparison (one DemoServer per arm, no load balancer)
 #
 # Cluster demo (io.bladegc.benchmarks.cluster.ClusterDemo): three DemoServer backends behind HAProxy (retry-on 503,
 # option redispatch), once per arm, the arms one after another under the same open-loop rate through HAProxy:
-#   arm "G1 alone": -XX:+UseG1GC, no agent, no filter
-#   arm "Blade":    -XX:+UseParallelGC -XX:-UseAdaptiveSizePolicy, the servlet filter, the agent in coordinated mode
-#                   and the coordinator (K = 1) taking each collecting node out of HAProxy's rotation
-# Backends: -Xms256m -Xmx256m -Xmn64m -XX:MetaspaceSize=64m, one GC thread, live set 64 MB, 64 KiB garbage and
-# 8 KiB churn per request.
-# The load generator runs in the ClusterDemo JVM (a 900 MB young generation, so it does not collect during a run).
-# It needs haproxy (on the PATH or in /usr/sbin): when it is missing the script installs it with apt-get if it runs
-# as root, else says how. Environment (defaults in brackets):
-#   RATE [600] requests/s   DURATION [60] measured s   WARMUP [15] s   ARMS ["g1 blade"] (repeats allowed, e.g.
-#   "g1 blade blade g1")   OUT [benchmarks/target/cluster-demo/<time>]   SKIP_BUILD [0] 1 = use the existing build
+#   arm "G1 alone":       -XX:+UseG1GC, no agent, no filter
+#   arm "Parallel alone": -XX:+UseParallelGC -XX:-UseAdaptiveSizePolicy -Xmn96m, no agent, no filter (what Blade hides)
+#   arm "Blade":          Parallel as above, the servlet filter, the agent in coordinated mode and the coordinator
+#                         (K = 1) taking each collecting node out of HAProxy's rotation
+# Backends: -Xms1g -Xmx1g -XX:MetaspaceSize=64m, one GC thread, live set 384 MiB of 64-byte arrays, 32 KiB garbage and
+# 64 KiB of the live set replaced per request (the benchmark suite's http-cluster workload).
+# Prints a progress line every 5 s, then the table, Blade's ratios to the other arms, one sentence saying what the run
+# showed, and where the two pictures are (latency.png: percentiles; timeline.png: latency over time, GC pauses,
+# grants). The load generator runs in the ClusterDemo JVM (a 900 MB young generation, so it does not collect during a
+# run). It needs haproxy (on the PATH or in /usr/sbin): when it is missing the script installs it with apt-get if it
+# runs as root, else says how. Environment (defaults in brackets):
+#   RATE [600] requests/s   DURATION [45] measured s   WARMUP [15] s   ARMS ["g1 parallel blade"] (repeats allowed,
+#   e.g. "g1 blade blade g1")   OUT [benchmarks/target/cluster-demo/<time>]   SKIP_BUILD [0] 1 = use the existing build
 #   JAVA [java]
 #
 # Single-node demo:
@@ -71,8 +74,8 @@ if [ "$MODE" = cluster ]; then
     OUT="${OUT:-benchmarks/target/cluster-demo/$(date +%Y%m%d-%H%M%S)}"
     # exec: the ClusterDemo JVM starts and stops every child itself (by pid, also on failure and on SIGTERM)
     exec "$JAVA" "${LOAD_JVM[@]}" -cp "$CP" io.bladegc.benchmarks.cluster.ClusterDemo \
-        --agent-jar "$AGENT_JAR" --coordinator-jar "$COORDINATOR_JAR" --arms "${ARMS:-g1 blade}" \
-        --rate "${RATE:-600}" --warmup "${WARMUP:-15}s" --duration "${DURATION:-60}s" --haproxy "$HAPROXY" \
+        --agent-jar "$AGENT_JAR" --coordinator-jar "$COORDINATOR_JAR" --arms "${ARMS:-g1 parallel blade}" \
+        --rate "${RATE:-600}" --warmup "${WARMUP:-15}s" --duration "${DURATION:-45}s" --haproxy "$HAPROXY" \
         --out "$OUT"
 fi
 

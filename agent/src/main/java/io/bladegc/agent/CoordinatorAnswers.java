@@ -87,8 +87,10 @@ final class CoordinatorAnswers {
         while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
             t = t.getCause();
         }
-        if (t instanceof CoordinatorException ce) {
-            return ce;
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof CoordinatorException ce) {
+                return ce; // e.g. BoundedBody's, which the HTTP client may wrap in an IOException
+            }
         }
         if (t instanceof HttpTimeoutException) {
             return new CoordinatorException(Kind.TIMEOUT, -1, op + ": no answer within the coordinator timeout ("

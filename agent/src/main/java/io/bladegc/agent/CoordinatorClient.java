@@ -349,7 +349,7 @@ final class CoordinatorClient implements AutoCloseable {
         long sentNanos = System.nanoTime();
         CompletableFuture<HttpResponse<String>> sent;
         try {
-            sent = http.sendAsync(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            sent = http.sendAsync(b.build(), BoundedBody.handler());
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(new CoordinatorException(Kind.UNREACHABLE, -1,
                 op + ": " + describe(e)));

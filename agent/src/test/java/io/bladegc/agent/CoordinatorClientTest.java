@@ -6,10 +6,18 @@ import io.bladegc.agent.CoordinatorException.Kind;
 import io.bladegc.agent.FakeCoordinator.Reply;
 import io.bladegc.api.grant.SlotAnswer;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -227,5 +235,41 @@ class CoordinatorClientTest {
     void warmUpCallsNobody() {
         client.warmUp();
         assertThat(fake.calls()).isEmpty();
+    }
+
+    @Test
+    void anEndlessAnswerFailsTheCallAndIsNotReadOn() throws Exception {
+        // something else answers on the coordinator's address: 200 and a chunked body that never ends
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            AtomicLong written = new AtomicLong();
+            CompletableFuture<Throwable> stopped = CompletableFuture.supplyAsync(() -> {
+                try (Socket s = server.accept()) {
+                    s.getInputStream().read(new byte[4096]);
+                    OutputStream out = s.getOutputStream();
+                    out.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                        .getBytes(StandardCharsets.US_ASCII));
+                    byte[] chunk = ("4000\r\n" + "x".repeat(0x4000) + "\r\n").getBytes(StandardCharsets.US_ASCII);
+                    while (written.get() < 1L << 30) {
+                        out.write(chunk);
+                        written.addAndGet(0x4000);
+                    }
+                    return null;
+                } catch (IOException e) {
+                    return e; // the client closed the connection
+                }
+            });
+            CoordinatorClient c = client(List.of(URI.create("http://127.0.0.1:" + server.getLocalPort())), "n1", null,
+                Duration.ofSeconds(5));
+            try {
+                CoordinatorException e = failure(c::join);
+                assertThat(e.kind()).isEqualTo(Kind.BAD_ANSWER);
+                assertThat(e.getMessage()).contains("answer longer than " + BoundedBody.LIMIT + " bytes");
+                assertThat(stopped.get(10, TimeUnit.SECONDS)).as("the connection closed by the client").isNotNull();
+                assertThat(written.get()).as("bytes sent before the client closed (socket buffers included)")
+                    .isLessThan(64L << 20);
+            } finally {
+                c.close();
+            }
+        }
     }
 }

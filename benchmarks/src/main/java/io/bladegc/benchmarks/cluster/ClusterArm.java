@@ -1,6 +1,7 @@
 package io.bladegc.benchmarks.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.bladegc.benchmarks.load.LoadProgress;
 import io.bladegc.benchmarks.load.LoadResult;
 import io.bladegc.benchmarks.load.OpenLoopLoad;
 import java.io.IOException;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * One arm of the cluster demo: open-loop load on HAProxy's frontend ({@code /work}) against a started
@@ -40,9 +42,12 @@ public final class ClusterArm {
      * @param loadAverage   the machine's 1-minute load average when the window started and when it ended
      *                      ({@code -1} where the platform has none): how busy the cores were, with anything else
      *                      that ran beside the demo
+     * @param windowStart   when the measured window started, milliseconds since the epoch (as the backends' GC
+     *                      events and the coordinator's stamp theirs)
      */
     public record Result(String title, LoadResult load, List<NodeWindow> nodes, Map<String, Map<String, Long>>
-        haproxyStart, Map<String, Map<String, Long>> haproxyEnd, ClusterObserver observer, double[] loadAverage) {
+        haproxyStart, Map<String, Map<String, Long>> haproxyEnd, ClusterObserver observer, double[] loadAverage,
+        long windowStart) {
     }
 
     /**
@@ -67,7 +72,7 @@ public final class ClusterArm {
      */
     public static Result run(String title, Cluster cluster, double rate, Duration warmup, Duration measure,
                              HttpClient http) throws Exception {
-        return run(title, cluster, rate, warmup, measure, http, null, null);
+        return run(title, cluster, rate, warmup, measure, http, null, null, null);
     }
 
     /**
@@ -78,15 +83,19 @@ public final class ClusterArm {
      *                       {@code null} for none
      * @param onMeasureStart run when the measured window starts, before the backends' snapshots (e.g. to read their
      *                       CPU time), or {@code null}; an exception it throws fails the arm
+     * @param progress       told how far the load has come every {@link OpenLoopLoad#PROGRESS_PERIOD}, or
+     *                       {@code null}
      * @return what the arm measured
      */
     public static Result run(String title, Cluster cluster, double rate, Duration warmup, Duration measure,
-                             HttpClient http, Path intervalLog, Runnable onMeasureStart) throws Exception {
+                             HttpClient http, Path intervalLog, Runnable onMeasureStart,
+                             Consumer<LoadProgress> progress) throws Exception {
         List<DemoServerProcess> backends = cluster.backends();
         JsonNode[] starts = new JsonNode[backends.size()];
         List<Map<String, Map<String, Long>>> haproxyStart = new ArrayList<>();
         CountDownLatch snapshotTaken = new CountDownLatch(1);
         double[] loadAverage = new double[2];
+        long[] windowStart = new long[1];
         // Once before the load, so the JSON and JMX code on both sides is loaded and warm, not in the measured window.
         cluster.haproxy().stats();
         for (DemoServerProcess b : backends) {
@@ -98,7 +107,9 @@ public final class ClusterArm {
             load = OpenLoopLoad.builder(cluster.haproxy().frontend("/work"))
                 .rate(rate).warmup(warmup).duration(measure).timeout(Duration.ofSeconds(10))
                 .intervalLog(intervalLog)
+                .progress(progress)
                 .onMeasureStart(() -> {
+                    windowStart[0] = System.currentTimeMillis();
                     try {
                         if (onMeasureStart != null) {
                             onMeasureStart.run();
@@ -132,6 +143,6 @@ public final class ClusterArm {
             nodes.add(new NodeWindow(cluster.nodes().get(i), starts[i], backends.get(i).stats(http)));
         }
         return new Result(title, load, nodes, haproxyStart.get(0), cluster.haproxy().stats(), observer,
-            loadAverage);
+            loadAverage, windowStart[0]);
     }
 }

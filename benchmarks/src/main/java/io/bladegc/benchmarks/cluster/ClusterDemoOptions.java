@@ -10,11 +10,11 @@ import java.util.List;
  *
  * @param agentJar       the agent jar (required)
  * @param coordinatorJar the coordinator jar (required)
- * @param arms           the arms in the order they run, each {@code g1} or {@code blade}, repeats allowed
- *                       (default {@code g1,blade})
+ * @param arms           the arms in the order they run, each {@code g1}, {@code parallel} or {@code blade}, repeats
+ *                       allowed (default {@code g1,parallel,blade})
  * @param rate           requests per second through HAProxy (default 600)
  * @param warmup         load before each measured window (default 15 s)
- * @param duration       each measured window (default 60 s)
+ * @param duration       each measured window (default 45 s)
  * @param haproxy        the {@code haproxy} executable (default {@code haproxy}, found on the {@code PATH})
  * @param out            where results and logs go (default {@code benchmarks/target/cluster-demo})
  */
@@ -25,10 +25,10 @@ record ClusterDemoOptions(Path agentJar, Path coordinatorJar, List<String> arms,
     static ClusterDemoOptions parse(String... args) {
         Path agentJar = null;
         Path coordinatorJar = null;
-        List<String> arms = List.of("g1", "blade");
+        List<String> arms = List.of("g1", "parallel", "blade");
         double rate = 600;
         Duration warmup = Duration.ofSeconds(15);
-        Duration duration = Duration.ofSeconds(60);
+        Duration duration = Duration.ofSeconds(45);
         Path haproxy = Path.of("haproxy");
         Path out = Path.of("benchmarks", "target", "cluster-demo");
         for (int i = 0; i < args.length; i += 2) {
@@ -49,8 +49,8 @@ record ClusterDemoOptions(Path agentJar, Path coordinatorJar, List<String> arms,
             }
         }
         for (String arm : arms) {
-            if (!arm.equals("g1") && !arm.equals("blade")) {
-                throw new IllegalArgumentException("unknown arm " + arm + " (use g1, blade)");
+            if (!List.of("g1", "parallel", "blade").contains(arm)) {
+                throw new IllegalArgumentException("unknown arm " + arm + " (use g1, parallel, blade)");
             }
         }
         if (agentJar == null || coordinatorJar == null) {

@@ -74,6 +74,16 @@ final class LoadTally {
         }
     }
 
+    /**
+     * @param elapsedNanos since the first request was due
+     * @param totalNanos   warm-up plus measured window
+     * @return what has been sent so far, and the measured 2xx p99 so far
+     */
+    synchronized LoadProgress progress(long elapsedNanos, long totalNanos) {
+        return new LoadProgress(elapsedNanos, totalNanos, counts.sent + counts.warmupSent, measureStarted,
+            ok.getTotalCount() == 0 ? -1 : ok.getValueAtPercentile(99));
+    }
+
     /** @param length the client-side queue's length after a measured request joined it */
     synchronized void queued(int length) {
         counts.maxQueued = Math.max(counts.maxQueued, length);

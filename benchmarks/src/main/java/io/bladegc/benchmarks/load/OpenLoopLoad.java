@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * Open-loop, constant-rate HTTP load: request {@code i} is due at {@code start + i / rate}, whatever happened to the
@@ -48,6 +50,8 @@ import java.util.concurrent.TimeUnit;
 public final class OpenLoopLoad {
     /** Highest latency the histograms track; larger values are clamped to it (and counted). */
     public static final long MAX_LATENCY_MICROS = TimeUnit.SECONDS.toMicros(60);
+    /** How often {@link Builder#progress} is told. */
+    public static final Duration PROGRESS_PERIOD = Duration.ofSeconds(5);
     /** Poisson arrivals repeat from run to run: the same gaps, in the same order. */
     private static final long POISSON_SEED = 20261122L;
 
@@ -61,6 +65,7 @@ public final class OpenLoopLoad {
     private final Path intervalLog;
     private final int connections;
     private final Runnable onMeasureStart;
+    private final Consumer<LoadProgress> progress;
 
     private OpenLoopLoad(Builder b) {
         this.url = Objects.requireNonNull(b.url, "url");
@@ -73,6 +78,7 @@ public final class OpenLoopLoad {
         this.intervalLog = b.intervalLog;
         this.connections = b.connections;
         this.onMeasureStart = b.onMeasureStart;
+        this.progress = b.progress;
         if (!(rate > 0) || Double.isInfinite(rate)) {
             throw new IllegalArgumentException("rate must be positive: " + rate);
         }
@@ -105,6 +111,9 @@ public final class OpenLoopLoad {
              NioSender sender = new NioSender(new InetSocketAddress(url.getHost(), port), request(), connections,
                  timeout, tally)) {
             tally.intervalLog(log);
+            if (progress != null) {
+                reportProgress(tally);
+            }
             schedule(sender, tally);
             // Requests still queued client-side are sent as connections free up: wait as long as answers keep coming.
             long quietNanos = timeout.plusSeconds(5).toNanos();
@@ -120,6 +129,25 @@ public final class OpenLoopLoad {
             throw new UncheckedIOException("load against " + url + " failed", e);
         }
         return tally.result(rate);
+    }
+
+    /** Calls {@link #progress} every {@link #PROGRESS_PERIOD} on a daemon thread until the load's time is up. */
+    private void reportProgress(LoadTally tally) {
+        long start = System.nanoTime();
+        long total = warmup.plus(duration).toNanos();
+        Thread t = new Thread(() -> {
+            long next = start + PROGRESS_PERIOD.toNanos();
+            while (next - start < total) {
+                LockSupport.parkNanos(next - System.nanoTime());
+                if (System.nanoTime() - next < 0) {
+                    continue; // woken early
+                }
+                progress.accept(tally.progress(System.nanoTime() - start, total));
+                next += PROGRESS_PERIOD.toNanos();
+            }
+        }, "open-loop-progress");
+        t.setDaemon(true);
+        t.start();
     }
 
     private byte[] request() {
@@ -173,6 +201,7 @@ public final class OpenLoopLoad {
         private Path intervalLog;
         private int connections = 64;
         private Runnable onMeasureStart;
+        private Consumer<LoadProgress> progress;
 
         private Builder(URI url) {
             this.url = url;
@@ -238,6 +267,15 @@ public final class OpenLoopLoad {
          */
         public Builder onMeasureStart(Runnable action) {
             this.onMeasureStart = action;
+            return this;
+        }
+
+        /**
+         * @param each told every {@link #PROGRESS_PERIOD} while the load runs, on a thread of its own, how far it has
+         *             come; {@code null} for nothing (default)
+         */
+        public Builder progress(Consumer<LoadProgress> each) {
+            this.progress = each;
             return this;
         }
 

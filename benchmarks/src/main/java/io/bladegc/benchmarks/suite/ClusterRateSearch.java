@@ -122,7 +122,7 @@ final class ClusterRateSearch {
         try {
             // the first window on a fresh cluster settles as long as the other scenarios warm up (JIT, the agent)
             r = ClusterArm.run(name, cluster, rate, windows.isEmpty() ? o.warmup() : settle, window, http,
-                o.out().resolve(name + ".hlog"), null);
+                o.out().resolve(name + ".hlog"), null, null);
         } catch (Exception e) {
             requireAlive(cluster); // a dead backend is the clearer reason
             throw e;

@@ -111,7 +111,7 @@ final class HttpClusterRunner {
                         throw new UncheckedIOException(e);
                     }
                 }
-            });
+            }, null);
         double cpu = 0;
         long peak = 0;
         for (int i = 0; i < backends.size(); i++) {
