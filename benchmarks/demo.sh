@@ -38,7 +38,7 @@
 #   RATE [1000] requests/s   DURATION [30] measured s   WARMUP [10] s   TIMEOUT [10] per-request s
 #   LIVE_MB [200]  GARBAGE_KB [32]  CHURN_KB [4]  OBJECT_BYTES [8192]  THREADS [32]  (DemoServer settings)
 #   HEAP ["-Xms512m -Xmx512m -Xmn160m"]  SERVER_OPTS [""] extra server JVM flags
-#   ARMS ["g1 blade"] which arms to run (g1, parallel = Parallel without the filter, blade)
+#   ARMS ["g1 parallel blade"] which arms to run (g1, parallel = Parallel without the filter, blade)
 #   SKIP_BUILD [0] 1 = use the existing build   JAVA [java]
 #   OUT [benchmarks/target/demo/<time>] where logs and results go
 # Two cores are plenty but not more: the load generator shares the machine with the server, and so does anything
@@ -91,7 +91,7 @@ OBJECT_BYTES="${OBJECT_BYTES:-8192}"
 THREADS="${THREADS:-32}"
 HEAP="${HEAP:--Xms512m -Xmx512m -Xmn160m}"
 SERVER_OPTS="${SERVER_OPTS:-}"
-ARMS="${ARMS:-g1 blade}"
+ARMS="${ARMS:-g1 parallel blade}"
 OUT="${OUT:-benchmarks/target/demo/$(date +%Y%m%d-%H%M%S)}"
 
 SERVER_PID=""
@@ -181,7 +181,7 @@ for arm in $ARMS; do
             run_arm g1 "G1 alone" off -XX:+UseG1GC
             ;;
         parallel)
-            run_arm parallel "Parallel, no filter" off -XX:+UseParallelGC -XX:-UseAdaptiveSizePolicy
+            run_arm parallel "Parallel alone" off -XX:+UseParallelGC -XX:-UseAdaptiveSizePolicy
             ;;
         blade)
             # Fixed eden (no adaptive resizing of eden vs survivors): young collections come at a steady pace,

@@ -4,18 +4,24 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.bladegc.benchmarks.load.LoadResult;
 import io.bladegc.benchmarks.load.SideBySideTable;
+import io.bladegc.benchmarks.report.ArmComparison;
+import io.bladegc.benchmarks.report.LatencyPlot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
 
 /**
  * Prints the demo's arms side by side: the open-loop latency of 2xx responses, shed share and achieved rate from
  * {@code <prefix>.load.properties}, and the GC pauses the server saw during the measured window from
  * {@code <prefix>.stats.json}, and Blade's own counters over that window where the node publishes them (all
- * written by {@link DemoArm}).
+ * written by {@link DemoArm}); then Blade's ratios to the other arms and one sentence ({@link ArmComparison}), and
+ * the arms' latency percentiles as {@code latency.png} beside the first arm's files ({@link LatencyPlot}).
  *
  * <pre>
  * DemoTable "G1 alone" target/demo/g1 "Blade" target/demo/blade
@@ -34,16 +40,27 @@ public final class DemoTable {
         ObjectMapper json = new ObjectMapper();
         Map<String, Map<String, String>> columns = new LinkedHashMap<>();
         Map<String, JsonNode> nodes = new LinkedHashMap<>();
+        List<ArmComparison.Arm> figures = new ArrayList<>();
+        Map<String, Histogram> histograms = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i += 2) {
             LoadResult load = LoadResult.load(Path.of(args[i + 1] + ".load.properties"));
+            histograms.put(args[i], load.okLatency());
             JsonNode stats = json.readTree(Files.readString(Path.of(args[i + 1] + ".stats.json")));
             Map<String, String> rows = new LinkedHashMap<>(load.rows());
             double windowSeconds = load.achievedRate() > 0 ? load.sent() / load.achievedRate() : 0;
             rows.putAll(gcRows(stats.path("gcPauses"), windowSeconds));
             Path start = Path.of(args[i + 1] + ".stats-start.json");
+            long forced = 0;
+            long escaped = 0;
             if (stats.path("node").size() > 0 && Files.exists(start)) {
-                rows.putAll(nodeRows(json.readTree(Files.readString(start)).path("node"), stats.path("node")));
+                JsonNode begin = json.readTree(Files.readString(start)).path("node");
+                rows.putAll(nodeRows(begin, stats.path("node")));
+                forced = stats.path("node").path("Forced").asLong() - begin.path("Forced").asLong();
+                escaped = stats.path("node").path("Escaped").asLong() - begin.path("Escaped").asLong();
             }
+            figures.add(new ArmComparison.Arm(args[i], load.okPercentileMicros(99.9), load.okLatency().getMaxValue(),
+                load.ioErrors() + load.timeouts() + load.otherStatus() + load.unfinished(), load.shed(),
+                stats.path("node").size() > 0, forced, escaped));
             columns.put(args[i], rows);
             if (stats.path("node").size() > 0) {
                 nodes.put(args[i], stats.path("node"));
@@ -56,6 +73,13 @@ public final class DemoTable {
         for (Map.Entry<String, JsonNode> n : nodes.entrySet()) {
             System.out.println("Blade node (" + n.getKey() + "): " + n.getValue());
         }
+        ArmComparison comparison = ArmComparison.of(figures, "a drained window");
+        Path png = Path.of(args[1]).toAbsolutePath().getParent().resolve("latency.png");
+        LatencyPlot.write(png, "Single-node demo", histograms);
+        System.out.println();
+        System.out.print(comparison.ratios());
+        System.out.println(comparison.sentence());
+        System.out.println("Picture: " + png + " (latency percentiles)");
     }
 
     /** Blade's own counters, as far as the node publishes them, over the measured window (end minus start). */
