@@ -145,6 +145,9 @@ class CoordinatorHandlerTest {
     void ledgerAnswersMapToStatusCodes() {
         assertThat(post("/v1/nodes/ghost/heartbeat", "").status()).isEqualTo(404);
         assertThat(post("/v1/nodes/ghost/heartbeat", "").field("status")).isEqualTo("UNKNOWN_NODE");
+        // API.md: renew and cancel without a prior join are 404 too (they were 409 STALE_EPOCH and 200 OK)
+        assertThat(post("/v1/nodes/ghost/renew", "{\"epoch\":1}").status()).isEqualTo(404);
+        assertThat(post("/v1/nodes/ghost/cancel", "{\"gcId\":1}").field("status")).isEqualTo("UNKNOWN_NODE");
         post("/v1/nodes/a/join", "");
         post("/v1/nodes/b/join", "");
         post("/v1/nodes/a/acquire", "{\"gcId\":1,\"leadMillis\":10}");

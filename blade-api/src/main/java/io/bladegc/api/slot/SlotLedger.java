@@ -166,6 +166,9 @@ public final class SlotLedger {
     public Outcome renew(String node, long grantEpoch, long now) {
         List<SlotEvent> events = advance(now);
         Grant g = grants.get(node);
+        if (g == null && !lastSeen.containsKey(node)) {
+            return answer(Status.UNKNOWN_NODE, node, "node " + node + " is not a member", events);
+        }
         if (g == null || g.epoch() != grantEpoch) {
             return answer(Status.STALE_EPOCH, node, staleMessage(node, grantEpoch, g), events);
         }
@@ -176,9 +179,16 @@ public final class SlotLedger {
         return answer(Status.OK, node, "", events);
     }
 
-    /** Withdraws GC request {@code gcId}: out of the queue, and a grant made for it is given back. */
+    /**
+     * Withdraws GC request {@code gcId}: out of the queue, and a grant made for it is given back. {@link Status#OK}
+     * for a member (also when nothing matched), {@link Status#UNKNOWN_NODE} for a node that is no member and holds
+     * nothing.
+     */
     public Outcome cancel(String node, long gcId, long now) {
         List<SlotEvent> events = advance(now);
+        if (!lastSeen.containsKey(node) && !grants.containsKey(node) && waitingOf(node) == null) {
+            return answer(Status.UNKNOWN_NODE, node, "node " + node + " is not a member", events);
+        }
         Waiting w = waitingOf(node);
         if (w != null && w.gcId() == gcId) {
             queue.remove(w);

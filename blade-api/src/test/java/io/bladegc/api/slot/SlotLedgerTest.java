@@ -132,6 +132,9 @@ class SlotLedgerTest {
         assertThat(l.heartbeat("x", 0).status()).isEqualTo(Status.UNKNOWN_NODE);
         assertThat(l.acquire("x", 1, 0, 0).status()).isEqualTo(Status.UNKNOWN_NODE);
         assertThat(l.release("x", 1, 0, 0).status()).isEqualTo(Status.UNKNOWN_NODE);
+        assertThat(l.renew("x", 1, 0).status()).isEqualTo(Status.UNKNOWN_NODE);
+        assertThat(l.cancel("x", 1, 0).status()).isEqualTo(Status.UNKNOWN_NODE);
+        assertThat(l.cancel("a", 1, 0).status()).as("a member, nothing to cancel").isEqualTo(Status.OK);
         assertThat(l.leave("x", 0).status()).isEqualTo(Status.UNKNOWN_NODE);
         assertThat(l.acquire("a", 0, 0, 0).status()).isEqualTo(Status.REJECTED);
         assertThat(l.acquire("a", 1, -1, 0).status()).isEqualTo(Status.REJECTED);
