@@ -15,9 +15,8 @@ import org.apache.ratis.protocol.RaftPeer;
  * When a Raft peer starts planning its collections: only once the slot group has a leader (a read of its ledger is
  * answered) and every peer of the group is a member of the ledger, and then only while the heap watcher expects the
  * JVM's next collection at least {@value #ROOM_MILLIS} ms away (or sees too little allocation to expect one), or at the
- * JVM's first collection after that. Until then
- * the node's upcalls are deferred and nothing is planned, so the JVM collects as it decides (a peer alone, or a group
- * still electing, cannot grant anything that keeps a majority). The room is for the holder's first request: armed
+ * JVM's first collection after that. Until then the node's upcalls are deferred and nothing is planned, so the JVM
+ * collects as it decides (a peer alone, or a group still electing, cannot grant anything that keeps a majority). The room is for the holder's first request: armed
  * with eden nearly full, a peer's JVM collected on its own milliseconds later, before its holder had asked, while
  * another peer collected under a grant (two peers paused at once, seen in {@code RaftInvariantsIT}). One line when it
  * starts observing, one when it is armed with how many collections the JVM ran on its own meanwhile.
