@@ -22,14 +22,16 @@
 #   JAVA [java]
 #
 # Single-node demo:
-#   arm "G1 alone": DemoServer --blade off, -XX:+UseG1GC
-#   arm "Blade":    DemoServer --blade on (servlet filter) + -javaagent:agent/target/blade-agent-<version>.jar,
-#                   -XX:+UseParallelGC -XX:-UseAdaptiveSizePolicy (a plain stop-the-world collector with a fixed
-#                   eden: Blade schedules its pauses)
+#   arm "G1 alone":       DemoServer --blade off, -XX:+UseG1GC
+#   arm "Parallel alone": DemoServer --blade off, -XX:+UseParallelGC -XX:-UseAdaptiveSizePolicy
+#   arm "Blade":          DemoServer --blade on (servlet filter) + -javaagent:agent/target/blade-agent-<version>.jar,
+#                         -XX:+UseParallelGC -XX:-UseAdaptiveSizePolicy (a plain stop-the-world collector with a
+#                         fixed eden: Blade schedules its pauses)
 #
 # Each arm: start the server (heap 512 MB, young 160 MB, live set 200 MB), run open-loop load at a constant rate
 # (latency measured from each request's intended send time, so no coordinated omission), reset the server's GC record
-# when the warm-up ends, fetch it when the measured window ends, stop the server by pid. Then print one table.
+# when the warm-up ends, fetch it when the measured window ends, stop the server by pid. Then print one table,
+# Blade's ratios to the other arms, one sentence computed from the run, and where latency.png is.
 #
 # Usage (from anywhere; builds the project once with the Maven wrapper):
 #   benchmarks/demo.sh single
