@@ -98,6 +98,7 @@ final class Arming {
                 return;
             }
         }
+        long collections = node.collections();
         if (collectionsAtComplete < 0) {
             Set<String> missing = new TreeSet<>(peers);
             try {
@@ -108,9 +109,8 @@ final class Arming {
             if (!missing.isEmpty()) {
                 return;
             }
-            collectionsAtComplete = Math.max(0, node.collections());
+            collectionsAtComplete = Math.max(0, collections);
         }
-        long collections = node.collections();
         long lead = node.leadTimeMillis();
         boolean collected = collections < 0 || collections != collectionsAtComplete;
         if (!collected && lead >= 0 && lead < ROOM_MILLIS) {
@@ -123,7 +123,7 @@ final class Arming {
             armed = true;
             node.register(holder);
         }
-        long own = collectionsAtStart < 0 ? -1 : node.collections() - collectionsAtStart;
+        long own = collectionsAtStart < 0 || collections < 0 ? -1 : collections - collectionsAtStart;
         log.log(Level.INFO, "Blade raft " + self + ": armed after " + (System.nanoTime() - startNanos) / 1_000_000
             + " ms: slot group " + slotGroup.getGroupId() + " has a leader and all " + peers.size() + " peers ("
             + policy + "), and " + (collected ? "the JVM collected since" : lead < 0 ? "the JVM allocates too little"

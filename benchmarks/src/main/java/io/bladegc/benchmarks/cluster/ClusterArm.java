@@ -56,6 +56,10 @@ public final class ClusterArm {
      * @param end   {@code /stats} at the end: {@code gcPauses} then cover the measured window only
      */
     public record NodeWindow(String node, JsonNode start, JsonNode end) {
+        /** @return how much Blade's counter {@code name} (e.g. {@code Forced}) grew in the window; 0 without Blade */
+        public long counterDelta(String name) {
+            return end.path("node").path(name).asLong() - start.path("node").path(name).asLong();
+        }
     }
 
     private ClusterArm() {

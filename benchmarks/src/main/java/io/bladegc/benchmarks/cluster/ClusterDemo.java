@@ -216,10 +216,8 @@ public final class ClusterDemo {
         long forced = 0;
         long escaped = 0;
         for (ClusterArm.NodeWindow n : r.nodes()) {
-            JsonNode start = n.start().path("node");
-            JsonNode end = n.end().path("node");
-            forced += end.path("Forced").asLong() - start.path("Forced").asLong();
-            escaped += end.path("Escaped").asLong() - start.path("Escaped").asLong();
+            forced += n.counterDelta("Forced");
+            escaped += n.counterDelta("Escaped");
         }
         LoadResult l = r.load();
         return new ArmComparison.Arm(r.title(), l.okPercentileMicros(99.9), l.okLatency().getMaxValue(),

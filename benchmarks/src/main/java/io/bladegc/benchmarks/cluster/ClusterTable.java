@@ -57,12 +57,8 @@ public final class ClusterTable {
             pauses += count;
             maxMs = Math.max(maxMs, max);
             rows.put(n.node() + " GC pauses (max ms)", count + " (" + max + ")");
-            JsonNode start = n.start().path("node");
-            JsonNode end = n.end().path("node");
-            rows.put(n.node() + " forced / escaped", end.path("Forced").isNumber()
-                ? (end.path("Forced").asLong() - start.path("Forced").asLong()) + " / "
-                    + (end.path("Escaped").asLong() - start.path("Escaped").asLong())
-                : "-");
+            rows.put(n.node() + " forced / escaped", n.end().path("node").path("Forced").isNumber()
+                ? n.counterDelta("Forced") + " / " + n.counterDelta("Escaped") : "-");
         }
         rows.put("GC pauses, all nodes (max ms)", pauses + " (" + maxMs + ")");
         ClusterObserver o = arm.observer();

@@ -3,6 +3,8 @@ package io.bladegc.benchmarks.report;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.BinaryOperator;
+import java.util.function.ToLongFunction;
 
 /**
  * What a demo run showed, computed from the run: Blade's p99.9 and maximum latency as a multiple of every other arm's,
@@ -61,14 +63,9 @@ public final class ArmComparison {
         if (blade == null || others.isEmpty()) {
             return "";
         }
-        List<String> p999 = new ArrayList<>();
-        List<String> max = new ArrayList<>();
-        for (Arm o : others) {
-            p999.add(o.title() + " " + ratio(blade.p999Micros(), o.p999Micros()));
-            max.add(o.title() + " " + ratio(blade.maxMicros(), o.maxMicros()));
-        }
-        return "Blade's p99.9 as a multiple of " + String.join(", ", p999) + "\n"
-            + "Blade's max as a multiple of   " + String.join(", ", max) + "\n";
+        return "Blade's p99.9 as a multiple of " + String.join(", ", multiples(Arm::p999Micros, (t, r) -> t + " " + r))
+            + "\nBlade's max as a multiple of   " + String.join(", ", multiples(Arm::maxMicros, (t, r) -> t + " " + r))
+            + "\n";
     }
 
     /** @return one sentence saying what the run showed */
@@ -76,12 +73,8 @@ public final class ArmComparison {
         if (blade == null || others.isEmpty()) {
             return "No Blade arm ran beside another arm: nothing to compare.";
         }
-        List<String> p999 = new ArrayList<>();
-        List<String> max = new ArrayList<>();
-        for (Arm o : others) {
-            p999.add(ratio(blade.p999Micros(), o.p999Micros()) + " " + o.title() + "'s");
-            max.add(ratio(blade.maxMicros(), o.maxMicros()));
-        }
+        List<String> p999 = multiples(Arm::p999Micros, (t, r) -> r + " " + t + "'s");
+        List<String> max = multiples(Arm::maxMicros, (t, r) -> r);
         long failed = 0;
         long shed = 0;
         for (Arm a : arms) {
@@ -96,6 +89,18 @@ public final class ArmComparison {
             + (failed == 0 ? "no request failed" : failed + " request" + (failed == 1 ? "" : "s") + " failed")
             + (shed == 0 ? " and no client saw a 503" : " and clients saw " + shed + " 503" + (shed == 1 ? "" : "s"))
             + "; " + grants + ".";
+    }
+
+    /**
+     * @param label the text for one other arm, from its title and the ratio
+     * @return Blade's {@code figure} as a multiple of each other arm's, labelled, in the arms' order
+     */
+    private List<String> multiples(ToLongFunction<Arm> figure, BinaryOperator<String> label) {
+        List<String> out = new ArrayList<>();
+        for (Arm o : others) {
+            out.add(label.apply(o.title(), ratio(figure.applyAsLong(blade), figure.applyAsLong(o))));
+        }
+        return out;
     }
 
     private static String ratio(long blade, long other) {

@@ -89,7 +89,7 @@ public final class SlotLedger {
     public Outcome heartbeat(String node, long now) {
         List<SlotEvent> events = advance(now);
         if (!lastSeen.containsKey(node)) {
-            return answer(Status.UNKNOWN_NODE, node, "node " + node + " is not a member; join first", events);
+            return notAMember(node, events);
         }
         seen(node);
         return answer(Status.OK, node, "", events);
@@ -99,7 +99,7 @@ public final class SlotLedger {
     public Outcome leave(String node, long now) {
         List<SlotEvent> events = advance(now);
         if (lastSeen.remove(node) == null) {
-            return answer(Status.UNKNOWN_NODE, node, "node " + node + " is not a member", events);
+            return notAMember(node, events);
         }
         queue.removeIf(w -> w.node().equals(node));
         Grant g = grants.remove(node);
@@ -120,7 +120,7 @@ public final class SlotLedger {
     public Outcome acquire(String node, long gcId, long leadMillis, long now) {
         List<SlotEvent> events = advance(now);
         if (!lastSeen.containsKey(node)) {
-            return answer(Status.UNKNOWN_NODE, node, "node " + node + " is not a member; join first", events);
+            return notAMember(node, events);
         }
         if (gcId <= 0 || leadMillis < 0) {
             return answer(Status.REJECTED, node, "gcId must be positive and leadMillis not negative", events);
@@ -151,7 +151,7 @@ public final class SlotLedger {
         Grant g = grants.get(node);
         if (g == null || g.epoch() != grantEpoch) {
             if (g == null && !lastSeen.containsKey(node)) {
-                return answer(Status.UNKNOWN_NODE, node, "node " + node + " is not a member", events);
+                return notAMember(node, events);
             }
             return answer(Status.STALE_EPOCH, node, staleMessage(node, grantEpoch, g), events);
         }
@@ -167,7 +167,7 @@ public final class SlotLedger {
         List<SlotEvent> events = advance(now);
         Grant g = grants.get(node);
         if (g == null && !lastSeen.containsKey(node)) {
-            return answer(Status.UNKNOWN_NODE, node, "node " + node + " is not a member", events);
+            return notAMember(node, events);
         }
         if (g == null || g.epoch() != grantEpoch) {
             return answer(Status.STALE_EPOCH, node, staleMessage(node, grantEpoch, g), events);
@@ -187,7 +187,7 @@ public final class SlotLedger {
     public Outcome cancel(String node, long gcId, long now) {
         List<SlotEvent> events = advance(now);
         if (!lastSeen.containsKey(node) && !grants.containsKey(node) && waitingOf(node) == null) {
-            return answer(Status.UNKNOWN_NODE, node, "node " + node + " is not a member", events);
+            return notAMember(node, events);
         }
         Waiting w = waitingOf(node);
         if (w != null && w.gcId() == gcId) {
@@ -341,6 +341,11 @@ public final class SlotLedger {
             grants.put(w.node(), g);
             events.add(event(SlotEvent.Type.GRANTED, w.node(), w.gcId(), g.epoch(), ""));
         }
+    }
+
+    /** @return {@link Status#UNKNOWN_NODE} for {@code node}, with the events of this call */
+    private Outcome notAMember(String node, List<SlotEvent> events) {
+        return answer(Status.UNKNOWN_NODE, node, "node " + node + " is not a member; join first", events);
     }
 
     private Outcome answer(Status status, String node, String message, List<SlotEvent> events) {
