@@ -52,7 +52,7 @@ final class CoordinatorAnswers {
             } else {
                 end = receivedNanos + millisToNanos(number(m, "deadline", true) - receivedWall);
             }
-            return SlotAnswer.granted(epoch, end);
+            return SlotAnswer.granted(epoch, end, Boolean.TRUE.equals(m.get("full")));
         }
         if ("QUEUED".equals(status)) {
             long position = m.get("position") == null ? 0 : number(m, "position", false);

@@ -151,9 +151,13 @@ final class CoordinatorClient implements AutoCloseable {
         await(post("join", null));
     }
 
-    /** Says the node is alive; {@link Kind#UNKNOWN_NODE} means join again. */
-    void heartbeat() throws CoordinatorException {
-        await(post("heartbeat", null));
+    /**
+     * Says the node is alive, and when its JVM expects to collect; {@link Kind#UNKNOWN_NODE} means join again.
+     *
+     * @param dueInMillis the heap watcher's time left before the JVM collects on its own, or -1 when it has none
+     */
+    void heartbeat(long dueInMillis) throws CoordinatorException {
+        await(post("heartbeat", dueInMillis < 0 ? null : Map.of("dueInMillis", dueInMillis)));
     }
 
     /** Leaves the cluster; a grant held is given back. */
@@ -177,14 +181,18 @@ final class CoordinatorClient implements AutoCloseable {
      *
      * @param gcId       the {@link io.bladegc.api.GcRequest#id()}
      * @param leadMillis how long until the JVM collects on its own (urgency: least first)
+     * @param fullPauseMillis the pause of a full collection offered in place of the young one, or 0
      * @param waitMillis how long the coordinator may hold the call before answering "queued"
      * @return the answer; fails with {@link CoordinatorException}
      */
-    CompletableFuture<SlotAnswer> acquire(long gcId, long leadMillis, long waitMillis) {
+    CompletableFuture<SlotAnswer> acquire(long gcId, long leadMillis, long fullPauseMillis, long waitMillis) {
         return new FailoverCall("acquire", true, attemptTimeout -> {
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("gcId", gcId);
             body.put("leadMillis", leadMillis);
+            if (fullPauseMillis > 0) {
+                body.put("fullPauseMillis", fullPauseMillis);
+            }
             // the long poll ends when it would have at the first replica: a later attempt waits only what is left
             body.put("waitMillis", Math.max(0, waitMillis - timeout.minus(attemptTimeout).toMillis()));
             return body;

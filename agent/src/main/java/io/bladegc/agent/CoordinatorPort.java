@@ -33,8 +33,8 @@ final class CoordinatorPort implements SlotPort {
     }
 
     @Override
-    public CompletableFuture<SlotAnswer> acquire(long gcId, long leadMillis, long waitMillis) {
-        return client.acquire(gcId, leadMillis, waitMillis).handle((answer, failure) -> {
+    public CompletableFuture<SlotAnswer> acquire(long gcId, long leadMillis, long fullPauseMillis, long waitMillis) {
+        return client.acquire(gcId, leadMillis, fullPauseMillis, waitMillis).handle((answer, failure) -> {
             if (failure == null) {
                 return answer;
             }

@@ -6,6 +6,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * The node's membership at the coordinator, and whether the coordinator is up. A daemon thread named
@@ -39,10 +40,16 @@ final class Membership implements AutoCloseable {
     private boolean everJoined;
     private boolean closed;
     private volatile boolean up;
+    private final LongSupplier dueInMillis;
 
-    Membership(CoordinatorClient client, String nodeId, Duration interval, CoordinationCounters counters,
-               System.Logger log) {
+    /**
+     * @param dueInMillis what each heartbeat tells the coordinator: the time left before the JVM collects on its own
+     *                    ({@link io.bladegc.api.BladeNode#leadTimeMillis()}), -1 when unknown
+     */
+    Membership(CoordinatorClient client, String nodeId, Duration interval, LongSupplier dueInMillis,
+               CoordinationCounters counters, System.Logger log) {
         this.client = client;
+        this.dueInMillis = dueInMillis;
         this.nodeId = nodeId;
         this.interval = interval;
         this.counters = counters;
@@ -78,7 +85,7 @@ final class Membership implements AutoCloseable {
         }
         try {
             if (s == State.UP) {
-                client.heartbeat();
+                client.heartbeat(dueInMillis.getAsLong());
             } else {
                 client.join();
                 joined();

@@ -68,7 +68,7 @@ class CoordinatedHolderTest {
     private void start(BladeOptions options, boolean awaitJoin) {
         client = new CoordinatorClient(options.coordinators(), options.nodeId(), options.token(),
             options.coordinatorTimeout(), counters, log);
-        membership = new Membership(client, options.nodeId(), HEARTBEAT, counters, log);
+        membership = new Membership(client, options.nodeId(), HEARTBEAT, lead::get, counters, log);
         this.options = options;
         node.collections = collections::get;
         node.leadTimeMillis = lead::get;
@@ -103,6 +103,34 @@ class CoordinatedHolderTest {
 
     private List<String> events() {
         return log.matching("Blade GC #");
+    }
+
+    @Test
+    void aFullCollectionOfferedRunsInPlaceOfTheYoungOneOnlyWhenTheGrantSaysSo() {
+        start();
+        await().atMost(Duration.ofSeconds(5)).until(() -> !fake.calls("heartbeat").isEmpty());
+        assertThat(fake.calls("heartbeat").get(0).longField("dueInMillis")).as("the watcher's lead time")
+            .isEqualTo(50);
+        fake.on("acquire", c -> Reply.status(200, "{\"status\":\"GRANTED\",\"epoch\":7,\"remainingMillis\":9000,"
+            + "\"full\":true}"));
+        GcRequest offering = new GcRequest(1, 8 << 20, 64 << 10, Duration.ofMillis(4), Generation.YOUNG,
+            Duration.ofMillis(300));
+        assertThat(handler.onGcRequest(offering)).isEqualTo(GcDecision.DEFER);
+        await().atMost(Duration.ofSeconds(5)).until(() -> fake.calls("release").size() == 1);
+        assertThat(fake.calls("acquire").get(0).longField("fullPauseMillis")).isEqualTo(300);
+        assertThat(node.drains).extracting(StubNode.Drain::generation).containsExactly(Generation.OLD);
+        await().until(() -> !events().isEmpty());
+        assertThat(events().get(0)).startsWith("INFO Blade GC #1 OLD granted (epoch 7; in place of the young "
+            + "collection asked for)");
+        assertThat(stat("FullsInstead")).isEqualTo(1);
+
+        fake.on("acquire", c -> Reply.granted(8, 9_000)); // the ledger did not take the offer
+        assertThat(handler.onGcRequest(new GcRequest(2, 8 << 20, 64 << 10, Duration.ofMillis(4), Generation.YOUNG,
+            Duration.ofMillis(300)))).isEqualTo(GcDecision.DEFER);
+        await().atMost(Duration.ofSeconds(5)).until(() -> fake.calls("release").size() == 2);
+        assertThat(node.drains).extracting(StubNode.Drain::generation).containsExactly(Generation.OLD,
+            Generation.YOUNG);
+        assertThat(stat("FullsInstead")).isEqualTo(1);
     }
 
     @Test

@@ -65,8 +65,8 @@ class CoordinatorClientTest {
     @Test
     void everyOperationPostsToItsPathWithItsBody() throws Exception {
         client.join();
-        client.heartbeat();
-        assertThat(client.acquire(3, 120, 50).get().kind()).isEqualTo(SlotAnswer.Kind.GRANTED);
+        client.heartbeat(-1);
+        assertThat(client.acquire(3, 120, 0, 50).get().kind()).isEqualTo(SlotAnswer.Kind.GRANTED);
         client.renew(7);
         client.release(7, 12);
         client.cancel(4);
@@ -83,10 +83,25 @@ class CoordinatorClientTest {
     }
 
     @Test
+    void heartbeatsSayWhenTheJvmCollectsAndAFullCollectionIsOfferedAndItsAcceptanceRead() throws Exception {
+        client.heartbeat(1_234);
+        client.heartbeat(-1);
+        assertThat(fake.calls("heartbeat").get(0).body()).containsEntry("dueInMillis", 1_234);
+        assertThat(fake.calls("heartbeat").get(1).body()).isEmpty();
+        fake.on("acquire", c -> Reply.status(200, "{\"status\":\"GRANTED\",\"epoch\":7,\"remainingMillis\":9000,"
+            + "\"full\":true}"));
+        assertThat(client.acquire(1, 80, 450, 50).get().full()).isTrue();
+        assertThat(fake.calls("acquire").get(0).body()).containsEntry("fullPauseMillis", 450);
+        fake.on("acquire", c -> Reply.status(200, "{\"status\":\"GRANTED\",\"epoch\":8,\"remainingMillis\":9000}"));
+        assertThat(client.acquire(2, 80, 0, 50).get().full()).isFalse();
+        assertThat(fake.calls("acquire").get(1).body()).doesNotContainKey("fullPauseMillis");
+    }
+
+    @Test
     void theLeaseEndsRemainingMillisAfterTheCallWasSentWhateverTheCoordinatorsClock() throws Exception {
         fake.on("acquire", c -> Reply.granted(7, 2_000)); // the fake's clock is an hour ahead
         long before = System.nanoTime();
-        SlotAnswer a = client.acquire(1, 0, 0).get();
+        SlotAnswer a = client.acquire(1, 0, 0, 0).get();
         long after = System.nanoTime();
         assertThat(a.kind()).isEqualTo(SlotAnswer.Kind.GRANTED);
         assertThat(a.epoch()).isEqualTo(7);
@@ -98,7 +113,7 @@ class CoordinatorClientTest {
         fake.on("acquire", c -> Reply.status(200, "{\"status\":\"GRANTED\",\"epoch\":7,\"deadline\":5000,"
             + "\"now\":3000}"));
         long before = System.nanoTime();
-        SlotAnswer a = client.acquire(1, 0, 0).get();
+        SlotAnswer a = client.acquire(1, 0, 0, 0).get();
         assertThat(a.leaseEndNanos()).isBetween(before + 2_000_000_000L, System.nanoTime() + 2_000_000_000L);
     }
 
@@ -108,7 +123,7 @@ class CoordinatorClientTest {
         fake.on("acquire", c -> Reply.status(200, "{\"status\":\"GRANTED\",\"epoch\":7,\"deadline\":"
             + (wall + 2_000) + "}"));
         long before = System.nanoTime();
-        SlotAnswer a = client.acquire(1, 0, 0).get();
+        SlotAnswer a = client.acquire(1, 0, 0, 0).get();
         assertThat(Duration.ofNanos(a.leaseEndNanos() - before)).isBetween(Duration.ofMillis(1_500),
             Duration.ofMillis(2_100));
     }
@@ -117,15 +132,15 @@ class CoordinatorClientTest {
     void cancelledIsAnAnswer() throws Exception {
         fake.on("acquire", c -> Reply.status(200, "{\"status\":\"CANCELLED\",\"message\":\"GC request 1 is no "
             + "longer queued\"}"));
-        assertThat(client.acquire(1, 0, 0).get()).isEqualTo(SlotAnswer.cancelled());
+        assertThat(client.acquire(1, 0, 0, 0).get()).isEqualTo(SlotAnswer.cancelled());
     }
 
     @Test
     void queuedWithAndWithoutAPosition() throws Exception {
         fake.on("acquire", c -> Reply.queued(4));
-        assertThat(client.acquire(1, 0, 0).get()).isEqualTo(SlotAnswer.queued(4));
+        assertThat(client.acquire(1, 0, 0, 0).get()).isEqualTo(SlotAnswer.queued(4));
         fake.on("acquire", c -> Reply.status(200, "{\"status\":\"QUEUED\"}"));
-        assertThat(client.acquire(1, 0, 0).get()).isEqualTo(SlotAnswer.queued(0));
+        assertThat(client.acquire(1, 0, 0, 0).get()).isEqualTo(SlotAnswer.queued(0));
     }
 
     @ParameterizedTest
@@ -142,7 +157,7 @@ class CoordinatorClientTest {
     })
     void theCoordinatorsStatusesHaveKinds(int status, String named, Kind kind, boolean down) {
         fake.on("acquire", c -> Reply.status(status, "{\"status\":\"" + named + "\",\"message\":\"m\"}"));
-        CoordinatorException e = failure(() -> client.acquire(1, 0, 0).get());
+        CoordinatorException e = failure(() -> client.acquire(1, 0, 0, 0).get());
         assertThat(e.kind()).isEqualTo(kind);
         assertThat(e.kind().coordinatorDown()).isEqualTo(down);
         assertThat(e.getMessage()).isEqualTo("acquire: HTTP " + status + ": m");
@@ -171,7 +186,7 @@ class CoordinatorClientTest {
     @Test
     void aNonJsonErrorBodyIsShownAsTextOnOneLineAndShort() {
         fake.on("heartbeat", c -> Reply.status(502, "<html>\n" + "x".repeat(500) + "</html>"));
-        CoordinatorException e = failure(client::heartbeat);
+        CoordinatorException e = failure(() -> client.heartbeat(-1));
         assertThat(e.getMessage()).startsWith("heartbeat: HTTP 502: <html> xxx").endsWith("...").doesNotContain("\n")
             .hasSizeLessThan(250);
     }
@@ -189,7 +204,7 @@ class CoordinatorClientTest {
     })
     void anAcquireAnswerThatIsNotTheJsonExpectedIsABadAnswer(String body) {
         fake.on("acquire", c -> Reply.status(200, body));
-        CoordinatorException e = failure(() -> client.acquire(1, 0, 0).get());
+        CoordinatorException e = failure(() -> client.acquire(1, 0, 0, 0).get());
         assertThat(e.kind()).isEqualTo(Kind.BAD_ANSWER);
         assertThat(e.getMessage()).startsWith("acquire: ").doesNotContain("\n");
     }
@@ -212,7 +227,7 @@ class CoordinatorClientTest {
         fake.on("heartbeat", c -> Reply.blackHoled());
         CoordinatorClient c = client(List.of(fake.uri()), "n", null, Duration.ofMillis(500));
         long t0 = System.nanoTime();
-        CoordinatorException e = failure(c::heartbeat);
+        CoordinatorException e = failure(() -> c.heartbeat(-1));
         Duration took = Duration.ofNanos(System.nanoTime() - t0);
         c.close();
         assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);

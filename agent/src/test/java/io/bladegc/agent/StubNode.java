@@ -5,6 +5,7 @@ import io.bladegc.api.DrainedCollection;
 import io.bladegc.api.Gate;
 import io.bladegc.api.GcHandler;
 import io.bladegc.api.GcOutcome;
+import io.bladegc.api.Generation;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -16,8 +17,8 @@ import java.util.function.LongSupplier;
  * trailers and a 3 ms collection (3 ms of pause). Thread-safe.
  */
 final class StubNode implements BladeNode {
-    /** One drainAndCollect call. */
-    record Drain(long id, long nanos) {
+    /** One drainAndCollect call, and the generation it was asked to collect. */
+    record Drain(long id, long nanos, Generation generation) {
     }
 
     final List<Drain> drains = new CopyOnWriteArrayList<>();
@@ -53,7 +54,12 @@ final class StubNode implements BladeNode {
 
     @Override
     public DrainedCollection drainAndCollect(long id) {
-        drains.add(new Drain(id, System.nanoTime()));
+        return drainAndCollect(id, Generation.YOUNG);
+    }
+
+    @Override
+    public DrainedCollection drainAndCollect(long id, Generation generation) {
+        drains.add(new Drain(id, System.nanoTime(), generation));
         if (drainMillis > 0) {
             try {
                 Thread.sleep(drainMillis);

@@ -44,6 +44,20 @@ public interface BladeNode {
     DrainedCollection drainAndCollect(long id);
 
     /**
+     * {@link #drainAndCollect(long)}, collecting {@code generation} instead of the request's own generation: a full
+     * collection in place of a young one the request offered ({@link GcRequest#fullInstead()}). The default
+     * implementation collects the request's own generation.
+     *
+     * @param id         the latest issued {@link GcRequest#id()}
+     * @param generation what to collect
+     * @return the timeline
+     * @throws IllegalArgumentException when {@code id} is not the latest issued request
+     */
+    default DrainedCollection drainAndCollect(long id, Generation generation) {
+        return drainAndCollect(id);
+    }
+
+    /**
      * Asks for a full collection planned like a predicted one (the agent routes {@code System.gc()} calls here with
      * {@code explicitGc=coordinate}): the registered handler, or the single-node drain, decides when it happens, as
      * for an upcall the heap watcher raised. Returns at once; never collects on the calling thread. While a request

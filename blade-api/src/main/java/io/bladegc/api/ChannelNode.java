@@ -24,6 +24,7 @@ final class ChannelNode implements BladeNode {
     private final BiConsumer<Function<long[], Boolean>, LongSupplier> registerWithLead;
     private final LongFunction<String> startGc;
     private final LongFunction<long[]> drainAndCollect;
+    private final Function<long[], long[]> drainAndCollectAs;
     private final Supplier<String> summary;
     private final BooleanSupplier requestCollection;
 
@@ -45,6 +46,7 @@ final class ChannelNode implements BladeNode {
         this.registerWithLead = (BiConsumer<Function<long[], Boolean>, LongSupplier>) ch.get("registerWithLead");
         this.startGc = (LongFunction<String>) ch.get("startGc");
         this.drainAndCollect = (LongFunction<long[]>) ch.get("drainAndCollect");
+        this.drainAndCollectAs = (Function<long[], long[]>) ch.get("drainAndCollectAs");
         this.summary = (Supplier<String>) ch.get("summary");
         this.requestCollection = (BooleanSupplier) ch.get("requestCollection");
     }
@@ -57,7 +59,8 @@ final class ChannelNode implements BladeNode {
     @Override
     public void register(GcHandler handler) {
         Function<long[], Boolean> f = handler == null ? null : r -> handler.onGcRequest(new GcRequest(r[0], r[1],
-            r[2], Duration.ofNanos(r[3]), Generation.values()[(int) r[4]])) == GcDecision.COLLECT_NOW;
+            r[2], Duration.ofNanos(r[3]), Generation.values()[(int) r[4]],
+            Duration.ofNanos(r.length > 5 ? r[5] : 0))) == GcDecision.COLLECT_NOW; // a node from a Blade before it
         if (registerWithLead != null) {
             registerWithLead.accept(f, handler == null ? null : handler::scheduleLeadNanos);
         } else { // a node from a Blade without it: the handler's schedule lead is not asked
@@ -72,7 +75,18 @@ final class ChannelNode implements BladeNode {
 
     @Override
     public DrainedCollection drainAndCollect(long id) {
-        long[] d = drainAndCollect.apply(id);
+        return drained(drainAndCollect.apply(id));
+    }
+
+    @Override
+    public DrainedCollection drainAndCollect(long id, Generation generation) {
+        if (drainAndCollectAs == null) { // a node from a Blade without it collects the request's own generation
+            return drainAndCollect(id);
+        }
+        return drained(drainAndCollectAs.apply(new long[] {id, generation.ordinal()}));
+    }
+
+    private static DrainedCollection drained(long[] d) {
         return new DrainedCollection(GcOutcome.values()[(int) d[0]], Duration.ofNanos(d[1]), Duration.ofNanos(d[2]),
             d[3] != 0);
     }

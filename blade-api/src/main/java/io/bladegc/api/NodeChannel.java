@@ -31,11 +31,13 @@ import javax.management.JMException;
  * leadTimeMillis LongSupplier                    {@link BladeNode#leadTimeMillis()}
  * attachGate    Runnable, detachGate Runnable
  * register      Consumer&lt;Function&lt;long[], Boolean&gt;&gt;  handler over {id, allocated, remaining, pauseNanos,
- *                                                 generation ordinal}; true = collect now; null = default
+ *                                                 generation ordinal, full-instead pause nanos}; true = collect now;
+ *                                                 null = default
  * registerWithLead BiConsumer&lt;Function&lt;long[], Boolean&gt;, LongSupplier&gt;  the same, with the handler's
  *                                                 {@link GcHandler#scheduleLeadNanos()}
  * startGc       LongFunction&lt;String&gt;             the {@link GcOutcome} name
  * drainAndCollect LongFunction&lt;long[]&gt;         {outcome ordinal, trailers ns, gc ns, drained 1/0}
+ * drainAndCollectAs Function&lt;long[], long[]&gt;  the same over {id, generation ordinal}
  * requestCollection BooleanSupplier            {@link BladeNode#requestCollection()}
  * summary       Supplier&lt;String&gt;
  * stats         Supplier&lt;Map&lt;String, Object&gt;&gt;   counters, also shown as the MBean's other attributes
@@ -71,14 +73,17 @@ final class NodeChannel {
         ch.put("registerWithLead", (BiConsumer<Function<long[], Boolean>, LongSupplier>) (f, lead) ->
             node.register(f == null ? null : adapt(f, lead)));
         ch.put("startGc", (LongFunction<String>) id -> node.startGc(id).name());
-        ch.put("drainAndCollect", (LongFunction<long[]>) id -> {
-            DrainedCollection d = node.drainAndCollect(id);
-            return new long[] {d.outcome().ordinal(), d.trailers().toNanos(), d.gc().toNanos(), d.drained() ? 1 : 0};
-        });
+        ch.put("drainAndCollect", (LongFunction<long[]>) id -> drained(node.drainAndCollect(id)));
+        ch.put("drainAndCollectAs", (Function<long[], long[]>) a ->
+            drained(node.drainAndCollect(a[0], Generation.values()[(int) a[1]])));
         ch.put("requestCollection", (BooleanSupplier) node::requestCollection);
         ch.put("summary", (Supplier<String>) node::summary);
         ch.put("stats", stats);
         return new StatsMBean("Blade node", stats, Map.of("Channel", Map.copyOf(ch))).publish(NAME);
+    }
+
+    private static long[] drained(DrainedCollection d) {
+        return new long[] {d.outcome().ordinal(), d.trailers().toNanos(), d.gc().toNanos(), d.drained() ? 1 : 0};
     }
 
     private static GcHandler adapt(Function<long[], Boolean> f, LongSupplier lead) {
@@ -86,7 +91,8 @@ final class NodeChannel {
             @Override
             public GcDecision onGcRequest(GcRequest r) {
                 return Boolean.TRUE.equals(f.apply(new long[] {r.id(), r.allocatedBytes(), r.remainingBytes(),
-                    r.estimatedPause().toNanos(), r.generation().ordinal()})) ? GcDecision.COLLECT_NOW
+                    r.estimatedPause().toNanos(), r.generation().ordinal(), r.fullInstead().toNanos()}))
+                    ? GcDecision.COLLECT_NOW
                     : GcDecision.DEFER;
             }
 

@@ -92,14 +92,13 @@ final class CoordinatorHandler extends SimpleChannelInboundHandler<FullHttpReque
                 RequestBodies.none(body);
                 return reply(slots.join(node));
             case HEARTBEAT:
-                RequestBodies.none(body);
-                return reply(slots.heartbeat(node));
+                return reply(slots.heartbeat(node, RequestBodies.dueInMillis(body)));
             case LEAVE:
                 RequestBodies.none(body);
                 return reply(slots.leave(node));
             case ACQUIRE:
                 RequestBodies.Acquire a = RequestBodies.acquire(body, maxWaitMillis);
-                return reply(slots.acquire(node, a.gcId(), a.leadMillis(), a.waitMillis()));
+                return reply(slots.acquire(node, a.gcId(), a.leadMillis(), a.fullPauseMillis(), a.waitMillis()));
             case RELEASE:
                 RequestBodies.Release r = RequestBodies.release(body);
                 return reply(slots.release(node, r.epoch(), r.pauseMillis()));

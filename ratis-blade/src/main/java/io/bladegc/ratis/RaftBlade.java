@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.GroupManagementRequest;
@@ -138,8 +139,10 @@ public final class RaftBlade implements AutoCloseable {
             return t;
         });
         long every = Math.max(1, options.memberTimeout().toMillis() / 3);
-        heartbeats.scheduleWithFixedDelay(() -> heartbeat(slots, self, unavailable), 0, every, TimeUnit.MILLISECONDS);
         Optional<BladeNode> node = Blade.node();
+        LongSupplier due = node.isPresent() ? node.get()::leadTimeMillis : () -> -1;
+        heartbeats.scheduleWithFixedDelay(() -> heartbeat(slots, self, due, unavailable), 0, every,
+            TimeUnit.MILLISECONDS);
         if (node.isEmpty()) {
             LOG.log(Level.WARNING, "Blade raft " + self + ": no Blade node in this JVM (attach the agent: "
                 + "-javaagent:blade-agent.jar); this peer keeps its place in the slot ledger but collects as the JVM "
@@ -171,9 +174,9 @@ public final class RaftBlade implements AutoCloseable {
             options.callTimeout().multipliedBy(2).plus(MAX_WAIT), FIRST_LEAD, false);
     }
 
-    private static void heartbeat(SlotClient slots, String self, AtomicLong unavailable) {
+    private static void heartbeat(SlotClient slots, String self, LongSupplier due, AtomicLong unavailable) {
         try {
-            Outcome o = slots.heartbeat(self);
+            Outcome o = slots.heartbeat(self, due.getAsLong());
             if (o.status() == Status.UNKNOWN_NODE) {
                 slots.join(self);
             }

@@ -62,7 +62,16 @@ public final class SlotClient implements AutoCloseable {
 
     /** {@code SlotLedger.heartbeat}: marks a member alive; {@code UNKNOWN_NODE} means join first. */
     public Outcome heartbeat(String node) throws IOException {
-        return write(SlotCommand.heartbeat(node));
+        return heartbeat(node, -1);
+    }
+
+    /**
+     * {@code SlotLedger.heartbeat}, saying when the member expects its JVM to collect.
+     *
+     * @param dueInMillis the time left before the member's JVM collects on its own, -1 when unknown
+     */
+    public Outcome heartbeat(String node, long dueInMillis) throws IOException {
+        return write(SlotCommand.heartbeat(node, dueInMillis));
     }
 
     /** {@code SlotLedger.leave}: removes a member; a grant it holds is given back. */
@@ -72,7 +81,16 @@ public final class SlotClient implements AutoCloseable {
 
     /** {@code SlotLedger.acquire}: asks for a slot; idempotent per node and GC id. */
     public Outcome acquire(String node, long gcId, long leadMillis) throws IOException {
-        return write(SlotCommand.acquire(node, gcId, leadMillis));
+        return acquire(node, gcId, leadMillis, 0);
+    }
+
+    /**
+     * {@code SlotLedger.acquire}, offering a full collection in place of the young one.
+     *
+     * @param fullPauseMillis the expected pause of the full collection offered, 0 for none
+     */
+    public Outcome acquire(String node, long gcId, long leadMillis, long fullPauseMillis) throws IOException {
+        return write(SlotCommand.acquire(node, gcId, leadMillis, fullPauseMillis));
     }
 
     /** {@code SlotLedger.release}: gives a grant back; another epoch than the holder's is {@code STALE_EPOCH}. */

@@ -29,7 +29,8 @@ import java.util.Map;
  * <p>Stateless and thread-safe.
  */
 final class SlotCodec {
-    private static final byte VERSION = 1;
+    /** 2: grants say whether they are full, queue entries carry the full pause offered, members when they are due. */
+    private static final byte VERSION = 2;
 
     private SlotCodec() {
     }
@@ -148,6 +149,7 @@ final class SlotCodec {
         for (LedgerState.Member m : state.members()) {
             out.writeUTF(m.node());
             out.writeLong(m.lastSeen());
+            out.writeLong(m.dueAt());
         }
         writeGrants(out, state.grants());
         writeQueue(out, state.queue());
@@ -165,7 +167,7 @@ final class SlotCodec {
         int n = in.readInt();
         List<LedgerState.Member> members = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            members.add(new LedgerState.Member(in.readUTF(), in.readLong()));
+            members.add(new LedgerState.Member(in.readUTF(), in.readLong(), in.readLong()));
         }
         LedgerState state = new LedgerState(members, readGrants(in), readQueue(in), in.readLong(), in.readLong(),
             in.readLong());
@@ -190,10 +192,11 @@ final class SlotCodec {
         out.writeLong(g.epoch());
         out.writeLong(g.grantedAt());
         out.writeLong(g.deadline());
+        out.writeBoolean(g.full());
     }
 
     private static Grant readGrant(DataInputStream in) throws IOException {
-        return new Grant(in.readUTF(), in.readLong(), in.readLong(), in.readLong(), in.readLong());
+        return new Grant(in.readUTF(), in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readBoolean());
     }
 
     private static void writeGrants(DataOutputStream out, List<Grant> grants) throws IOException {
@@ -218,6 +221,7 @@ final class SlotCodec {
             out.writeUTF(q.node());
             out.writeLong(q.gcId());
             out.writeLong(q.urgentAt());
+            out.writeLong(q.fullPauseMillis());
         }
     }
 
@@ -225,7 +229,7 @@ final class SlotCodec {
         int n = in.readInt();
         List<QueueEntry> queue = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            queue.add(new QueueEntry(in.readUTF(), in.readLong(), in.readLong()));
+            queue.add(new QueueEntry(in.readUTF(), in.readLong(), in.readLong(), in.readLong()));
         }
         return queue;
     }

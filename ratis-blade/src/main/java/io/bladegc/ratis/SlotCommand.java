@@ -8,9 +8,11 @@ import java.util.Objects;
  * @param op          which call
  * @param node        the peer the call is about; empty for {@link Op#TICK} and {@link Op#VIEW}
  * @param gcId        the GC request ({@link Op#ACQUIRE}, {@link Op#CANCEL}), else 0
- * @param leadMillis  how soon the peer needs to collect ({@link Op#ACQUIRE}), else 0
+ * @param leadMillis  how soon the peer needs to collect ({@link Op#ACQUIRE}), or expects its JVM to collect
+ *                    ({@link Op#HEARTBEAT}; -1 when unknown), else 0
  * @param epoch       the grant's epoch ({@link Op#RELEASE}, {@link Op#RENEW}), else 0
- * @param pauseMillis the measured pause ({@link Op#RELEASE}), else 0
+ * @param pauseMillis the measured pause ({@link Op#RELEASE}), the pause of a full collection offered in place of the
+ *                    young one ({@link Op#ACQUIRE}; 0 for none), else 0
  */
 public record SlotCommand(Op op, String node, long gcId, long leadMillis, long epoch, long pauseMillis) {
 
@@ -32,16 +34,16 @@ public record SlotCommand(Op op, String node, long gcId, long leadMillis, long e
         return new SlotCommand(Op.JOIN, node, 0, 0, 0, 0);
     }
 
-    static SlotCommand heartbeat(String node) {
-        return new SlotCommand(Op.HEARTBEAT, node, 0, 0, 0, 0);
+    static SlotCommand heartbeat(String node, long dueInMillis) {
+        return new SlotCommand(Op.HEARTBEAT, node, 0, dueInMillis, 0, 0);
     }
 
     static SlotCommand leave(String node) {
         return new SlotCommand(Op.LEAVE, node, 0, 0, 0, 0);
     }
 
-    static SlotCommand acquire(String node, long gcId, long leadMillis) {
-        return new SlotCommand(Op.ACQUIRE, node, gcId, leadMillis, 0, 0);
+    static SlotCommand acquire(String node, long gcId, long leadMillis, long fullPauseMillis) {
+        return new SlotCommand(Op.ACQUIRE, node, gcId, leadMillis, 0, fullPauseMillis);
     }
 
     static SlotCommand release(String node, long epoch, long pauseMillis) {

@@ -56,24 +56,25 @@ final class SlotGroupPort implements SlotPort, AutoCloseable {
     }
 
     @Override
-    public CompletableFuture<SlotAnswer> acquire(long gcId, long leadMillis, long waitMillis) {
+    public CompletableFuture<SlotAnswer> acquire(long gcId, long leadMillis, long fullPauseMillis, long waitMillis) {
         return CompletableFuture.supplyAsync(() -> {
             try {
-                return ask(gcId, leadMillis, waitMillis);
+                return ask(gcId, leadMillis, fullPauseMillis, waitMillis);
             } catch (SlotPortException e) {
                 throw new CompletionException(e);
             }
         }, waits);
     }
 
-    private SlotAnswer ask(long gcId, long leadMillis, long waitMillis) throws SlotPortException {
+    private SlotAnswer ask(long gcId, long leadMillis, long fullPauseMillis, long waitMillis)
+        throws SlotPortException {
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
         Outcome o;
         synchronized (writes) {
             if (gcId <= cancelledUpTo) {
                 return SlotAnswer.cancelled(); // withdrawn before it was sent
             }
-            o = call(() -> slots.acquire(self, gcId, leadMillis));
+            o = call(() -> slots.acquire(self, gcId, leadMillis, fullPauseMillis));
         }
         if (o.status() == Status.UNKNOWN_NODE) {
             throw new SlotPortException("slot group: " + self + " is not a member (" + o.message() + ")", false,
@@ -90,7 +91,7 @@ final class SlotGroupPort implements SlotPort, AutoCloseable {
             for (Grant g : view.slots().collecting()) {
                 if (g.node().equals(self) && g.gcId() == gcId) {
                     return SlotAnswer.granted(g.epoch(), sent + TimeUnit.MILLISECONDS.toNanos(g.deadline()
-                        - view.clock()));
+                        - view.clock()), g.full());
                 }
             }
             boolean queued = false;

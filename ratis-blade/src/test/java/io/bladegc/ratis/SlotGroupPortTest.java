@@ -75,7 +75,7 @@ class SlotGroupPortTest {
         Duration lease = Duration.ofSeconds(10);
         start(offset, lease);
         long before = System.nanoTime();
-        SlotAnswer a = port.acquire(1, 100, 1_000).get(10, TimeUnit.SECONDS);
+        SlotAnswer a = port.acquire(1, 100, 0, 1_000).get(10, TimeUnit.SECONDS);
         long after = System.nanoTime();
         assertThat(a.kind()).isEqualTo(SlotAnswer.Kind.GRANTED);
         Grant g = slots.view().slots().collecting().get(0);

@@ -32,7 +32,10 @@ import java.util.concurrent.LinkedBlockingQueue;
  *       ({@link Preparation#confirm}: a leader elected again hands off again), or the lease left after that, timed
  *       on this JVM's monotonic clock only ({@link SlotAnswer#leaseEndNanos()}), leaves less than the drain timeout,
  *       the expected pause and the margin (<b>fenced</b>: it cancels), {@link BladeNode#drainAndCollect(long)}: gate
- *       closed, trailers drained, collected, gate open;</li>
+ *       closed, trailers drained, collected, gate open. A young request that offered a full collection in its place
+ *       ({@link GcRequest#fullInstead()}) runs the full one when the grant says the ledger took the offer
+ *       ({@link SlotAnswer#full()}: nobody else is due meanwhile), so full collections happen when they disturb
+ *       nobody rather than when they come due;</li>
  *   <li><b>release</b> with the grant's epoch and the measured pause. A stale epoch (the lease ended at the ledger)
  *       is logged and counted, never retried.</li>
  * </ol>
@@ -212,10 +215,11 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         int position = 0;
         int cancelledAnswers = 0;
         boolean askedAgain = false;
+        long fullPause = fullOffer(r, prepared);
         while (true) {
             long lead = leadMillis(p);
             CallWatcher.Waited<SlotAnswer> w =
-                watcher.await(port.acquire(r.id(), lead, waitMillis(lead)), () -> collectedSince(p));
+                watcher.await(port.acquire(r.id(), lead, fullPause, waitMillis(lead)), () -> collectedSince(p));
             if (w.collected()) {
                 scheduleLead.overtaken(since(p));
                 cancel(p, prepared, polls == 0 ? "the JVM collected on its own while the node asked for a slot"
@@ -256,12 +260,28 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         }
     }
 
+    /**
+     * @return the pause of the full collection to offer in place of a young one: the longer of the pause model's
+     *     estimate and the longest full pause measured here; 0 when the request offers none, or when a Raft leader
+     *     collects in place (only its young pauses were measured short enough for that)
+     */
+    private long fullOffer(GcRequest r, Prepared prepared) {
+        if (r.generation() != Generation.YOUNG || r.fullInstead().isZero() || prepared.kind() == Prepared.Kind.IN_PLACE) {
+            return 0;
+        }
+        return Math.max(1, Math.max(r.fullInstead().toMillis(), pauses.longest(Generation.OLD) / 1_000_000));
+    }
+
     private void collectUnder(Pending p, Prepared prepared, SlotAnswer grant, int polls) {
-        GcRequest r = p.request();
+        GcRequest asked = p.request();
+        GcRequest r = grant.full() && asked.generation() == Generation.YOUNG
+            ? new GcRequest(asked.id(), asked.allocatedBytes(), asked.remainingBytes(),
+                Duration.ofMillis(fullOffer(asked, Prepared.NOTHING)), Generation.OLD)
+            : asked;
         long granted = System.nanoTime();
         long schedule = granted - p.upcallNanos();
         String how = "granted (epoch " + grant.epoch() + (polls == 0 ? "" : ", after " + polls + " queued poll"
-            + (polls == 1 ? "" : "s")) + ")";
+            + (polls == 1 ? "" : "s")) + (r != asked ? "; in place of the young collection asked for" : "") + ")";
         if (collectedSince(p)) {
             scheduleLead.overtaken(schedule);
             cancel(p, prepared, "the JVM collected on its own before the grant (epoch " + grant.epoch() + ") arrived");
@@ -292,12 +312,15 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         long pauseBefore = node.pauseNanos();
         DrainedCollection d;
         try {
-            d = node.drainAndCollect(r.id());
+            d = node.drainAndCollect(r.id(), r.generation());
         } catch (IllegalArgumentException e) {
             cancel(p, prepared, "the request was superseded before the drain");
             return;
         }
         counters.collections.increment();
+        if (r != asked) {
+            counters.fullsInstead.increment();
+        }
         long end = System.nanoTime();
         long pause = node.pauseNanos() - pauseBefore;
         pauses.add(r.generation(), pause);

@@ -8,23 +8,29 @@ package io.bladegc.api.grant;
  * @param leaseEndNanos when the lease ends on this JVM's {@link System#nanoTime()} clock (0 unless granted): the
  *                      ledger's "time left" counted from when the call was sent, so never later than the real end
  * @param position      the place in the queue from 1 (0 unless queued, or when the ledger did not say)
+ * @param full          granted for a full collection in place of the young one asked for (the request offered it)
  */
-public record SlotAnswer(Kind kind, long epoch, long leaseEndNanos, int position) {
+public record SlotAnswer(Kind kind, long epoch, long leaseEndNanos, int position, boolean full) {
     /** What the ledger said. */
     public enum Kind { GRANTED, QUEUED, CANCELLED }
 
     /** @return a grant */
     public static SlotAnswer granted(long epoch, long leaseEndNanos) {
-        return new SlotAnswer(Kind.GRANTED, epoch, leaseEndNanos, 0);
+        return granted(epoch, leaseEndNanos, false);
+    }
+
+    /** @return a grant, for a full collection in place of the young one when {@code full} */
+    public static SlotAnswer granted(long epoch, long leaseEndNanos, boolean full) {
+        return new SlotAnswer(Kind.GRANTED, epoch, leaseEndNanos, 0, full);
     }
 
     /** @return a place in the queue */
     public static SlotAnswer queued(int position) {
-        return new SlotAnswer(Kind.QUEUED, 0, 0, position);
+        return new SlotAnswer(Kind.QUEUED, 0, 0, position, false);
     }
 
     /** @return "the request is no longer queued" */
     public static SlotAnswer cancelled() {
-        return new SlotAnswer(Kind.CANCELLED, 0, 0, 0);
+        return new SlotAnswer(Kind.CANCELLED, 0, 0, 0, false);
     }
 }

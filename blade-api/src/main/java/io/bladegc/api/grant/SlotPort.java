@@ -21,12 +21,15 @@ public interface SlotPort {
      *
      * @param gcId       the node's GC request id; asking again for the same id is idempotent
      * @param leadMillis the time left before the JVM collects on its own (the ledger serves the most urgent first)
+     * @param fullPauseMillis the expected pause of a full collection this node offers to run in place of the young
+     *                   one ({@link io.bladegc.api.GcRequest#fullInstead()}), or 0; a grant then says whether the
+     *                   ledger took the offer ({@link SlotAnswer#full()})
      * @param waitMillis how long the ledger may hold the call before answering {@code QUEUED}
      * @return a grant (with its lease end on this JVM's {@link System#nanoTime()} clock, never later than the
      *     ledger's own end), a place in the queue, or "the ledger no longer has this request"; completes
      *     exceptionally with {@link SlotPortException} when the call failed
      */
-    CompletableFuture<SlotAnswer> acquire(long gcId, long leadMillis, long waitMillis);
+    CompletableFuture<SlotAnswer> acquire(long gcId, long leadMillis, long fullPauseMillis, long waitMillis);
 
     /**
      * Called after {@link #acquire} failed: does what the failure implies (marks the ledger down, withdraws a call that

@@ -17,7 +17,9 @@ import java.util.function.LongSupplier;
  * When that lead time falls below what Blade needs ({@code neededLead}), it hands a {@link Prediction} to its
  * consumer. The prediction says {@link Generation#OLD} when the old generation has less room than two young
  * collections' worth of promotion plus a survivor space: the JVM's next young collection would then turn into a full
- * one (Serial and Parallel check exactly this) or fail to evacuate (G1).
+ * one (Serial and Parallel check exactly this) or fail to evacuate (G1). It says {@code oldSoon} for a young one when
+ * the old generation has room for fewer than {@value #EARLY_YOUNGS} more: a full collection is a few young ones away,
+ * and may be run in place of this young one when that suits the cluster better than waiting for it to come due.
  *
  * <p>Thread-safe: {@link #onCollection} is called from the notification thread, the rest from the watcher thread.
  */
@@ -27,8 +29,11 @@ final class HeapWatcher {
     /** Time constant with which a burst's peak rate is forgotten. */
     private static final double PEAK_TAU_NANOS = 250e6;
 
+    /** Young collections' worth of promotion within which a full collection counts as soon. */
+    static final int EARLY_YOUNGS = 5;
+
     /** What the watcher saw when it decided a collection is coming. */
-    record Prediction(Generation generation, long allocatedBytes, long headroomBytes, long leadNanos) {
+    record Prediction(Generation generation, long allocatedBytes, long headroomBytes, long leadNanos, boolean oldSoon) {
     }
 
     private final HeapLayout layout;
@@ -154,8 +159,12 @@ final class HeapWatcher {
         // coordinator) the node would collect a nearly empty eden again and again
         long needed = Math.min(neededLeadNanos.getAsLong(), (long) (capacity / r) / 2);
         if (lead <= needed && freshSamples >= 2) {
-            boolean oldFull = layout.oldFree() < 2 * promotedPerYoung + layout.survivorCommitted();
-            onLowLead.accept(new Prediction(oldFull ? Generation.OLD : Generation.YOUNG, used, headroom, lead));
+            long oldFree = layout.oldFree();
+            long promoted = promotedPerYoung;
+            boolean oldFull = oldFree < 2 * promoted + layout.survivorCommitted();
+            boolean oldSoon = oldFree < EARLY_YOUNGS * promoted + layout.survivorCommitted();
+            onLowLead.accept(new Prediction(oldFull ? Generation.OLD : Generation.YOUNG, used, headroom, lead,
+                oldSoon && !oldFull));
         }
     }
 }

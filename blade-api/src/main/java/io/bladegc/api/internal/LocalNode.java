@@ -111,8 +111,10 @@ public final class LocalNode implements BladeNode {
             return;
         }
         Generation g = p.generation();
-        long work = g == Generation.YOUNG ? pauseModel.lastBytes(g) : layout.oldUsage().getUsed();
-        issue(g, p.allocatedBytes(), p.headroomBytes(), work);
+        long oldUsed = layout.oldUsage().getUsed();
+        long work = g == Generation.YOUNG ? pauseModel.lastBytes(g) : oldUsed;
+        issue(g, p.allocatedBytes(), p.headroomBytes(), work,
+            p.oldSoon() ? pauseModel.estimate(Generation.OLD, oldUsed) : Duration.ZERO);
     }
 
     @Override
@@ -121,15 +123,15 @@ public final class LocalNode implements BladeNode {
             return false;
         }
         if (outstanding.get() == null) {
-            issue(Generation.OLD, 0, 0, layout.oldUsage().getUsed());
+            issue(Generation.OLD, 0, 0, layout.oldUsage().getUsed(), Duration.ZERO);
         }
         return true;
     }
 
     /** Issues an upcall unless one is outstanding (then the caller joins that one). */
-    private void issue(Generation g, long allocatedBytes, long headroomBytes, long work) {
+    private void issue(Generation g, long allocatedBytes, long headroomBytes, long work, Duration fullInstead) {
         GcRequest request = new GcRequest(nextId.incrementAndGet(), allocatedBytes, headroomBytes,
-            pauseModel.estimate(g, work), g);
+            pauseModel.estimate(g, work), g, fullInstead);
         Issued issued = new Issued(request, layout.collectionCount());
         synchronized (this) {
             if (!outstanding.compareAndSet(null, issued)) {
@@ -221,6 +223,11 @@ public final class LocalNode implements BladeNode {
 
     @Override
     public DrainedCollection drainAndCollect(long id) {
+        return drainAndCollect(id, null);
+    }
+
+    @Override
+    public DrainedCollection drainAndCollect(long id, Generation generation) {
         GcRequest request;
         synchronized (this) {
             Issued issued = lastIssued;
@@ -229,6 +236,14 @@ public final class LocalNode implements BladeNode {
                     + (issued == null ? "" : " (" + issued.request().id() + ")"));
             }
             request = issued.request();
+            if (generation != null && generation != request.generation()) {
+                GcRequest r = request;
+                request = new GcRequest(r.id(), r.allocatedBytes(), r.remainingBytes(),
+                    generation == Generation.OLD ? r.fullInstead() : r.estimatedPause(), generation, Duration.ZERO);
+                Issued instead = new Issued(request, issued.collectionsAtIssue());
+                outstanding.compareAndSet(issued, instead);
+                lastIssued = instead;
+            }
         }
         return drainSequence.run(request, false);
     }

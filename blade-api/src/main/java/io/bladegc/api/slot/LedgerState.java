@@ -26,7 +26,12 @@ public record LedgerState(List<Member> members, List<Grant> grants, List<QueueEn
      *
      * @param node     its id
      * @param lastSeen when it was last heard from (the ledger's clock)
+     * @param dueAt    when it expects its JVM to collect (the ledger's clock), {@link Long#MAX_VALUE} when unknown
      */
-    public record Member(String node, long lastSeen) {
+    public record Member(String node, long lastSeen, long dueAt) {
+        /** A member whose next collection is unknown. */
+        public Member(String node, long lastSeen) {
+            this(node, lastSeen, Long.MAX_VALUE);
+        }
     }
 }

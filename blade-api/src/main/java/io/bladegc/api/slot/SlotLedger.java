@@ -24,7 +24,13 @@ import java.util.TreeSet;
  *   <li>{@code acquire} is idempotent per (node, gcId); {@code cancel} withdraws a request (the JVM collected on its
  *       own) and gives back a grant made for it;</li>
  *   <li>a member silent for {@link SlotPolicy#memberTimeoutMillis()} is lost: it leaves the live members and the
- *       queue, but a grant it holds still runs to its deadline (it may be collecting while frozen).</li>
+ *       queue, but a grant it holds still runs to its deadline (it may be collecting while frozen);</li>
+ *   <li><b>spreading full collections</b>: a node whose old generation fills up may offer, with a request for a young
+ *       collection, to run the full collection in its place now ({@code fullPauseMillis}), before it comes due at a
+ *       worse time. Its grant says {@link Grant#full() full} only when nobody else waits and no other member expects
+ *       its JVM to collect (from its heartbeats and requests) before that pause and {@value #FULL_MARGIN_MILLIS} ms
+ *       have passed: otherwise two full collections, or a full one and another node's young one, come due together
+ *       and one of them escapes while it queues behind the other.</li>
  * </ul>
  * A ledger that takes over from an earlier one whose state is lost (a restarted coordinator) is made with
  * {@link #SlotLedger(SlotPolicy, long, long)}: its epochs continue above the old ones, and it grants nothing until the
@@ -39,12 +45,17 @@ public final class SlotLedger {
     private static final Comparator<Waiting> MOST_URGENT_FIRST =
         Comparator.comparingLong(Waiting::urgentAt).thenComparingLong(Waiting::seq);
 
-    private record Waiting(String node, long gcId, long urgentAt, long seq) {
+    /** What a full collection offered in place of a young one must leave free after its expected pause. */
+    public static final long FULL_MARGIN_MILLIS = 100;
+
+    private record Waiting(String node, long gcId, long urgentAt, long fullPauseMillis, long seq) {
     }
 
     private final SlotPolicy policy;
     /** Members by when they were last seen, oldest first: a refresh moves a member to the end (time never goes back). */
     private final Map<String, Long> lastSeen = new LinkedHashMap<>();
+    /** When members expect their JVM to collect, for those that said so since their last collection. */
+    private final Map<String, Long> dueAt = new LinkedHashMap<>();
     private final Map<String, Grant> grants = new LinkedHashMap<>();
     private final TreeSet<Waiting> queue = new TreeSet<>(MOST_URGENT_FIRST);
     private final long grantsFrom;
@@ -85,13 +96,25 @@ public final class SlotLedger {
         return answer(Status.OK, node, "", events);
     }
 
-    /** Marks a member alive. */
+    /** Marks a member alive; what it expects of its next collection stays as it was. */
     public Outcome heartbeat(String node, long now) {
+        return heartbeat(node, -1, now);
+    }
+
+    /**
+     * Marks a member alive and notes when it expects its JVM to collect.
+     *
+     * @param dueInMillis the time left before the member's JVM collects on its own, or a negative number when unknown
+     */
+    public Outcome heartbeat(String node, long dueInMillis, long now) {
         List<SlotEvent> events = advance(now);
         if (!lastSeen.containsKey(node)) {
             return notAMember(node, events);
         }
         seen(node);
+        if (dueInMillis >= 0) {
+            dueAt.put(node, saturatedAdd(clock, dueInMillis));
+        }
         return answer(Status.OK, node, "", events);
     }
 
@@ -101,6 +124,7 @@ public final class SlotLedger {
         if (lastSeen.remove(node) == null) {
             return notAMember(node, events);
         }
+        dueAt.remove(node);
         queue.removeIf(w -> w.node().equals(node));
         Grant g = grants.remove(node);
         if (g != null) {
@@ -118,12 +142,25 @@ public final class SlotLedger {
      *     (bad arguments, or the node holds a grant for another request)
      */
     public Outcome acquire(String node, long gcId, long leadMillis, long now) {
+        return acquire(node, gcId, leadMillis, 0, now);
+    }
+
+    /**
+     * Asks for a slot as {@link #acquire(String, long, long, long)} does, offering to run a full collection in place
+     * of the requested one: the grant is {@link Grant#full() full} when nobody else waits and no other member expects
+     * to collect before {@code fullPauseMillis} + {@value #FULL_MARGIN_MILLIS} ms from the grant. The offer is fixed
+     * with the first call for {@code gcId}.
+     *
+     * @param fullPauseMillis the expected pause of that full collection; 0 offers none
+     */
+    public Outcome acquire(String node, long gcId, long leadMillis, long fullPauseMillis, long now) {
         List<SlotEvent> events = advance(now);
         if (!lastSeen.containsKey(node)) {
             return notAMember(node, events);
         }
-        if (gcId <= 0 || leadMillis < 0) {
-            return answer(Status.REJECTED, node, "gcId must be positive and leadMillis not negative", events);
+        if (gcId <= 0 || leadMillis < 0 || fullPauseMillis < 0) {
+            return answer(Status.REJECTED, node,
+                "gcId must be positive, leadMillis and fullPauseMillis not negative", events);
         }
         seen(node);
         Grant held = grants.get(node);
@@ -138,8 +175,10 @@ public final class SlotLedger {
                 queue.remove(waiting); // a newer request replaces one the node no longer needs
             }
             long urgentAt = saturatedAdd(clock, leadMillis);
-            queue.add(new Waiting(node, gcId, urgentAt, seq++));
-            events.add(event(SlotEvent.Type.QUEUED, node, gcId, 0, "lead " + leadMillis + " ms"));
+            dueAt.put(node, urgentAt);
+            queue.add(new Waiting(node, gcId, urgentAt, fullPauseMillis, seq++));
+            events.add(event(SlotEvent.Type.QUEUED, node, gcId, 0, "lead " + leadMillis + " ms"
+                + (fullPauseMillis > 0 ? ", full offered (" + fullPauseMillis + " ms)" : "")));
             promote(events);
         }
         return answer(Status.OK, node, "", events);
@@ -156,6 +195,7 @@ public final class SlotLedger {
             return answer(Status.STALE_EPOCH, node, staleMessage(node, grantEpoch, g), events);
         }
         grants.remove(node);
+        dueAt.remove(node); // it collected: its next collection is a whole eden away, and unknown until it says
         seen(node);
         events.add(event(SlotEvent.Type.RELEASED, node, g.gcId(), g.epoch(), "pause " + pauseMillis + " ms"));
         promote(events);
@@ -172,7 +212,8 @@ public final class SlotLedger {
         if (g == null || g.epoch() != grantEpoch) {
             return answer(Status.STALE_EPOCH, node, staleMessage(node, grantEpoch, g), events);
         }
-        Grant renewed = new Grant(node, g.gcId(), g.epoch(), g.grantedAt(), saturatedAdd(clock, policy.leaseMillis()));
+        Grant renewed = new Grant(node, g.gcId(), g.epoch(), g.grantedAt(), saturatedAdd(clock, policy.leaseMillis()),
+            g.full());
         grants.put(node, renewed);
         seen(node);
         events.add(event(SlotEvent.Type.RENEWED, node, g.gcId(), g.epoch(), ""));
@@ -191,12 +232,14 @@ public final class SlotLedger {
         }
         Waiting w = waitingOf(node);
         if (w != null && w.gcId() == gcId) {
+            dueAt.remove(node);
             queue.remove(w);
             events.add(event(SlotEvent.Type.CANCELLED, node, gcId, 0, "queued"));
         }
         Grant g = grants.get(node);
         if (g != null && g.gcId() == gcId) {
             grants.remove(node);
+            dueAt.remove(node);
             events.add(event(SlotEvent.Type.CANCELLED, node, gcId, g.epoch(), "granted"));
             promote(events);
         }
@@ -212,7 +255,7 @@ public final class SlotLedger {
     public SlotView view() {
         List<QueueEntry> waiting = new ArrayList<>();
         for (Waiting w : queue) {
-            waiting.add(new QueueEntry(w.node(), w.gcId(), w.urgentAt()));
+            waiting.add(new QueueEntry(w.node(), w.gcId(), w.urgentAt(), w.fullPauseMillis()));
         }
         List<String> members = new ArrayList<>(lastSeen.keySet());
         members.sort(null);
@@ -222,10 +265,11 @@ public final class SlotLedger {
     /** @return everything this ledger holds, for a snapshot (see {@link #restore}) */
     public LedgerState state() {
         List<LedgerState.Member> members = new ArrayList<>();
-        lastSeen.forEach((node, at) -> members.add(new LedgerState.Member(node, at)));
+        lastSeen.forEach((node, at) -> members.add(new LedgerState.Member(node, at,
+            dueAt.getOrDefault(node, Long.MAX_VALUE))));
         List<QueueEntry> waiting = new ArrayList<>();
         for (Waiting w : queue) {
-            waiting.add(new QueueEntry(w.node(), w.gcId(), w.urgentAt()));
+            waiting.add(new QueueEntry(w.node(), w.gcId(), w.urgentAt(), w.fullPauseMillis()));
         }
         return new LedgerState(members, new ArrayList<>(grants.values()), waiting, epoch, clock, grantsFrom);
     }
@@ -242,12 +286,15 @@ public final class SlotLedger {
         ledger.clock = state.clock();
         for (LedgerState.Member m : state.members()) {
             ledger.lastSeen.put(m.node(), m.lastSeen());
+            if (m.dueAt() != Long.MAX_VALUE) {
+                ledger.dueAt.put(m.node(), m.dueAt());
+            }
         }
         for (Grant g : state.grants()) {
             ledger.grants.put(g.node(), g);
         }
         for (QueueEntry q : state.queue()) { // most urgent first: sequence numbers keep that order among equals
-            ledger.queue.add(new Waiting(q.node(), q.gcId(), q.urgentAt(), ledger.seq++));
+            ledger.queue.add(new Waiting(q.node(), q.gcId(), q.urgentAt(), q.fullPauseMillis(), ledger.seq++));
         }
         return ledger;
     }
@@ -316,6 +363,7 @@ public final class SlotLedger {
                 break;
             }
             it.remove();
+            dueAt.remove(node);
             queue.removeIf(w -> w.node().equals(node));
             events.add(event(SlotEvent.Type.LOST, node, 0, 0, "silent for " + silent + " ms"));
         }
@@ -337,10 +385,25 @@ public final class SlotLedger {
                 return;
             }
             Waiting w = queue.pollFirst();
-            Grant g = new Grant(w.node(), w.gcId(), ++epoch, clock, saturatedAdd(clock, policy.leaseMillis()));
+            boolean full = w.fullPauseMillis() > 0 && nobodyDueBefore(w.node(),
+                saturatedAdd(clock, saturatedAdd(w.fullPauseMillis(), FULL_MARGIN_MILLIS)));
+            Grant g = new Grant(w.node(), w.gcId(), ++epoch, clock, saturatedAdd(clock, policy.leaseMillis()), full);
             grants.put(w.node(), g);
-            events.add(event(SlotEvent.Type.GRANTED, w.node(), w.gcId(), g.epoch(), ""));
+            events.add(event(SlotEvent.Type.GRANTED, w.node(), w.gcId(), g.epoch(), full ? "full" : ""));
         }
+    }
+
+    /** @return whether nobody waits and no other member not collecting expects to collect before {@code until} */
+    private boolean nobodyDueBefore(String node, long until) {
+        if (!queue.isEmpty()) {
+            return false;
+        }
+        for (Map.Entry<String, Long> d : dueAt.entrySet()) {
+            if (!d.getKey().equals(node) && !grants.containsKey(d.getKey()) && d.getValue() < until) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** @return {@link Status#UNKNOWN_NODE} for {@code node}, with the events of this call */

@@ -140,9 +140,9 @@ class SlotLedgerInvariantsTest {
         long epoch = epochs.getOrDefault(node, 0L) - (r.nextInt(4) == 0 ? 1 : 0);
         return switch (r.nextInt(9)) {
             case 0 -> l.join(node, now);
-            case 1 -> l.heartbeat(node, now);
+            case 1 -> l.heartbeat(node, r.nextInt(400) - 100, now); // a negative due time: unknown
             case 2 -> l.leave(node, now);
-            case 3, 4 -> l.acquire(node, 1 + r.nextInt(3), r.nextInt(200), now);
+            case 3, 4 -> l.acquire(node, 1 + r.nextInt(3), r.nextInt(200), r.nextBoolean() ? 0 : r.nextInt(300), now);
             case 5 -> l.release(node, epoch, r.nextInt(50), now);
             case 6 -> l.renew(node, epoch, now);
             case 7 -> l.cancel(node, 1 + r.nextInt(3), now);

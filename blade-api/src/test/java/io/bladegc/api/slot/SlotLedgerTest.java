@@ -34,6 +34,66 @@ class SlotLedgerTest {
     }
 
     @Test
+    void aFullCollectionOfferedIsTakenWhenNobodyElseIsDueBeforeItEnds() {
+        SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 10_000, 5_000), "a", "b", "c");
+        l.heartbeat("b", 2_000, 0); // b due at 2,000
+        l.heartbeat("c", 900, 0); // c due at 900
+        Outcome a = l.acquire("a", 1, 50, 400, 0); // full until 400 + margin: ends before c is due
+        assertThat(a.grant().full()).isTrue();
+        assertThat(a.events()).extracting(SlotEvent::detail).contains("full");
+        l.release("a", a.grant().epoch(), 400, 400);
+        Outcome again = l.acquire("a", 2, 50, 500, 400); // until 400 + 500 + 100 = 1,000: c is due at 900
+        assertThat(again.status()).isEqualTo(Status.GRANTED);
+        assertThat(again.grant().full()).as("c comes due during it").isFalse();
+    }
+
+    @Test
+    void noFullCollectionWhileOthersWaitAndTheOffererKeepsItsPlace() {
+        SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 10_000, 5_000), "a", "b", "c");
+        Grant a = l.acquire("a", 1, 50, 0).grant();
+        assertThat(a.full()).as("not offered").isFalse();
+        assertThat(l.acquire("b", 1, 100, 300, 10).status()).isEqualTo(Status.QUEUED);
+        assertThat(l.view().queue()).extracting(QueueEntry::fullPauseMillis).containsExactly(300L);
+        assertThat(l.acquire("c", 1, 200, 0, 10).status()).isEqualTo(Status.QUEUED);
+        Outcome released = l.release("a", a.epoch(), 5, 20);
+        Grant b = l.grantOf("b");
+        assertThat(b).isNotNull();
+        assertThat(b.full()).as("c waits behind b").isFalse();
+        assertThat(released.events()).extracting(SlotEvent::type).contains(SlotEvent.Type.GRANTED);
+        l.release("b", b.epoch(), 5, 30);
+        assertThat(l.grantOf("c").full()).as("c offered none").isFalse();
+    }
+
+    @Test
+    void aMemberThatCollectedOrLeftIsNoLongerDue() {
+        SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 10_000, 5_000), "a", "b", "c");
+        Grant b = l.acquire("b", 1, 100, 0).grant(); // b due at 100, and holding
+        assertThat(l.acquire("a", 1, 50, 400, 1).status()).isEqualTo(Status.QUEUED);
+        l.release("b", b.epoch(), 30, 40); // b collected: its due time goes
+        assertThat(l.grantOf("a").full()).isTrue();
+        l.release("a", l.grantOf("a").epoch(), 400, 500);
+        l.heartbeat("c", 100, 500);
+        assertThat(l.acquire("a", 2, 50, 400, 510).grant().full()).as("c is due at 600").isFalse();
+        l.release("a", l.grantOf("a").epoch(), 20, 530);
+        l.leave("c", 540);
+        assertThat(l.acquire("a", 3, 50, 400, 550).grant().full()).as("c left").isTrue();
+    }
+
+    @Test
+    void dueTimesAndOffersSurviveARestore() {
+        SlotPolicy policy = new SlotPolicy(1, 0, 1, 10_000, 5_000);
+        SlotLedger l = ledgerWith(policy, "a", "b", "c");
+        l.heartbeat("c", 700, 0);
+        l.acquire("a", 1, 50, 0);
+        l.acquire("b", 1, 100, 300, 0);
+        SlotLedger restored = SlotLedger.restore(policy, l.state());
+        assertThat(restored.state()).isEqualTo(l.state());
+        Outcome a = l.release("a", 1, 5, 10);
+        assertThat(restored.release("a", 1, 5, 10)).isEqualTo(a);
+        assertThat(l.grantOf("b").full()).as("c is due at 700, after 10 + 300 + 100").isTrue();
+    }
+
+    @Test
     void acquireIsIdempotentPerNodeAndGcId() {
         SlotLedger l = ledgerWith(K1, "a", "b", "c");
         Grant g = l.acquire("a", 7, 100, 0).grant();

@@ -60,6 +60,9 @@ public final class Json {
                 g.writeNumberField("grantedAt", grant.grantedAt());
                 g.writeNumberField("deadline", grant.deadline());
                 g.writeNumberField("remainingMillis", r.remainingMillis());
+                if (grant.full()) {
+                    g.writeBooleanField("full", true);
+                }
             }
             if (r.position() > 0) {
                 g.writeNumberField("position", r.position());

@@ -20,7 +20,7 @@ public final class RequestBodies {
     public static final long MAX_PAUSE_MILLIS = 3_600_000L;
 
     /** {@code POST /v1/nodes/{id}/acquire}. */
-    public record Acquire(long gcId, long leadMillis, long waitMillis) {
+    public record Acquire(long gcId, long leadMillis, long fullPauseMillis, long waitMillis) {
     }
 
     /** {@code POST /v1/nodes/{id}/release}. */
@@ -30,12 +30,25 @@ public final class RequestBodies {
     private RequestBodies() {
     }
 
-    /** {@code {"gcId": 1.., "leadMillis": 0..1 day, "waitMillis": 0..maxWaitMillis (default 0)}}. */
+    /**
+     * {@code {"gcId": 1.., "leadMillis": 0..1 day, "fullPauseMillis": 0..1 hour (default 0), "waitMillis":
+     * 0..maxWaitMillis (default 0)}}.
+     */
     public static Acquire acquire(ByteBuf body, long maxWaitMillis) throws ApiException {
         JsonNode o = object(body, true);
         return new Acquire(integer(o, "gcId", 1, Long.MAX_VALUE, null),
             integer(o, "leadMillis", 0, MAX_LEAD_MILLIS, null),
+            integer(o, "fullPauseMillis", 0, MAX_PAUSE_MILLIS, 0L),
             integer(o, "waitMillis", 0, maxWaitMillis, 0L));
+    }
+
+    /**
+     * Heartbeat: no body, or {@code {"dueInMillis": 0..1 day}} (when the node expects its JVM to collect).
+     *
+     * @return {@code dueInMillis}, or -1 when absent
+     */
+    public static long dueInMillis(ByteBuf body) throws ApiException {
+        return integer(object(body, false), "dueInMillis", 0, MAX_LEAD_MILLIS, -1L);
     }
 
     /** {@code {"epoch": 1.., "pauseMillis": 0..1 hour (default 0)}}. */
@@ -55,7 +68,7 @@ public final class RequestBodies {
         return integer(object(body, true), "gcId", 1, Long.MAX_VALUE, null);
     }
 
-    /** Join, heartbeat, leave: no body, or a JSON object whose fields are ignored. */
+    /** Join, leave: no body, or a JSON object whose fields are ignored. */
     public static void none(ByteBuf body) throws ApiException {
         object(body, false);
     }

@@ -17,11 +17,11 @@ import java.util.List;
 public interface Ledger {
     Outcome join(String node, long now);
 
-    Outcome heartbeat(String node, long now);
+    Outcome heartbeat(String node, long dueInMillis, long now);
 
     Outcome leave(String node, long now);
 
-    Outcome acquire(String node, long gcId, long leadMillis, long now);
+    Outcome acquire(String node, long gcId, long leadMillis, long fullPauseMillis, long now);
 
     Outcome release(String node, long epoch, long pauseMillis, long now);
 

@@ -21,8 +21,8 @@ final class LocalLedger implements Ledger {
     }
 
     @Override
-    public Outcome heartbeat(String node, long now) {
-        return ledger.heartbeat(node, now);
+    public Outcome heartbeat(String node, long dueInMillis, long now) {
+        return ledger.heartbeat(node, dueInMillis, now);
     }
 
     @Override
@@ -31,8 +31,8 @@ final class LocalLedger implements Ledger {
     }
 
     @Override
-    public Outcome acquire(String node, long gcId, long leadMillis, long now) {
-        return ledger.acquire(node, gcId, leadMillis, now);
+    public Outcome acquire(String node, long gcId, long leadMillis, long fullPauseMillis, long now) {
+        return ledger.acquire(node, gcId, leadMillis, fullPauseMillis, now);
     }
 
     @Override

@@ -69,8 +69,8 @@ public final class ReplicatedLedger implements Ledger {
     }
 
     @Override
-    public Outcome heartbeat(String node, long now) {
-        return write(() -> client.heartbeat(node));
+    public Outcome heartbeat(String node, long dueInMillis, long now) {
+        return write(() -> client.heartbeat(node, dueInMillis));
     }
 
     @Override
@@ -79,8 +79,8 @@ public final class ReplicatedLedger implements Ledger {
     }
 
     @Override
-    public Outcome acquire(String node, long gcId, long leadMillis, long now) {
-        return write(() -> client.acquire(node, gcId, leadMillis));
+    public Outcome acquire(String node, long gcId, long leadMillis, long fullPauseMillis, long now) {
+        return write(() -> client.acquire(node, gcId, leadMillis, fullPauseMillis));
     }
 
     @Override

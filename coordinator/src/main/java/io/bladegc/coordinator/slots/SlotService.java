@@ -85,9 +85,9 @@ public final class SlotService implements AutoCloseable {
         });
     }
 
-    /** Marks {@code node} alive. */
-    public CompletableFuture<SlotReply> heartbeat(String node) {
-        return submit(node, now -> apply(ledger.heartbeat(node, now), node, 0, now));
+    /** Marks {@code node} alive and notes when it expects its JVM to collect ({@code dueInMillis}; -1: unknown). */
+    public CompletableFuture<SlotReply> heartbeat(String node, long dueInMillis) {
+        return submit(node, now -> apply(ledger.heartbeat(node, dueInMillis, now), node, 0, now));
     }
 
     /** Removes {@code node}; its queued request goes, a grant it holds is given back. */
@@ -98,14 +98,16 @@ public final class SlotService implements AutoCloseable {
     /**
      * Asks for a slot. When the node is queued and {@code waitMillis > 0}, the answer waits until the node is granted
      * (after it was taken out of rotation), its request is gone, or {@code waitMillis} passed (then: its queue
-     * position). A newer acquire from the same node answers an older one that still waits.
+     * position). A newer acquire from the same node answers an older one that still waits. {@code fullPauseMillis}
+     * offers a full collection in place of the young one (0: none); the grant says whether it was taken.
      */
-    public CompletableFuture<SlotReply> acquire(String node, long gcId, long leadMillis, long waitMillis) {
+    public CompletableFuture<SlotReply> acquire(String node, long gcId, long leadMillis, long fullPauseMillis,
+                                                long waitMillis) {
         CompletableFuture<SlotReply> result = new CompletableFuture<>();
         run(result, () -> {
             long now = clock.getAsLong();
             CompletableFuture<SlotReply> previous = polls.take(node);
-            SlotReply reply = apply(ledger.acquire(node, gcId, leadMillis, now), node, gcId, now);
+            SlotReply reply = apply(ledger.acquire(node, gcId, leadMillis, fullPauseMillis, now), node, gcId, now);
             if (previous != null) {
                 rotation.deliver(previous, reply);
             }

@@ -21,7 +21,18 @@ class RequestBodiesTest {
     void readsAnAcquire() throws ApiException {
         RequestBodies.Acquire a = RequestBodies.acquire(body("{\"gcId\":1,\"leadMillis\":120,\"waitMillis\":5000}"),
             60_000);
-        assertThat(a).isEqualTo(new RequestBodies.Acquire(1, 120, 5_000));
+        assertThat(a).isEqualTo(new RequestBodies.Acquire(1, 120, 0, 5_000));
+        assertThat(RequestBodies.acquire(body("{\"gcId\":1,\"leadMillis\":120,\"fullPauseMillis\":450}"), 60_000))
+            .isEqualTo(new RequestBodies.Acquire(1, 120, 450, 0));
+    }
+
+    @Test
+    void aHeartbeatMaySayWhenTheNodeIsDue() throws ApiException {
+        assertThat(RequestBodies.dueInMillis(Unpooled.EMPTY_BUFFER)).isEqualTo(-1);
+        assertThat(RequestBodies.dueInMillis(body("{}"))).isEqualTo(-1);
+        assertThat(RequestBodies.dueInMillis(body("{\"dueInMillis\":2500}"))).isEqualTo(2_500);
+        assertThatThrownBy(() -> RequestBodies.dueInMillis(body("{\"dueInMillis\":-3}")))
+            .hasMessageContaining("field 'dueInMillis' must be between 0 and 86400000");
     }
 
     @Test
@@ -55,6 +66,7 @@ class RequestBodiesTest {
         "{\"gcId\":1,\"leadMillis\":-1}                | field 'leadMillis' must be between 0 and 86400000",
         "{\"gcId\":1,\"leadMillis\":1,\"waitMillis\":60001} | field 'waitMillis' must be between 0 and 60000",
         "{\"gcId\":1,\"leadMillis\":1,\"waitMillis\":true}  | field 'waitMillis' must be an integer, got a boolean",
+        "{\"gcId\":1,\"leadMillis\":1,\"fullPauseMillis\":3600001} | field 'fullPauseMillis' must be between 0 and 3600000",
         "{\"gcId\":1,\"gcId\":2,\"leadMillis\":1}      | Duplicate field 'gcId'",
         "{\"gcId\":1,\"leadMillis\":1} {}              | malformed JSON",
         "{\"gcId\":1,\"leadMillis\":1,\"x\":[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]} | malformed JSON",

@@ -46,7 +46,7 @@ class SlotServiceTest {
     @Test
     void grantsAtOnceWhenASlotIsFreeAndDrainsTheNodeFirst() {
         join("a", "b");
-        SlotReply r = now(service.acquire("a", 1, 100, 5_000));
+        SlotReply r = now(service.acquire("a", 1, 100, 0, 5_000));
         assertThat(r.kind()).isEqualTo(SlotReply.Kind.GRANTED);
         assertThat(r.grant().epoch()).isEqualTo(1);
         assertThat(r.grant().deadline()).isEqualTo(START + 10_000);
@@ -60,7 +60,7 @@ class SlotServiceTest {
         service.close();
         service = service(lbTasks::add);
         join("a", "b");
-        CompletableFuture<SlotReply> f = service.acquire("a", 1, 100, 5_000);
+        CompletableFuture<SlotReply> f = service.acquire("a", 1, 100, 0, 5_000);
         assertThat(f).isNotDone();
         assertThat(lb.calls()).isEmpty();
         lbTasks.poll().run();
@@ -71,8 +71,8 @@ class SlotServiceTest {
     @Test
     void aLongPollIsGrantedWhenTheHolderReleases() {
         join("a", "b", "c");
-        SlotReply a = now(service.acquire("a", 1, 100, 5_000));
-        CompletableFuture<SlotReply> b = service.acquire("b", 7, 50, 5_000);
+        SlotReply a = now(service.acquire("a", 1, 100, 0, 5_000));
+        CompletableFuture<SlotReply> b = service.acquire("b", 7, 50, 0, 5_000);
         assertThat(b).isNotDone();
         slotThread.advance(1_000);
         assertThat(b).isNotDone();
@@ -89,9 +89,9 @@ class SlotServiceTest {
     @Test
     void aLongPollTimesOutWithTheQueuePosition() {
         join("a", "b", "c");
-        now(service.acquire("a", 1, 100, 0));
-        CompletableFuture<SlotReply> b = service.acquire("b", 1, 500, 2_000);
-        CompletableFuture<SlotReply> c = service.acquire("c", 1, 100, 2_000); // more urgent: ahead of b
+        now(service.acquire("a", 1, 100, 0, 0));
+        CompletableFuture<SlotReply> b = service.acquire("b", 1, 500, 0, 2_000);
+        CompletableFuture<SlotReply> c = service.acquire("c", 1, 100, 0, 2_000); // more urgent: ahead of b
         slotThread.advance(1_999);
         assertThat(b).isNotDone();
         slotThread.advance(1);
@@ -104,8 +104,8 @@ class SlotServiceTest {
     @Test
     void withoutWaitAQueuedAcquireAnswersAtOnce() {
         join("a", "b");
-        now(service.acquire("a", 1, 100, 0));
-        SlotReply b = now(service.acquire("b", 1, 100, 0));
+        now(service.acquire("a", 1, 100, 0, 0));
+        SlotReply b = now(service.acquire("b", 1, 100, 0, 0));
         assertThat(b.kind()).isEqualTo(SlotReply.Kind.QUEUED);
         assertThat(b.position()).isEqualTo(1);
     }
@@ -113,7 +113,7 @@ class SlotServiceTest {
     @Test
     void aStaleEpochIsRejected() {
         join("a", "b");
-        SlotReply a = now(service.acquire("a", 1, 100, 0));
+        SlotReply a = now(service.acquire("a", 1, 100, 0, 0));
         SlotReply stale = now(service.release("a", a.grant().epoch() + 1, 5));
         assertThat(stale.kind()).isEqualTo(SlotReply.Kind.STALE_EPOCH);
         assertThat(stale.message()).contains("epoch");
@@ -123,12 +123,12 @@ class SlotServiceTest {
     @Test
     void anExpiredLeaseGoesToTheNextNodeAndTheLateReleaseIsStale() {
         join("a", "b", "c");
-        SlotReply a = now(service.acquire("a", 1, 100, 0));
-        CompletableFuture<SlotReply> b = service.acquire("b", 1, 100, 30_000);
+        SlotReply a = now(service.acquire("a", 1, 100, 0, 0));
+        CompletableFuture<SlotReply> b = service.acquire("b", 1, 100, 0, 30_000);
         for (int i = 0; i < 40; i++) { // b and c keep heartbeating, a is frozen
             slotThread.advance(250);
-            service.heartbeat("b");
-            service.heartbeat("c");
+            service.heartbeat("b", -1);
+            service.heartbeat("c", -1);
         }
         // a's lease (10 s) ran out at the first tick after START + 10 s; a itself was lost after 5 s of silence
         SlotReply granted = now(b);
@@ -145,7 +145,7 @@ class SlotServiceTest {
     @Test
     void renewMovesTheDeadline() {
         join("a", "b");
-        SlotReply a = now(service.acquire("a", 1, 100, 0));
+        SlotReply a = now(service.acquire("a", 1, 100, 0, 0));
         slotThread.advance(4_000);
         SlotReply renewed = now(service.renew("a", a.grant().epoch()));
         assertThat(renewed.kind()).isEqualTo(SlotReply.Kind.GRANTED);
@@ -155,8 +155,8 @@ class SlotServiceTest {
     @Test
     void cancellingAQueuedRequestAnswersItsPoll() {
         join("a", "b");
-        now(service.acquire("a", 1, 100, 0));
-        CompletableFuture<SlotReply> b = service.acquire("b", 3, 100, 5_000);
+        now(service.acquire("a", 1, 100, 0, 0));
+        CompletableFuture<SlotReply> b = service.acquire("b", 3, 100, 0, 5_000);
         assertThat(now(service.cancel("b", 3)).kind()).isEqualTo(SlotReply.Kind.OK);
         assertThat(now(b).kind()).isEqualTo(SlotReply.Kind.CANCELLED);
         assertThat(lb.calls()).containsExactly("drain a"); // b was never drained, so it is not readied
@@ -165,7 +165,7 @@ class SlotServiceTest {
     @Test
     void cancellingAGrantPutsTheNodeBack() {
         join("a", "b");
-        now(service.acquire("a", 1, 100, 0));
+        now(service.acquire("a", 1, 100, 0, 0));
         now(service.cancel("a", 1));
         assertThat(lb.calls()).containsExactly("drain a", "ready a");
     }
@@ -173,8 +173,8 @@ class SlotServiceTest {
     @Test
     void aNodeThatLeavesWhileWaitingGets404AndItsGrantIsGivenBack() {
         join("a", "b");
-        now(service.acquire("a", 1, 100, 0));
-        CompletableFuture<SlotReply> b = service.acquire("b", 1, 100, 5_000);
+        now(service.acquire("a", 1, 100, 0, 0));
+        CompletableFuture<SlotReply> b = service.acquire("b", 1, 100, 0, 5_000);
         now(service.leave("b"));
         assertThat(now(b).kind()).isEqualTo(SlotReply.Kind.UNKNOWN_NODE);
         now(service.leave("a"));
@@ -184,9 +184,9 @@ class SlotServiceTest {
     @Test
     void aNewerAcquireAnswersTheOlderPollOfTheSameNode() {
         join("a", "b");
-        now(service.acquire("a", 1, 100, 0));
-        CompletableFuture<SlotReply> first = service.acquire("b", 1, 100, 5_000);
-        CompletableFuture<SlotReply> second = service.acquire("b", 2, 100, 5_000);
+        now(service.acquire("a", 1, 100, 0, 0));
+        CompletableFuture<SlotReply> first = service.acquire("b", 1, 100, 0, 5_000);
+        CompletableFuture<SlotReply> second = service.acquire("b", 2, 100, 0, 5_000);
         assertThat(now(first).kind()).isEqualTo(SlotReply.Kind.QUEUED);
         assertThat(now(first).gcId()).isEqualTo(2);
         assertThat(second).isNotDone();
@@ -196,8 +196,8 @@ class SlotServiceTest {
     @Test
     void aPollWhoseClientWentAwayIsForgotten() {
         join("a", "b");
-        now(service.acquire("a", 1, 100, 0));
-        CompletableFuture<SlotReply> b = service.acquire("b", 1, 100, 5_000);
+        now(service.acquire("a", 1, 100, 0, 0));
+        CompletableFuture<SlotReply> b = service.acquire("b", 1, 100, 0, 5_000);
         assertThat(service.cluster().join().waiting()).isEqualTo(1);
         b.cancel(false);
         assertThat(service.cluster().join().waiting()).isZero();
@@ -209,14 +209,14 @@ class SlotServiceTest {
     void aFailingLoadBalancerIsCountedAndTheGrantStillGoesOut() {
         lb.failFor("a");
         join("a", "b");
-        assertThat(now(service.acquire("a", 1, 100, 0)).kind()).isEqualTo(SlotReply.Kind.GRANTED);
+        assertThat(now(service.acquire("a", 1, 100, 0, 0)).kind()).isEqualTo(SlotReply.Kind.GRANTED);
         assertThat(service.metrics().scrape()).contains("blade_coordinator_lb_errors_total{op=\"drain\"} 1.0");
     }
 
     @Test
     void unknownNodesAreAnsweredUnknown() {
-        assertThat(now(service.heartbeat("x")).kind()).isEqualTo(SlotReply.Kind.UNKNOWN_NODE);
-        assertThat(now(service.acquire("x", 1, 1, 1_000)).kind()).isEqualTo(SlotReply.Kind.UNKNOWN_NODE);
+        assertThat(now(service.heartbeat("x", -1)).kind()).isEqualTo(SlotReply.Kind.UNKNOWN_NODE);
+        assertThat(now(service.acquire("x", 1, 1, 0, 1_000)).kind()).isEqualTo(SlotReply.Kind.UNKNOWN_NODE);
         assertThat(now(service.leave("x")).kind()).isEqualTo(SlotReply.Kind.UNKNOWN_NODE);
     }
 
@@ -231,7 +231,7 @@ class SlotServiceTest {
     void recentEventsKeepTheLast256() {
         join("a", "b", "c");
         for (int i = 1; i <= 200; i++) {
-            SlotReply r = now(service.acquire("a", i, 10, 0));
+            SlotReply r = now(service.acquire("a", i, 10, 0, 0));
             now(service.release("a", r.grant().epoch(), 1));
         }
         List<SlotEvent> recent = service.cluster().join().recentEvents();
@@ -242,8 +242,8 @@ class SlotServiceTest {
     @Test
     void gaugesAndCountersFollowTheLedger() {
         join("a", "b");
-        SlotReply r = now(service.acquire("a", 1, 10, 0));
-        now(service.acquire("b", 1, 10, 0));
+        SlotReply r = now(service.acquire("a", 1, 10, 0, 0));
+        now(service.acquire("b", 1, 10, 0, 0));
         slotThread.advance(SlotService.TICK_MILLIS);
         String text = service.metrics().scrape();
         assertThat(text).contains("blade_coordinator_grants_total 1.0", "blade_coordinator_collecting 1.0",
@@ -256,8 +256,8 @@ class SlotServiceTest {
     @Test
     void closingAnswersOpenPollsAndRefusesLaterCalls() {
         join("a", "b");
-        now(service.acquire("a", 1, 10, 0));
-        CompletableFuture<SlotReply> b = service.acquire("b", 1, 10, 5_000);
+        now(service.acquire("a", 1, 10, 0, 0));
+        CompletableFuture<SlotReply> b = service.acquire("b", 1, 10, 0, 5_000);
         service.close();
         assertThat(now(b).kind()).isEqualTo(SlotReply.Kind.UNAVAILABLE);
         assertThat(now(service.join("c")).kind()).isEqualTo(SlotReply.Kind.UNAVAILABLE);
@@ -272,8 +272,8 @@ class SlotServiceTest {
         try (SlotService real = SlotService.builder().loadBalancer(lb).build()) {
             assertThat(real.join("a").get().kind()).isEqualTo(SlotReply.Kind.OK);
             assertThat(real.join("b").get().kind()).isEqualTo(SlotReply.Kind.OK);
-            SlotReply a = real.acquire("a", 1, 10, 0).get();
-            CompletableFuture<SlotReply> b = real.acquire("b", 1, 10, 10_000);
+            SlotReply a = real.acquire("a", 1, 10, 0, 0).get();
+            CompletableFuture<SlotReply> b = real.acquire("b", 1, 10, 0, 10_000);
             assertThat(real.release("a", a.grant().epoch(), 3).get().kind()).isEqualTo(SlotReply.Kind.OK);
             assertThat(b.get().kind()).isEqualTo(SlotReply.Kind.GRANTED);
         }
