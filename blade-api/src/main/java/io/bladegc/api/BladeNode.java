@@ -95,6 +95,16 @@ public interface BladeNode {
     }
 
     /**
+     * @return the time the JVM is expected to go on before it collects on its own, at its average allocation rate,
+     *     in milliseconds, or -1 when unknown. {@link #leadTimeMillis()} plans this node's own request for the recent
+     *     peak rate, so it is shorter; this is the best single guess, which other nodes plan around (a coordinator
+     *     places full collections between the nodes' expected collections). The default implementation returns -1.
+     */
+    default long dueInMillis() {
+        return -1;
+    }
+
+    /**
      * Tells the node that request-handling code now passes through its gate (a servlet filter started). While no
      * gate user is attached and the default handler is in place, the node only observes: it forces nothing.
      */

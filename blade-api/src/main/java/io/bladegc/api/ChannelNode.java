@@ -18,6 +18,7 @@ final class ChannelNode implements BladeNode {
     private final LongSupplier pauseNanos;
     private final LongSupplier collections;
     private final LongSupplier leadTimeMillis;
+    private final LongSupplier dueInMillis;
     private final Runnable attach;
     private final Runnable detach;
     private final Consumer<Function<long[], Boolean>> register;
@@ -40,6 +41,7 @@ final class ChannelNode implements BladeNode {
         this.pauseNanos = (LongSupplier) ch.get("pauseNanos");
         this.collections = (LongSupplier) ch.getOrDefault("collections", (LongSupplier) () -> -1);
         this.leadTimeMillis = (LongSupplier) ch.getOrDefault("leadTimeMillis", (LongSupplier) () -> -1);
+        this.dueInMillis = (LongSupplier) ch.getOrDefault("dueInMillis", (LongSupplier) () -> -1);
         this.attach = (Runnable) ch.get("attachGate");
         this.detach = (Runnable) ch.get("detachGate");
         this.register = (Consumer<Function<long[], Boolean>>) ch.get("register");
@@ -109,6 +111,11 @@ final class ChannelNode implements BladeNode {
     @Override
     public long leadTimeMillis() {
         return leadTimeMillis.getAsLong();
+    }
+
+    @Override
+    public long dueInMillis() {
+        return dueInMillis.getAsLong();
     }
 
     @Override

@@ -29,6 +29,7 @@ import javax.management.JMException;
  * pauseNanos    LongSupplier                     cumulative pause time
  * collections   LongSupplier                     {@link BladeNode#collections()}
  * leadTimeMillis LongSupplier                    {@link BladeNode#leadTimeMillis()}
+ * dueInMillis   LongSupplier                     {@link BladeNode#dueInMillis()}
  * attachGate    Runnable, detachGate Runnable
  * register      Consumer&lt;Function&lt;long[], Boolean&gt;&gt;  handler over {id, allocated, remaining, pauseNanos,
  *                                                 generation ordinal, full-instead pause nanos}; true = collect now;
@@ -67,6 +68,7 @@ final class NodeChannel {
         ch.put("pauseNanos", (LongSupplier) node::pauseNanos);
         ch.put("collections", (LongSupplier) node::collections);
         ch.put("leadTimeMillis", (LongSupplier) node::leadTimeMillis);
+        ch.put("dueInMillis", (LongSupplier) node::dueInMillis);
         ch.put("attachGate", (Runnable) node::attachGate);
         ch.put("detachGate", (Runnable) node::detachGate);
         ch.put("register", (Consumer<Function<long[], Boolean>>) f -> node.register(f == null ? null : adapt(f, null)));

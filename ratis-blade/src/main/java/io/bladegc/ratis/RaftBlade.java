@@ -140,7 +140,7 @@ public final class RaftBlade implements AutoCloseable {
         });
         long every = Math.max(1, options.memberTimeout().toMillis() / 3);
         Optional<BladeNode> node = Blade.node();
-        LongSupplier due = node.isPresent() ? node.get()::leadTimeMillis : () -> -1;
+        LongSupplier due = node.isPresent() ? node.get()::dueInMillis : () -> -1;
         heartbeats.scheduleWithFixedDelay(() -> heartbeat(slots, self, due, unavailable), 0, every,
             TimeUnit.MILLISECONDS);
         if (node.isEmpty()) {

@@ -216,6 +216,9 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         int cancelledAnswers = 0;
         boolean askedAgain = false;
         long fullPause = fullOffer(r, prepared);
+        if (fullPause > 0) {
+            counters.fullOffers.increment();
+        }
         while (true) {
             long lead = leadMillis(p);
             CallWatcher.Waited<SlotAnswer> w =

@@ -29,6 +29,8 @@ final class HolderCounters {
     final LongAdder handOffFailures = new LongAdder();
     /** Leader collections without a hand-off, their pauses measured short enough (Raft). */
     final LongAdder inPlace = new LongAdder();
+    /** Young requests that offered a full collection in their place. */
+    final LongAdder fullOffers = new LongAdder();
     /** Full collections run in place of a young one, the ledger having found room for them. */
     final LongAdder fullsInstead = new LongAdder();
 
@@ -61,6 +63,7 @@ final class HolderCounters {
         m.put("HandOffs", handOffs.sum());
         m.put("HandOffFailures", handOffFailures.sum());
         m.put("InPlace", inPlace.sum());
+        m.put("FullOffers", fullOffers.sum());
         m.put("FullsInstead", fullsInstead.sum());
         for (int i = 0; i < PHASES.length; i++) {
             m.put(PHASES[i] + "MsSum", phaseNanos[i].sum() / 1_000_000.0);

@@ -51,6 +51,7 @@ final class HeapWatcher {
     private volatile double bytesPerNano;
     private double peakBytesPerNano;
     private volatile long lastLeadNanos = Long.MAX_VALUE;
+    private volatile long lastDueNanos = Long.MAX_VALUE;
     private long lastCount = -1;
     private long lastUsed;
     private long lastNanos;
@@ -84,6 +85,15 @@ final class HeapWatcher {
     /** @return the latest predicted time to the JVM's own next collection, in nanoseconds */
     long lastLeadNanos() {
         return lastLeadNanos;
+    }
+
+    /**
+     * @return the latest expected time to the JVM's own next collection at the average allocation rate, in
+     *     nanoseconds: where {@link #lastLeadNanos()} plans for the recent peak (an escape costs a whole pause), this
+     *     is the best single guess, what other nodes plan around
+     */
+    long lastDueNanos() {
+        return lastDueNanos;
     }
 
     void onCollection(GcEvents.Collection c) {
@@ -150,11 +160,13 @@ final class HeapWatcher {
         double r = Math.max(bytesPerNano, peakBytesPerNano);
         if (capacity <= 0 || r <= 0) {
             lastLeadNanos = Long.MAX_VALUE;
+            lastDueNanos = Long.MAX_VALUE;
             return;
         }
         long headroom = Math.max(0, capacity - used);
         long lead = (long) (headroom / r);
         lastLeadNanos = lead;
+        lastDueNanos = bytesPerNano > 0 ? (long) Math.min(Long.MAX_VALUE, headroom / bytesPerNano) : Long.MAX_VALUE;
         // never ask before eden is half full: with a lead time longer than that (a slow drain, a long queue at the
         // coordinator) the node would collect a nearly empty eden again and again
         long needed = Math.min(neededLeadNanos.getAsLong(), (long) (capacity / r) / 2);

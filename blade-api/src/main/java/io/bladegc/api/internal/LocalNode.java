@@ -273,6 +273,12 @@ public final class LocalNode implements BladeNode {
     }
 
     @Override
+    public long dueInMillis() {
+        long due = watcher.lastDueNanos();
+        return due == Long.MAX_VALUE ? -1 : due / 1_000_000;
+    }
+
+    @Override
     public void attachGate() {
         gateUsers.incrementAndGet();
     }
