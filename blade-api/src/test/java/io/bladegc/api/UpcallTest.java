@@ -59,6 +59,32 @@ class UpcallTest {
     }
 
     @Test
+    void aYoungRequestCanBeCollectedAsAFullCollectionInItsPlace() throws Exception {
+        BladeNode node = Blade.startNode(BladeOptions.defaults());
+        GcRequest request = awaitUpcall(node);
+        assertThat(request.generation()).isEqualTo(Generation.YOUNG);
+        long fullBefore = fullCollections();
+        DrainedCollection d = node.drainAndCollect(request.id(), Generation.OLD);
+        assertThat(d.outcome()).as("nothing allocates after the upcall").isEqualTo(GcOutcome.COLLECTED);
+        assertThat(fullCollections()).as("the old generation's collector ran").isGreaterThan(fullBefore);
+        assertThatThrownBy(() -> node.drainAndCollect(request.id() + 1, Generation.OLD))
+            .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** @return collections by this JVM's old-generation (full) collector */
+    private static long fullCollections() {
+        long n = 0;
+        for (java.lang.management.GarbageCollectorMXBean b
+            : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            String name = b.getName();
+            if (name.contains("Old") || name.contains("MarkSweep")) {
+                n += b.getCollectionCount();
+            }
+        }
+        return n;
+    }
+
+    @Test
     void anExplicitRequestIsAFullCollectionPlannedThroughTheHandlerAndLaterCallsJoinIt() throws Exception {
         BladeNode node = Blade.startNode(BladeOptions.defaults());
         assertThat(node.requestCollection()).as("nothing to plan with: no gate attached, no handler").isFalse();

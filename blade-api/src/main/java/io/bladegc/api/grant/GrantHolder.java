@@ -54,6 +54,10 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
     /** Shortest wait asked for, so that a node past its lead time does not spin on {@code QUEUED} answers. */
     static final long MIN_WAIT_MILLIS = 10;
     private static final long MAX_LEAD_MILLIS = 3_600_000;
+    /** The least a node that queued behind another moves its next collection forward, besides the full pause. */
+    static final long SHIFT_FLOOR_NANOS = 250_000_000L;
+    /** Added to that shift for what the pauses do not cover: the drain, the release, the next grant. */
+    static final long SHIFT_MARGIN_NANOS = 100_000_000L;
     /** {@code CANCELLED} answers in a row after which the node stops asking. */
     private static final int MAX_CANCELLED_ANSWERS = 3;
 
@@ -71,6 +75,8 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
     private final Thread thread;
     private volatile boolean closed;
     private volatile String lastEvent = "";
+    /** How much earlier the next request comes, once, to leave another node's rhythm (0: none pending). */
+    private volatile long shiftNanos;
 
     /** A request handed over by the upcall, with what the node looked like then. */
     private record Pending(GcRequest request, long upcallNanos, long collectionsAtUpcall) {
@@ -112,14 +118,31 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         if (closed) {
             return settings.failOpen() ? GcDecision.COLLECT_NOW : GcDecision.DEFER;
         }
+        shiftNanos = 0; // the request it was meant for has come
         inbox.add(new Pending(request, System.nanoTime(), node.collections()));
         return GcDecision.DEFER;
     }
 
-    /** @return the recent worst time from an upcall to its grant, which the node adds to its lead time */
+    /**
+     * @return the recent worst time from an upcall to its grant, which the node adds to its lead time; after a request
+     *     that had to queue, once, also a shift that moves this node's next collection clear of the one it queued
+     *     behind
+     */
     @Override
     public long scheduleLeadNanos() {
-        return scheduleLead.nanos();
+        return scheduleLead.nanos() + shiftNanos;
+    }
+
+    /**
+     * This node queued behind another: its collections come due together with that node's (two nodes whose eden
+     * fills at the same rate stay in step, and the schedule lead alone keeps them so: the queued one asks earlier by
+     * its wait, which puts it right beside the other again). Its next request comes earlier by the longest full
+     * pause measured here (at least {@value #SHIFT_FLOOR_NANOS} ns) plus {@value #SHIFT_MARGIN_NANOS} ns, once: one young collection of a
+     * fuller-than-needed eden moves it far enough from the other that even a full collection of either fits between.
+     */
+    private void leaveStep() {
+        shiftNanos = Math.max(SHIFT_FLOOR_NANOS, pauses.longest(Generation.OLD)) + SHIFT_MARGIN_NANOS;
+        counters.shifts.increment();
     }
 
     /** @return the pauses this holder measured around its collections */
@@ -225,6 +248,9 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
                 watcher.await(port.acquire(r.id(), lead, fullPause, waitMillis(lead)), () -> collectedSince(p));
             if (w.collected()) {
                 scheduleLead.overtaken(since(p));
+                if (polls > 0) {
+                    leaveStep();
+                }
                 cancel(p, prepared, polls == 0 ? "the JVM collected on its own while the node asked for a slot"
                     : "the JVM collected on its own while queued at position " + position);
                 return null;
@@ -291,6 +317,9 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
             return;
         }
         scheduleLead.granted(schedule);
+        if (polls > 0) {
+            leaveStep();
+        }
         Prepared again = preparation.confirm(prepared);
         if (again.kind() == Prepared.Kind.FAILED) {
             cancel(p, prepared, again.note() + " (grant epoch " + grant.epoch() + ")");
