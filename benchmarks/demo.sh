@@ -9,7 +9,8 @@
 #   arm "G1 alone":       -XX:+UseG1GC, no agent, no filter
 #   arm "Parallel alone": -XX:+UseParallelGC -XX:-UseAdaptiveSizePolicy -Xmn96m, no agent, no filter (what Blade hides)
 #   arm "Blade":          Parallel as above, the servlet filter, the agent in coordinated mode and the coordinator
-#                         (K = 1) taking each collecting node out of HAProxy's rotation
+#                         (K = 1, a second slot for a node about to collect: --k-due 2) taking each collecting
+#                         node out of HAProxy's rotation
 # Backends: -Xms1g -Xmx1g -XX:MetaspaceSize=64m, one GC thread, live set 384 MiB of 64-byte arrays, 32 KiB garbage and
 # 64 KiB of the live set replaced per request (the benchmark suite's http-cluster workload).
 # Prints a progress line every 5 s, then the table, Blade's ratios to the other arms, one sentence saying what the run

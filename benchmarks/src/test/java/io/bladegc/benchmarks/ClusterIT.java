@@ -40,7 +40,7 @@ class ClusterIT {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         ClusterSpec spec = new ClusterSpec(ClusterSpec.currentJava(),
             DemoProcess.requiredProperty("blade.benchmarks.classpath"), Path.of(HAPROXY),
-            new ClusterSpec.BladeJars(Path.of(DemoProcess.requiredProperty("blade.agent.jar")),
+            new ClusterSpec.BladeParts(Path.of(DemoProcess.requiredProperty("blade.agent.jar")),
                 Path.of(DemoProcess.requiredProperty("blade.coordinator.jar"))),
             3,
             List.of("-XX:+UseParallelGC", "-XX:-UseAdaptiveSizePolicy", "-Xms256m", "-Xmx256m", "-Xmn48m",

@@ -131,6 +131,9 @@ public final class CoordinatorMain {
         String version = CoordinatorMain.class.getPackage().getImplementationVersion();
         String k = p.maxCollectingFraction() > 0 ? "K=" + p.maxCollectingFraction() + " of live members"
             : "K=" + p.maxCollecting();
+        if (p.maxCollectingWhenDue() > 0) {
+            k += " (" + p.maxCollectingWhenDue() + " for a due node)";
+        }
         return "blade-coordinator " + (version == null ? "dev" : version) + " listening on http://"
             + hostPort(server) + " | " + k + ", min-healthy=" + p.minHealthy() + ", lease=" + p.leaseMillis()
             + " ms, member-timeout=" + p.memberTimeoutMillis() + " ms, first grant after one lease (restart safety) | token " + (config.token() == null

@@ -38,6 +38,9 @@ final class CoordinatorOptions {
         new Key("k", "<n>", "1", "at most this many nodes collecting at once"),
         new Key("k-fraction", "<0..1>", "0", "K as a share of live members (floor, at least 1); 0: use --k"),
         new Key("min-healthy", "<n>", "1", "never grant when fewer live members than this would be left serving"),
+        new Key("k-due", "<n>", "0", "a node whose JVM will collect on its own within 150 ms (it would collect"
+            + " in rotation) may be granted beyond K while fewer than this many collect, min-healthy still holding;"
+            + " 0: never beyond K"),
         new Key("lease", "<duration>", "10s", "a grant's lifetime unless renewed"),
         new Key("member-timeout", "<duration>", "5s", "a member silent this long is dropped"),
         new Key("idle-timeout", "<duration>", "60s", "close connections idle this long"),
@@ -171,6 +174,7 @@ final class CoordinatorOptions {
         int k = (int) number(v, "k", p.maxCollecting(), 1, 1_000_000, errors);
         double fraction = fraction(v, "k-fraction", p.maxCollectingFraction(), errors);
         int minHealthy = (int) number(v, "min-healthy", p.minHealthy(), 0, 1_000_000, errors);
+        int kDue = (int) number(v, "k-due", p.maxCollectingWhenDue(), 0, 1_000_000, errors);
         long lease = duration(v, "lease", p.leaseMillis(), errors);
         long memberTimeout = duration(v, "member-timeout", p.memberTimeoutMillis(), errors);
         long idle = duration(v, "idle-timeout", d.idleTimeoutMillis(), errors);
@@ -183,7 +187,7 @@ final class CoordinatorOptions {
         }
         try {
             return new CoordinatorConfig(bind, port, v.get("token"),
-                new SlotPolicy(k, fraction, minHealthy, lease, memberTimeout), idle, request, maxWait, maxConnections,
+                new SlotPolicy(k, fraction, minHealthy, lease, memberTimeout, kDue), idle, request, maxWait, maxConnections,
                 maxMembers);
         } catch (IllegalArgumentException e) {
             errors.add("invalid configuration: " + e.getMessage());

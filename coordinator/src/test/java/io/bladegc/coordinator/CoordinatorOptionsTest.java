@@ -27,14 +27,15 @@ class CoordinatorOptionsTest {
     @Test
     void flagsInBothForms() {
         CoordinatorConfig c = parse(Map.of(), "--port", "9000", "--k=2", "--min-healthy", "3", "--lease", "15s",
-            "--member-timeout", "2500", "--k-fraction", "0.25", "--max-wait", "2m", "--request-timeout", "500ms")
-            .config();
+            "--member-timeout", "2500", "--k-fraction", "0.25", "--max-wait", "2m", "--request-timeout", "500ms",
+            "--k-due", "4").config();
         assertThat(c.port()).isEqualTo(9000);
         assertThat(c.policy().maxCollecting()).isEqualTo(2);
         assertThat(c.policy().minHealthy()).isEqualTo(3);
         assertThat(c.policy().leaseMillis()).isEqualTo(15_000);
         assertThat(c.policy().memberTimeoutMillis()).isEqualTo(2_500);
         assertThat(c.policy().maxCollectingFraction()).isEqualTo(0.25);
+        assertThat(c.policy().maxCollectingWhenDue()).isEqualTo(4);
         assertThat(c.maxWaitMillis()).isEqualTo(120_000);
         assertThat(c.requestTimeoutMillis()).isEqualTo(500);
     }
@@ -94,6 +95,6 @@ class CoordinatorOptionsTest {
     void helpListsEveryKey() {
         assertThat(parse(Map.of(), "--help", "--nope").help()).isTrue();
         assertThat(CoordinatorOptions.usage()).contains("--bind", "--port", "--token", "--k ", "--k-fraction",
-            "--min-healthy", "--lease", "--member-timeout", "--config", "BLADE_COORDINATOR_TOKEN");
+            "--min-healthy", "--k-due", "--lease", "--member-timeout", "--config", "BLADE_COORDINATOR_TOKEN");
     }
 }

@@ -30,7 +30,7 @@ import java.util.Map;
  */
 final class SlotCodec {
     /** 2: grants say whether they are full, queue entries carry the full pause offered, members when they are due. */
-    private static final byte VERSION = 2;
+    private static final byte VERSION = 3;
 
     private SlotCodec() {
     }
@@ -240,10 +240,11 @@ final class SlotCodec {
         out.writeInt(p.minHealthy());
         out.writeLong(p.leaseMillis());
         out.writeLong(p.memberTimeoutMillis());
+        out.writeInt(p.maxCollectingWhenDue());
     }
 
     private static SlotPolicy readPolicy(DataInputStream in) throws IOException {
-        return new SlotPolicy(in.readInt(), in.readDouble(), in.readInt(), in.readLong(), in.readLong());
+        return new SlotPolicy(in.readInt(), in.readDouble(), in.readInt(), in.readLong(), in.readLong(), in.readInt());
     }
 
     private static void writeTimes(DataOutputStream out, Map<String, Long> times) throws IOException {

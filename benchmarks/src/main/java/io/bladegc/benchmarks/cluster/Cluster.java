@@ -49,7 +49,7 @@ public final class Cluster implements AutoCloseable {
         if (spec.blade() != null) {
             coordinator = track(CoordinatorProcess.start(spec.java(), spec.blade().coordinator(),
                 free[spec.backends() + 1], haproxy,
-                nodes, spec.logDir().resolve("coordinator.log"), http));
+                nodes, spec.blade().coordinatorArgs(), spec.logDir().resolve("coordinator.log"), http));
         }
         for (int i = 0; i < nodes.size(); i++) {
             List<String> flags = new ArrayList<>();

@@ -2,6 +2,7 @@ package io.bladegc.benchmarks.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.bladegc.api.slot.SlotLedger;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.util.ArrayList;
@@ -140,6 +141,12 @@ public final class ClusterObserver {
     /** @return how many of the events seen have this type ({@code GRANTED}, {@code EXPIRED}, ...) */
     public long count(String type) {
         return parsedEvents().stream().filter(e -> e.get("type").asText().equals(type)).count();
+    }
+
+    /** @return how many of the events seen are grants beyond K for a due request ({@link SlotLedger#DUE_DETAIL}) */
+    public long dueGrants() {
+        return parsedEvents().stream().filter(e -> e.get("type").asText().equals("GRANTED")
+            && e.path("detail").asText().equals(SlotLedger.DUE_DETAIL)).count();
     }
 
     /**

@@ -17,18 +17,26 @@ import java.util.Objects;
  * @param demoArgs        DemoServer arguments of every backend, without {@code --port} (added per backend)
  * @param logDir          where every child's configuration and output go
  */
-public record ClusterSpec(Path java, String classpath, Path haproxy, BladeJars blade, int backends,
+public record ClusterSpec(Path java, String classpath, Path haproxy, BladeParts blade, int backends,
                           List<String> backendJvmFlags, List<String> demoArgs, Path logDir) {
     /**
-     * The jars of Blade's cluster mode.
+     * Blade's cluster mode: its jars and how the coordinator is configured.
      *
-     * @param agent       {@code agent/target/blade-agent-<version>.jar}
-     * @param coordinator {@code coordinator/target/blade-coordinator.jar}
+     * @param agent           {@code agent/target/blade-agent-<version>.jar}
+     * @param coordinator     {@code coordinator/target/blade-coordinator.jar}
+     * @param coordinatorArgs the coordinator's slot options beyond the cluster's own (port, HAProxy, lease), e.g.
+     *                        {@code --k-due 2}; empty: its defaults (K = 1)
      */
-    public record BladeJars(Path agent, Path coordinator) {
-        public BladeJars {
+    public record BladeParts(Path agent, Path coordinator, List<String> coordinatorArgs) {
+        public BladeParts {
             Objects.requireNonNull(agent, "agent");
             Objects.requireNonNull(coordinator, "coordinator");
+            coordinatorArgs = List.copyOf(coordinatorArgs);
+        }
+
+        /** The jars with the coordinator's defaults (K = 1, never beyond). */
+        public BladeParts(Path agent, Path coordinator) {
+            this(agent, coordinator, List.of());
         }
     }
 

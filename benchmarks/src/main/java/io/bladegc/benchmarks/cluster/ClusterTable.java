@@ -67,9 +67,11 @@ public final class ClusterTable {
             rows.put("most slots held at once", ClusterObserver.maxConcurrent(grants) + " (polls: "
                 + o.maxCollecting() + ")");
             rows.put("slot grants, expired", grants.size() + ", " + o.count("EXPIRED"));
+            rows.put("grants beyond K (node due)", Long.toString(o.dueGrants()));
         } else {
             rows.put("most slots held at once", "-");
             rows.put("slot grants, expired", "-");
+            rows.put("grants beyond K (node due)", "-");
         }
         rows.put("load average (1 min), start / end", String.format(Locale.ROOT, "%.1f / %.1f", arm.loadAverage()[0],
             arm.loadAverage()[1]));

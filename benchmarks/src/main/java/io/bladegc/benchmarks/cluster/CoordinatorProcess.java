@@ -14,7 +14,7 @@ import java.util.List;
 
 /**
  * The coordinator jar in a child JVM (small heap, Serial collector, C1 only: it is a sidecar), driving HAProxy's
- * runtime API: {@code --haproxy <socket> --haproxy-servers n1=app/s1,... --lease 5s}, K = 1 (its default). Ready
+ * runtime API: {@code --haproxy <socket> --haproxy-servers n1=app/s1,... --lease 5s}, K = 1 unless further options say otherwise. Ready
  * when {@code /health} answers 200 (within 30 s); stopped by pid. Thread-safe.
  */
 public final class CoordinatorProcess implements AutoCloseable {
@@ -34,19 +34,23 @@ public final class CoordinatorProcess implements AutoCloseable {
      * @param port    the port it listens on (127.0.0.1)
      * @param haproxy the load balancer it drives
      * @param nodes   node ids, the {@code i}-th mapped to HAProxy's server {@link Haproxy#server(int) s(i+1)}
+     * @param slotArgs further options, e.g. {@code --k-due 2}
      * @param log     where its output goes
      * @param http    a client for the readiness check
      */
     public static CoordinatorProcess start(Path java, Path jar, int port, Haproxy haproxy, List<String> nodes,
-                                           Path log, HttpClient http) throws IOException, InterruptedException {
+                                           List<String> slotArgs, Path log, HttpClient http)
+        throws IOException, InterruptedException {
         List<String> servers = new ArrayList<>();
         for (int i = 0; i < nodes.size(); i++) {
             servers.add(nodes.get(i) + "=" + Haproxy.BACKEND + "/" + Haproxy.server(i));
         }
-        ChildProcess child = ChildProcess.start("coordinator", List.of(java.toString(), "-Xmx64m",
+        List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx64m",
             "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", jar.toString(), "--port", "" + port,
             "--haproxy", haproxy.adminSocket().toString(), "--haproxy-servers", String.join(",", servers),
-            "--lease", "5s"), log, log);
+            "--lease", "5s"));
+        command.addAll(slotArgs);
+        ChildProcess child = ChildProcess.start("coordinator", command, log, log);
         CoordinatorProcess c = new CoordinatorProcess(child, URI.create("http://127.0.0.1:" + port));
         try {
             HttpRequest health = HttpRequest.newBuilder(c.uri.resolve("/health")).timeout(Duration.ofSeconds(1))

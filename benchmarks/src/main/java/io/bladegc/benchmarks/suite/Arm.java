@@ -39,7 +39,7 @@ public record Arm(String name, Path java, List<String> jvmFlags, BladeMode blade
      *     flags, {@link BladeMode#COORDINATED} hands the jars to the cluster (coordinator, agent in coordinated mode)
      */
     public ClusterSpec clusterSpec(int backends, List<String> demoArgs, String classpath, Path haproxy,
-                                   ClusterSpec.BladeJars jars, Path logDir) {
+                                   ClusterSpec.BladeParts jars, Path logDir) {
         List<String> flags = serverFlags(jars.agent(), logDir);
         List<String> args = new ArrayList<>(demoArgs);
         args.addAll(List.of("--blade", blade == BladeMode.NONE ? "off" : "on"));

@@ -79,7 +79,8 @@ final class ClusterRateSearch {
     /** Starts the cluster, runs the search on it and stops the cluster. */
     Outcome run(StopOnExit stop) throws IOException {
         ClusterSpec spec = arm.clusterSpec(ClusterDemo.BACKENDS, workload, System.getProperty("java.class.path"),
-            o.haproxy(), new ClusterSpec.BladeJars(o.agentJar(), o.coordinatorJar()), logDir);
+            o.haproxy(), new ClusterSpec.BladeParts(o.agentJar(), o.coordinatorJar(),
+            ClusterDemo.COORDINATOR_ARGS), logDir);
         System.err.printf(Locale.ROOT, "suite: %s: %s; windows of %d s + %d s%n", id, spec.backendJvmFlags(),
             settle.toSeconds(), window.toSeconds());
         for (int attempt = 1; ; attempt++) {

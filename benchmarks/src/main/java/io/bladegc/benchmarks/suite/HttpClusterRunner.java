@@ -49,7 +49,8 @@ final class HttpClusterRunner {
         notes.forEach(n -> System.err.println("suite: " + n));
         List<RepResult> results = new ArrayList<>();
         Map<String, Integer> failures = new HashMap<>();
-        ClusterSpec.BladeJars jars = new ClusterSpec.BladeJars(o.agentJar(), o.coordinatorJar());
+        ClusterSpec.BladeParts jars = new ClusterSpec.BladeParts(o.agentJar(), o.coordinatorJar(),
+            ClusterDemo.COORDINATOR_ARGS);
         for (InterleavedSchedule.Slot slot : InterleavedSchedule.of(arms, o.repetitions())) {
             String id = slot.arm().name() + "-rep" + slot.rep();
             Path logDir = o.out().resolve("logs").resolve(id);

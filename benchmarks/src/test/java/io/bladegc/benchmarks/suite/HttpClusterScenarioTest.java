@@ -65,7 +65,7 @@ class HttpClusterScenarioTest {
     void theArmBecomesAClusterSpecPerBladeMode() {
         List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.empty(), 600, Duration.ofSeconds(12),
             new ArrayList<>());
-        var jars = new io.bladegc.benchmarks.cluster.ClusterSpec.BladeJars(Path.of("agent.jar"), Path.of("coord.jar"));
+        var jars = new io.bladegc.benchmarks.cluster.ClusterSpec.BladeParts(Path.of("agent.jar"), Path.of("coord.jar"));
         Path logs = Path.of("/tmp/logs");
         var g1 = arms.get(0).clusterSpec(3, List.of("--live-mb", "64"), "cp", Path.of("haproxy"), jars, logs);
         assertThat(g1.blade()).isNull();

@@ -15,7 +15,7 @@ import java.util.TreeSet;
  *
  * <p>Rules:
  * <ul>
- *   <li>at most {@link SlotPolicy#allowance(int) K} grants at once, and never a grant that would leave fewer than
+ *   <li>at most {@link SlotPolicy#allowance(int) K} grants at once (see due requests below), and never a grant that would leave fewer than
  *       {@link SlotPolicy#minHealthy()} live members not collecting; otherwise the request queues, most urgent
  *       (earliest {@code now + leadMillis}) first;</li>
  *   <li>a grant is a lease with a deadline and a strictly increasing epoch; a holder that neither releases nor renews
@@ -30,7 +30,13 @@ import java.util.TreeSet;
  *       worse time. Its grant says {@link Grant#full() full} only when nobody else waits and no other member expects
  *       its JVM to collect (from its heartbeats and requests) before that pause and {@value #FULL_MARGIN_MILLIS} ms
  *       have passed: otherwise two full collections, or a full one and another node's young one, come due together
- *       and one of them escapes while it queues behind the other.</li>
+ *       and one of them escapes while it queues behind the other;</li>
+ *   <li><b>due requests</b>: when K are collecting and the most urgent request's node is expected to collect on its
+ *       own within {@value #DUE_MARGIN_MILLIS} ms, it is granted beyond K while fewer than
+ *       {@link SlotPolicy#maxCollectingWhenDue()} collect and {@code minHealthy} holds (its event says
+ *       {@value #DUE_DETAIL}; such a grant never runs a full collection offered in place): otherwise it collects
+ *       while it waits, in rotation with requests inside, as when a short young collection comes due during
+ *       another node's long full one.</li>
  * </ul>
  * A ledger that takes over from an earlier one whose state is lost (a restarted coordinator) is made with
  * {@link #SlotLedger(SlotPolicy, long, long)}: its epochs continue above the old ones, and it grants nothing until the
@@ -47,6 +53,13 @@ public final class SlotLedger {
 
     /** What a full collection offered in place of a young one must leave free after its expected pause. */
     public static final long FULL_MARGIN_MILLIS = 100;
+    /**
+     * A waiting request is due when its node's JVM is expected to collect on its own within this: one coordinator
+     * tick (100 ms), which may pass before the ledger looks again, and the grant's way to the node and its drain.
+     */
+    public static final long DUE_MARGIN_MILLIS = 150;
+    /** The detail of a {@link SlotEvent.Type#GRANTED} event beyond K, for a due request. */
+    public static final String DUE_DETAIL = "due, beyond K";
 
     private record Waiting(String node, long gcId, long urgentAt, long fullPauseMillis, long seq) {
     }
@@ -381,15 +394,19 @@ public final class SlotLedger {
             for (String holder : grants.keySet()) {
                 liveCollecting += lastSeen.containsKey(holder) ? 1 : 0;
             }
-            if (grants.size() >= policy.allowance(live) || live - liveCollecting - 1 < policy.minHealthy()) {
+            boolean beyondK = grants.size() >= policy.allowance(live);
+            if (beyondK && (grants.size() >= policy.allowanceWhenDue(live)
+                    || queue.first().urgentAt() > saturatedAdd(clock, DUE_MARGIN_MILLIS))
+                    || live - liveCollecting - 1 < policy.minHealthy()) {
                 return;
             }
             Waiting w = queue.pollFirst();
-            boolean full = w.fullPauseMillis() > 0 && nobodyDueBefore(w.node(),
+            boolean full = !beyondK && w.fullPauseMillis() > 0 && nobodyDueBefore(w.node(),
                 saturatedAdd(clock, saturatedAdd(w.fullPauseMillis(), FULL_MARGIN_MILLIS)));
             Grant g = new Grant(w.node(), w.gcId(), ++epoch, clock, saturatedAdd(clock, policy.leaseMillis()), full);
             grants.put(w.node(), g);
-            events.add(event(SlotEvent.Type.GRANTED, w.node(), w.gcId(), g.epoch(), full ? "full" : ""));
+            events.add(event(SlotEvent.Type.GRANTED, w.node(), w.gcId(), g.epoch(),
+                beyondK ? DUE_DETAIL : full ? "full" : ""));
         }
     }
 

@@ -13,9 +13,14 @@ package io.bladegc.api.slot;
  *                              (default 10 s)
  * @param memberTimeoutMillis   a member silent this long is lost: dropped from the live members and the queue (its
  *                              grant, if any, still runs to its deadline) (default 5 s)
+ * @param maxCollectingWhenDue  K for a request that is due: when the most urgent request waits and its node's JVM is
+ *                              expected to collect on its own within {@link SlotLedger#DUE_MARGIN_MILLIS} (so it would
+ *                              collect in rotation, with requests inside), it may be granted while fewer than this
+ *                              many collect, {@code minHealthy} still holding; 0 (the default) or at most K: never
+ *                              beyond K
  */
 public record SlotPolicy(int maxCollecting, double maxCollectingFraction, int minHealthy, long leaseMillis,
-                         long memberTimeoutMillis) {
+                         long memberTimeoutMillis, int maxCollectingWhenDue) {
 
     public SlotPolicy {
         if (maxCollecting < 1) {
@@ -30,11 +35,20 @@ public record SlotPolicy(int maxCollecting, double maxCollectingFraction, int mi
         if (leaseMillis < 1 || memberTimeoutMillis < 1) {
             throw new IllegalArgumentException("leaseMillis and memberTimeoutMillis must be positive");
         }
+        if (maxCollectingWhenDue < 0) {
+            throw new IllegalArgumentException("maxCollectingWhenDue must not be negative: " + maxCollectingWhenDue);
+        }
     }
 
-    /** @return K=1, no fraction, minHealthy 1, lease 10 s, member timeout 5 s */
+    /** A policy that never grants beyond K ({@code maxCollectingWhenDue} 0). */
+    public SlotPolicy(int maxCollecting, double maxCollectingFraction, int minHealthy, long leaseMillis,
+                      long memberTimeoutMillis) {
+        this(maxCollecting, maxCollectingFraction, minHealthy, leaseMillis, memberTimeoutMillis, 0);
+    }
+
+    /** @return K=1, no fraction, minHealthy 1, lease 10 s, member timeout 5 s, never beyond K */
     public static SlotPolicy defaults() {
-        return new SlotPolicy(1, 0, 1, 10_000, 5_000);
+        return new SlotPolicy(1, 0, 1, 10_000, 5_000, 0);
     }
 
     /** @return how many may collect at once with {@code live} members */
@@ -43,5 +57,10 @@ public record SlotPolicy(int maxCollecting, double maxCollectingFraction, int mi
             return Math.max(1, (int) Math.floor(maxCollectingFraction * live));
         }
         return maxCollecting;
+    }
+
+    /** @return how many may collect at once with {@code live} members when the most urgent request is due */
+    public int allowanceWhenDue(int live) {
+        return Math.max(allowance(live), maxCollectingWhenDue);
     }
 }

@@ -23,21 +23,21 @@ class SlotLedgerInvariantsTest {
     void invariantsHoldOverRandomHistories() {
         for (long seed = 1; seed <= 300; seed++) {
             SlotPolicy policy = new SlotPolicy(1 + (int) (seed % 2), seed % 3 == 0 ? 0.4 : 0, (int) (seed % 3), 200,
-                150);
+                150, (int) (seed % 5)); // beyond K for due requests: never (0, or not above K) or up to 3 or 4
             check(seed, policy, 400);
         }
     }
 
     @Test
     void theSameCallsGiveTheSameResults() {
-        SlotPolicy policy = new SlotPolicy(2, 0, 1, 200, 150);
+        SlotPolicy policy = new SlotPolicy(2, 0, 1, 200, 150, 3);
         assertThat(run(42, policy, 500)).isEqualTo(run(42, policy, 500));
     }
 
     @Test
     void aRestoredLedgerAnswersEveryLaterCallAsTheOriginal() {
         for (long seed = 1; seed <= 100; seed++) {
-            SlotPolicy policy = new SlotPolicy(2, 0, 1, 200, 150);
+            SlotPolicy policy = new SlotPolicy(2, 0, 1, 200, 150, 3);
             SlotLedger original = new SlotLedger(policy);
             Random r = new Random(seed);
             long now = 0;
@@ -108,8 +108,9 @@ class SlotLedgerInvariantsTest {
                         lastEpoch = e.epoch();
                         held.put(e.node(), e.epoch());
                         knownEpochs.put(e.node(), e.epoch());
-                        assertThat(held.size()).as("at most K collecting; " + where)
-                            .isLessThanOrEqualTo(policy.allowance(live.size()));
+                        assertThat(held.size()).as("at most K collecting, more only when due; " + where)
+                            .isLessThanOrEqualTo(e.detail().equals(SlotLedger.DUE_DETAIL)
+                                ? policy.allowanceWhenDue(live.size()) : policy.allowance(live.size()));
                         long liveCollecting = held.keySet().stream().filter(live::contains).count();
                         assertThat(live.size() - liveCollecting).as("min healthy; " + where)
                             .isGreaterThanOrEqualTo(policy.minHealthy());

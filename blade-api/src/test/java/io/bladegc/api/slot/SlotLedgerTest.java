@@ -65,6 +65,41 @@ class SlotLedgerTest {
     }
 
     @Test
+    void aDueRequestIsGrantedBeyondKWhileMinHealthyHolds() {
+        SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 10_000, 5_000, 2), "a", "b", "c");
+        Grant a = l.acquire("a", 1, 50, 0).grant(); // a long full collection, say
+        Outcome b = l.acquire("b", 1, 400, 10); // its JVM collects at 410: not due yet
+        assertThat(b.status()).isEqualTo(Status.QUEUED);
+        assertThat(l.tick(200)).as("410 is more than the margin away").isEmpty();
+        List<SlotEvent> due = l.tick(410 - SlotLedger.DUE_MARGIN_MILLIS);
+        assertThat(due).extracting(SlotEvent::type, SlotEvent::node, SlotEvent::detail)
+            .containsExactly(org.assertj.core.groups.Tuple.tuple(SlotEvent.Type.GRANTED, "b", SlotLedger.DUE_DETAIL));
+        Outcome c = l.acquire("c", 1, 0, 300); // due at once, but a third collector would leave nobody serving
+        assertThat(c.status()).isEqualTo(Status.QUEUED);
+        l.release("a", a.epoch(), 400, 400);
+        assertThat(l.grantOf("c")).as("granted within K once a slot is free").isNotNull();
+        assertThat(l.view().collecting()).extracting(Grant::node).containsExactlyInAnyOrder("b", "c");
+    }
+
+    @Test
+    void withoutTheDueAllowanceADueRequestWaitsForK() {
+        SlotLedger l = ledgerWith(K1, "a", "b", "c");
+        l.acquire("a", 1, 50, 0);
+        assertThat(l.acquire("b", 1, 0, 10).status()).isEqualTo(Status.QUEUED);
+        assertThat(l.tick(500)).isEmpty();
+        assertThat(l.view().collecting()).extracting(Grant::node).containsExactly("a");
+    }
+
+    @Test
+    void aGrantBeyondKNeverRunsTheFullCollectionOffered() {
+        SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 10_000, 5_000, 2), "a", "b", "c");
+        l.acquire("a", 1, 50, 0);
+        Outcome b = l.acquire("b", 1, 100, 300, 10); // due within the margin, offers a full collection
+        assertThat(b.status()).isEqualTo(Status.GRANTED);
+        assertThat(b.grant().full()).isFalse();
+    }
+
+    @Test
     void aMemberThatCollectedOrLeftIsNoLongerDue() {
         SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 10_000, 5_000), "a", "b", "c");
         Grant b = l.acquire("b", 1, 100, 0).grant(); // b due at 100, and holding

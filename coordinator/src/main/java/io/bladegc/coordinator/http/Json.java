@@ -106,7 +106,7 @@ public final class Json {
         o.putObject("policy").put("maxCollecting", p.maxCollecting())
             .put("maxCollectingFraction", p.maxCollectingFraction()).put("minHealthy", p.minHealthy())
             .put("leaseMillis", p.leaseMillis()).put("memberTimeoutMillis", p.memberTimeoutMillis())
-            .put("allowance", p.allowance(v.members().size()));
+            .put("allowance", p.allowance(v.members().size())).put("maxCollectingWhenDue", p.maxCollectingWhenDue());
         o.put("loadBalancer", loadBalancer);
         if (!s.replica().isEmpty()) {
             o.put("replica", s.replica());
