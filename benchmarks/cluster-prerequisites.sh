@@ -16,6 +16,19 @@ find_haproxy() {
     fi
 }
 
+# find_wrk WHO: makes sure wrk is on the PATH; as root installs it with apt-get when missing, otherwise says how and
+# exits 1.
+find_wrk() {
+    command -v wrk >/dev/null 2>&1 && return 0
+    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "$1: wrk is missing; installing it (apt-get install wrk)" >&2
+        apt-get update -q && apt-get install -y -q wrk
+    else
+        echo "$1: wrk is missing; install it, e.g. sudo apt-get install wrk" >&2
+        exit 1
+    fi
+}
+
 # build_once WHO: builds with the Maven wrapper unless SKIP_BUILD=1, checks the jars and the runtime classpath
 # are there, and sets CP to the benchmarks' classpath. Needs AGENT_JAR and COORDINATOR_JAR.
 build_once() {

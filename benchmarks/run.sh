@@ -17,6 +17,11 @@
 #                                             agent), Epsilon; 3 repetitions per arm interleaved, 30 s warm-up and
 #                                             120 s measured each (about 30 minutes); quick: 1 repetition, 50,000 keys,
 #                                             5 s + 20 s (about 3 minutes)
+#   benchmarks/run.sh load-sweep              G1 alone and Blade from moderate load to past saturation: per arm one
+#                                             cluster, closed loop with wrk (16 connections, 30 s), then open-loop
+#                                             windows at 25-110 % of G1's closed-loop throughput, each after 10 s of
+#                                             saturating wrk load (the heaps fill in step), 20 s measured (about 15
+#                                             minutes); needs wrk (as root it is installed with apt-get when missing)
 #   ... --quick                               any scenario in under 5 minutes, build included;
 #                                             results in benchmarks/target/suite/<time>-<scenario>-quick/
 #
@@ -33,7 +38,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-usage() { echo "usage: benchmarks/run.sh http-cluster|single-node|memory-pressure|raft-kv [--quick]" >&2; exit 2; }
+usage() { echo "usage: benchmarks/run.sh http-cluster|single-node|memory-pressure|raft-kv|load-sweep [--quick]" >&2; exit 2; }
 SCENARIO="${1:-}"
 QUICK=""
 case "${2:-}" in
@@ -42,7 +47,7 @@ case "${2:-}" in
     *) usage ;;
 esac
 case "$SCENARIO" in
-    http-cluster|single-node|memory-pressure|raft-kv) ;;
+    http-cluster|single-node|memory-pressure|raft-kv|load-sweep) ;;
     *) usage ;;
 esac
 
@@ -59,6 +64,7 @@ if [ "$SCENARIO" = raft-kv ]; then
 else
     find_haproxy run
 fi
+[ "$SCENARIO" = load-sweep ] && find_wrk run
 build_once run
 
 if [ -n "$QUICK" ]; then

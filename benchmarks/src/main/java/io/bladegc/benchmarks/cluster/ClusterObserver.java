@@ -45,6 +45,8 @@ public final class ClusterObserver {
     private int polls;
     private int pollErrors;
     private int maxCollecting;
+    private double maxSlotDemand;
+    private int infeasiblePolls;
 
     private ClusterObserver(HttpClient http, CoordinatorProcess coordinator, Haproxy haproxy, List<String> nodes) {
         this.http = http;
@@ -103,6 +105,8 @@ public final class ClusterObserver {
         synchronized (this) {
             offsets.add(new long[] {after - before, view.get("now").asLong() - (before + after) / 2});
             maxCollecting = Math.max(maxCollecting, view.get("collecting").size());
+            maxSlotDemand = Math.max(maxSlotDemand, view.path("slotDemand").asDouble());
+            infeasiblePolls += view.path("infeasible").asBoolean() ? 1 : 0;
             for (JsonNode e : view.get("recentEvents")) {
                 events.add(e.toString());
             }
@@ -126,6 +130,16 @@ public final class ClusterObserver {
     /** @return the most nodes any poll saw in the coordinator's {@code collecting} list */
     public synchronized int maxCollecting() {
         return maxCollecting;
+    }
+
+    /** @return the highest slot demand any poll saw ({@code slotDemand} in {@code /v1/cluster}) */
+    public synchronized double maxSlotDemand() {
+        return maxSlotDemand;
+    }
+
+    /** @return how many polls saw the coordinator judge the schedule infeasible */
+    public synchronized int infeasiblePolls() {
+        return infeasiblePolls;
     }
 
     /** @return how many (poll, server) samples saw a server out of rotation */

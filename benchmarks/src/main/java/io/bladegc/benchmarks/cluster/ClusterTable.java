@@ -68,10 +68,13 @@ public final class ClusterTable {
                 + o.maxCollecting() + ")");
             rows.put("slot grants, expired", grants.size() + ", " + o.count("EXPIRED"));
             rows.put("grants beyond K (node due)", Long.toString(o.dueGrants()));
+            rows.put("slot demand, most seen (infeasible polls)", String.format(Locale.ROOT, "%.2f (%d)",
+                o.maxSlotDemand(), o.infeasiblePolls()));
         } else {
             rows.put("most slots held at once", "-");
             rows.put("slot grants, expired", "-");
             rows.put("grants beyond K (node due)", "-");
+            rows.put("slot demand, most seen (infeasible polls)", "-");
         }
         rows.put("load average (1 min), start / end", String.format(Locale.ROOT, "%.1f / %.1f", arm.loadAverage()[0],
             arm.loadAverage()[1]));

@@ -8,7 +8,8 @@ import java.time.Duration;
 /**
  * The benchmark suite's runner for one scenario: {@value HttpClusterScenario#NAME} ({@link HttpClusterRunner}),
  * {@value SingleNodeScenario#NAME} ({@link SingleNodeScenario}), {@value MemoryPressureScenario#NAME}
- * ({@link MemoryPressureScenario}) or {@value RaftKvScenario#NAME} ({@link RaftKvScenario}). Every scenario starts its processes itself and stops each by pid when it is done
+ * ({@link MemoryPressureScenario}), {@value RaftKvScenario#NAME} ({@link RaftKvScenario}) or
+ * {@value LoadSweepScenario#NAME} ({@link LoadSweepScenario}). Every scenario starts its processes itself and stops each by pid when it is done
  * with it, also on failure and on SIGTERM or Ctrl-C ({@link StopOnExit}), and writes into {@code --out}:
  * {@code table.md}, {@code latency.png} ({@link LatencyPlot}), the client's HdrHistogram interval logs
  * ({@code *.hlog}) and in {@code logs/} every child's output and GC log. The load generator runs in this JVM; give it
@@ -16,7 +17,7 @@ import java.time.Duration;
  *
  * <pre>
  * java -cp benchmarks/target/classes:$(cat benchmarks/target/classpath.txt) io.bladegc.benchmarks.suite.SuiteMain \
- *     http-cluster|single-node|memory-pressure|raft-kv [--quick] --agent-jar JAR --coordinator-jar JAR --out DIR ...
+ *     http-cluster|single-node|memory-pressure|raft-kv|load-sweep [--quick] --agent-jar JAR --coordinator-jar JAR --out DIR ...
  * </pre>
  * Exit status: 0 when every part of the scenario completed, 1 when some failed, 2 on a bad command line.
  */
@@ -43,6 +44,7 @@ public final class SuiteMain {
             case SingleNodeScenario.NAME -> SingleNodeScenario.run(o, stop, http);
             case MemoryPressureScenario.NAME -> MemoryPressureScenario.run(o, stop, http);
             case RaftKvScenario.NAME -> RaftKvScenario.run(o, stop);
+            case LoadSweepScenario.NAME -> LoadSweepScenario.run(o, stop, http);
             default -> throw new IllegalStateException("unchecked scenario " + o.scenario());
         };
         System.exit(ok ? 0 : 1);

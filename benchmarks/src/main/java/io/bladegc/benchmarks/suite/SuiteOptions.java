@@ -8,7 +8,8 @@ import java.util.List;
  * {@link SuiteMain}'s command line. Immutable.
  *
  * @param scenario       the scenario: {@value HttpClusterScenario#NAME}, {@value SingleNodeScenario#NAME},
- *                       {@value MemoryPressureScenario#NAME} or {@value RaftKvScenario#NAME}
+ *                       {@value MemoryPressureScenario#NAME}, {@value RaftKvScenario#NAME} or
+ *                       {@value LoadSweepScenario#NAME} (windows of its own, see {@link LoadSweepScenario})
  * @param quick          {@code --quick}: 1 repetition, 3 s warm-up, 6 s measured (the whole run under 5 minutes on
  *                       2 cores); otherwise 3 repetitions, 15 s warm-up, 60 s measured ({@value
  *                       MemoryPressureScenario#NAME} has windows of its own and fewer heap ratios when quick;
@@ -27,13 +28,14 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
                            Path haproxy, Path jvmDir, double rate, String command) {
 
     /** The usage line. */
-    public static final String USAGE = "usage: SuiteMain http-cluster|single-node|memory-pressure|raft-kv [--quick]"
+    public static final String USAGE = "usage: SuiteMain http-cluster|single-node|memory-pressure|raft-kv|load-sweep"
+        + " [--quick]"
         + " --agent-jar JAR --coordinator-jar JAR"
         + " --out DIR [--haproxy haproxy] [--jvm-dir /usr/lib/jvm] [--rate 600] [--command TEXT]";
 
     /** The scenarios, by name. */
     public static final List<String> SCENARIOS = List.of(HttpClusterScenario.NAME, SingleNodeScenario.NAME,
-        MemoryPressureScenario.NAME, RaftKvScenario.NAME);
+        MemoryPressureScenario.NAME, RaftKvScenario.NAME, LoadSweepScenario.NAME);
 
     /** @return repetitions of every arm */
     public int repetitions() {

@@ -58,6 +58,8 @@ public final class SlotLedger {
      * tick (100 ms), which may pass before the ledger looks again, and the grant's way to the node and its drain.
      */
     public static final long DUE_MARGIN_MILLIS = 150;
+    /** The detail of a {@link SlotEvent.Type#GRANTED} event whose grant is {@link Grant#full() full}. */
+    public static final String FULL_DETAIL = "full";
     /** The detail of a {@link SlotEvent.Type#GRANTED} event beyond K, for a due request. */
     public static final String DUE_DETAIL = "due, beyond K";
 
@@ -406,7 +408,7 @@ public final class SlotLedger {
             Grant g = new Grant(w.node(), w.gcId(), ++epoch, clock, saturatedAdd(clock, policy.leaseMillis()), full);
             grants.put(w.node(), g);
             events.add(event(SlotEvent.Type.GRANTED, w.node(), w.gcId(), g.epoch(),
-                beyondK ? DUE_DETAIL : full ? "full" : ""));
+                beyondK ? DUE_DETAIL : full ? FULL_DETAIL : ""));
         }
     }
 

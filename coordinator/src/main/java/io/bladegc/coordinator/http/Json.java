@@ -102,6 +102,8 @@ public final class Json {
                 .put("urgentAt", q.urgentAt());
         }
         o.put("waiting", s.waiting());
+        o.put("slotDemand", Math.round(s.slotDemand() * 1000) / 1000.0);
+        o.put("infeasible", s.infeasible());
         SlotPolicy p = v.policy();
         o.putObject("policy").put("maxCollecting", p.maxCollecting())
             .put("maxCollectingFraction", p.maxCollectingFraction()).put("minHealthy", p.minHealthy())

@@ -12,8 +12,11 @@ import java.util.List;
  * @param waiting      how many acquire long-polls are open
  * @param now          the coordinator's clock (milliseconds)
  * @param replica      who this replica is and who leads (replicated mode), else empty
+ * @param slotDemand   the slots the members' collections need ({@link SlotDemand}), as the answering replica measured
+ * @param infeasible   whether that demand exceeds the slots
  */
-public record ClusterSnapshot(SlotView view, List<SlotEvent> recentEvents, int waiting, long now, String replica) {
+public record ClusterSnapshot(SlotView view, List<SlotEvent> recentEvents, int waiting, long now, String replica,
+                              double slotDemand, boolean infeasible) {
     public ClusterSnapshot {
         recentEvents = List.copyOf(recentEvents);
     }

@@ -9,6 +9,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -20,6 +21,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *   <li>{@code blade.coordinator.pause}: the pauses nodes reported on release (milliseconds);</li>
  *   <li>{@code blade.coordinator.members}, {@code .collecting}, {@code .queue}, {@code .waiting}: gauges, refreshed on
  *       every tick;</li>
+ *   <li>{@code blade.coordinator.slot.demand}: the slots the members' collections need ({@link SlotDemand}), and
+ *       {@code blade.coordinator.slot.infeasible}: 1 while that exceeds the slots, else 0; refreshed on every
+ *       tick;</li>
  *   <li>{@code blade.coordinator.requests}: HTTP requests by {@code route} and {@code status};</li>
  *   <li>{@code blade.coordinator.lb.errors}: failed load-balancer calls by {@code op} (drain, ready).</li>
  * </ul>
@@ -39,6 +43,8 @@ public final class SlotMetrics {
     private final AtomicInteger collecting = new AtomicInteger();
     private final AtomicInteger queue = new AtomicInteger();
     private final AtomicInteger waiting = new AtomicInteger();
+    private final AtomicLong demandMicros = new AtomicLong();
+    private final AtomicInteger infeasible = new AtomicInteger();
     /** Request counters by route, then by status code: a registry lookup builds tags and an id every time. */
     private final ConcurrentHashMap<String, AtomicReferenceArray<Counter>> requests = new ConcurrentHashMap<>();
 
@@ -61,6 +67,9 @@ public final class SlotMetrics {
         gauge("blade.coordinator.collecting", collecting, "grants outstanding");
         gauge("blade.coordinator.queue", queue, "GC requests waiting for a slot");
         gauge("blade.coordinator.waiting", waiting, "acquire long-polls open");
+        Gauge.builder("blade.coordinator.slot.demand", demandMicros, d -> d.get() / 1e6)
+            .description("slots the members' collections need").register(registry);
+        gauge("blade.coordinator.slot.infeasible", infeasible, "1 while the slot demand exceeds the slots");
     }
 
     /** @return the registry, for callers that add their own meters */
@@ -113,11 +122,13 @@ public final class SlotMetrics {
         registry.counter("blade.coordinator.lb.errors", "op", op).increment();
     }
 
-    void gauges(int members, int collecting, int queue, int waiting) {
+    void gauges(int members, int collecting, int queue, int waiting, double slotDemand, boolean infeasible) {
         this.members.set(members);
         this.collecting.set(collecting);
         this.queue.set(queue);
         this.waiting.set(waiting);
+        this.demandMicros.set(Math.round(slotDemand * 1e6));
+        this.infeasible.set(infeasible ? 1 : 0);
     }
 
     private Counter counter(String name, String description) {

@@ -3,6 +3,7 @@ package io.bladegc.coordinator.slots;
 import io.bladegc.api.slot.Grant;
 import io.bladegc.api.slot.Outcome;
 import io.bladegc.api.slot.SlotEvent;
+import io.bladegc.api.slot.SlotLedger;
 import io.bladegc.api.slot.SlotPolicy;
 import io.bladegc.api.slot.SlotView;
 import io.bladegc.api.slot.Status;
@@ -19,7 +20,9 @@ import java.util.function.LongSupplier;
 /**
  * The coordinator's slots: owns the {@link SlotLedger} and runs every call to it one at a time, in order, through the
  * {@link SlotExecutor} (by default a {@link SerialSlotExecutor}: on the calling thread when no other call runs, so a
- * request costs no thread hop), ticks it every {@link #TICK_MILLIS} ms, keeps the recent events and the gauges, answers the acquire
+ * request costs no thread hop), ticks it every {@link #TICK_MILLIS} ms, keeps the recent events, the gauges and the
+ * {@link SlotDemand demand on the slots} (one log line when it comes to exceed them, one when it is back under),
+ * answers the acquire
  * long-polls ({@link LongPolls}), and drives the load balancer through {@link Rotation}. Made by {@link #builder()}.
  *
  * <p>Thread-safe: every public method may be called from any thread; it hands the work to the executor and answers
@@ -47,6 +50,7 @@ public final class SlotService implements AutoCloseable {
     private final LongPolls polls;
     private final Set<String> members = new HashSet<>();
     private final RecentEvents recent = new RecentEvents(RECENT_EVENTS);
+    private final SlotDemand demand = new SlotDemand();
     private volatile boolean closed;
     /**
      * Whether the last tick found this process serving; touched by executor tasks only. A local ledger serves from
@@ -150,7 +154,7 @@ public final class SlotService implements AutoCloseable {
                 publish(ledger.tick(now), now);
             }
             result.complete(new ClusterSnapshot(ledger.view(), recent.snapshot(), polls.size(), now,
-                ledger.replicaDescription()));
+                ledger.replicaDescription(), demand.slots(), demand.infeasible()));
         }, null);
         return result;
     }
@@ -270,8 +274,13 @@ public final class SlotService implements AutoCloseable {
             }
             if (serving) {
                 publish(ledger.tick(now), now);
+                String change = demand.judge(policy.allowance(ledger.memberCount()));
+                if (change != null) {
+                    LOG.log(demand.infeasible() ? System.Logger.Level.WARNING : System.Logger.Level.INFO, change);
+                }
             }
-            metrics.gauges(ledger.memberCount(), ledger.collectingCount(), ledger.queueLength(), polls.size());
+            metrics.gauges(ledger.memberCount(), ledger.collectingCount(), ledger.queueLength(), polls.size(),
+                demand.slots(), demand.infeasible());
         } catch (ReplicatedLedger.LedgerUnavailableException e) {
             LOG.log(System.Logger.Level.WARNING, "slot tick: " + e.getMessage());
         } catch (RuntimeException e) {
@@ -306,6 +315,7 @@ public final class SlotService implements AutoCloseable {
         for (SlotEvent e : events) {
             recent.add(e);
             metrics.event(e);
+            demand.event(e);
             switch (e.type()) {
                 case JOINED -> members.add(e.node());
                 case LEFT, LOST -> {
@@ -317,7 +327,7 @@ public final class SlotService implements AutoCloseable {
                 case GRANTED -> {
                     rotation.granted(e);
                     Grant grant = new Grant(e.node(), e.gcId(), e.epoch(), e.at(),
-                        saturatedAdd(e.at(), policy.leaseMillis()));
+                        saturatedAdd(e.at(), policy.leaseMillis()), SlotLedger.FULL_DETAIL.equals(e.detail()));
                     polls.answer(e.node(), e.gcId(), SlotReply.granted(grant, now));
                 }
                 case RELEASED, EXPIRED -> rotation.ended(e);

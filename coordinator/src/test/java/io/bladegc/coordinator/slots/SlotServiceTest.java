@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bladegc.api.slot.SlotEvent;
+import io.bladegc.api.slot.SlotLedger;
 import io.bladegc.api.slot.SlotPolicy;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -84,6 +85,38 @@ class SlotServiceTest {
         assertThat(granted.grant().epoch()).isEqualTo(2);
         assertThat(granted.grant().deadline()).isEqualTo(START + 1_000 + 10_000);
         assertThat(lb.calls()).containsExactly("drain a", "ready a", "drain b");
+    }
+
+    @Test
+    void aFullOfferTakenWhileTheNodeWaitedReachesItsLongPoll() {
+        join("a", "b", "c");
+        SlotReply a = now(service.acquire("a", 1, 100, 0, 5_000));
+        CompletableFuture<SlotReply> b = service.acquire("b", 7, 5_000, 300, 30_000); // offers a 300 ms full one
+        assertThat(b).isNotDone();
+        now(service.release("a", a.grant().epoch(), 12)); // nobody else waits or is due: the ledger takes the offer
+        SlotReply granted = now(b);
+        assertThat(granted.kind()).isEqualTo(SlotReply.Kind.GRANTED);
+        assertThat(granted.grant().full()).as("the grant the long-poll answers says full, as the ledger's").isTrue();
+    }
+
+    @Test
+    void aDueNodeIsGrantedBeyondKAndTakenOutOfRotationWhileTheOtherCollects() {
+        service.close();
+        slotThread = new ManualSlotExecutor(START);
+        service = SlotService.builder().policy(new SlotPolicy(1, 0, 1, 10_000, 5_000, 2)).clock(slotThread.clock())
+            .executor(slotThread).loadBalancer(lb).loadBalancerCalls(Runnable::run).maxMembers(3).build();
+        join("a", "b", "c");
+        now(service.acquire("a", 1, 100, 0, 5_000));
+        CompletableFuture<SlotReply> b = service.acquire("b", 1, 400, 0, 5_000); // its JVM collects in 400 ms
+        slotThread.advance(200);
+        assertThat(b).as("not due yet").isNotDone();
+        slotThread.advance(100); // 100 ms left: due; the next tick grants it
+        assertThat(now(b).kind()).isEqualTo(SlotReply.Kind.GRANTED);
+        assertThat(lb.calls()).containsExactly("drain a", "drain b");
+        assertThat(service.cluster().join().recentEvents()).filteredOn(e -> e.type() == SlotEvent.Type.GRANTED)
+            .extracting(SlotEvent::node, SlotEvent::detail)
+            .containsExactly(org.assertj.core.groups.Tuple.tuple("a", ""),
+                org.assertj.core.groups.Tuple.tuple("b", SlotLedger.DUE_DETAIL));
     }
 
     @Test
