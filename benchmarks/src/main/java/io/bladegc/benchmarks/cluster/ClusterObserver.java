@@ -45,8 +45,8 @@ public final class ClusterObserver {
     private int polls;
     private int pollErrors;
     private int maxCollecting;
-    private double maxSlotDemand;
-    private int infeasiblePolls;
+    /** Per poll: the coordinator's time, its slot demand, 1 when it judged the schedule infeasible. */
+    private final List<double[]> demand = new ArrayList<>();
 
     private ClusterObserver(HttpClient http, CoordinatorProcess coordinator, Haproxy haproxy, List<String> nodes) {
         this.http = http;
@@ -105,8 +105,8 @@ public final class ClusterObserver {
         synchronized (this) {
             offsets.add(new long[] {after - before, view.get("now").asLong() - (before + after) / 2});
             maxCollecting = Math.max(maxCollecting, view.get("collecting").size());
-            maxSlotDemand = Math.max(maxSlotDemand, view.path("slotDemand").asDouble());
-            infeasiblePolls += view.path("infeasible").asBoolean() ? 1 : 0;
+            demand.add(new double[] {view.get("now").asLong(), view.path("slotDemand").asDouble(),
+                view.path("infeasible").asBoolean() ? 1 : 0});
             for (JsonNode e : view.get("recentEvents")) {
                 events.add(e.toString());
             }
@@ -132,14 +132,14 @@ public final class ClusterObserver {
         return maxCollecting;
     }
 
-    /** @return the highest slot demand any poll saw ({@code slotDemand} in {@code /v1/cluster}) */
-    public synchronized double maxSlotDemand() {
-        return maxSlotDemand;
+    /** @return the highest slot demand ({@code slotDemand} in {@code /v1/cluster}) of the polls from {@code from} on */
+    public synchronized double maxSlotDemand(long from) {
+        return demand.stream().filter(d -> d[0] >= from).mapToDouble(d -> d[1]).max().orElse(0);
     }
 
-    /** @return how many polls saw the coordinator judge the schedule infeasible */
-    public synchronized int infeasiblePolls() {
-        return infeasiblePolls;
+    /** @return how many polls from {@code from} on saw the coordinator judge the schedule infeasible */
+    public synchronized long infeasiblePolls(long from) {
+        return demand.stream().filter(d -> d[0] >= from && d[2] > 0).count();
     }
 
     /** @return how many (poll, server) samples saw a server out of rotation */
@@ -157,10 +157,13 @@ public final class ClusterObserver {
         return parsedEvents().stream().filter(e -> e.get("type").asText().equals(type)).count();
     }
 
-    /** @return how many of the events seen are grants beyond K for a due request ({@link SlotLedger#DUE_DETAIL}) */
-    public long dueGrants() {
+    /**
+     * @return how many of the events seen from {@code from} on (the coordinator's clock, milliseconds since the epoch)
+     *     are grants beyond K for a due request ({@link SlotLedger#DUE_DETAIL})
+     */
+    public long dueGrants(long from) {
         return parsedEvents().stream().filter(e -> e.get("type").asText().equals("GRANTED")
-            && e.path("detail").asText().equals(SlotLedger.DUE_DETAIL)).count();
+            && e.get("at").asLong() >= from && e.path("detail").asText().equals(SlotLedger.DUE_DETAIL)).count();
     }
 
     /**

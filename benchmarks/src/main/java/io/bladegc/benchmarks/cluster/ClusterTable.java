@@ -67,14 +67,14 @@ public final class ClusterTable {
             rows.put("most slots held at once", ClusterObserver.maxConcurrent(grants) + " (polls: "
                 + o.maxCollecting() + ")");
             rows.put("slot grants, expired", grants.size() + ", " + o.count("EXPIRED"));
-            rows.put("grants beyond K (node due)", Long.toString(o.dueGrants()));
-            rows.put("slot demand, most seen (infeasible polls)", String.format(Locale.ROOT, "%.2f (%d)",
-                o.maxSlotDemand(), o.infeasiblePolls()));
+            rows.put("grants beyond K (node due), in the window", Long.toString(o.dueGrants(arm.windowStart())));
+            rows.put("slot demand, most in the window (infeasible polls)", String.format(Locale.ROOT, "%.2f (%d)",
+                o.maxSlotDemand(arm.windowStart()), o.infeasiblePolls(arm.windowStart())));
         } else {
             rows.put("most slots held at once", "-");
             rows.put("slot grants, expired", "-");
-            rows.put("grants beyond K (node due)", "-");
-            rows.put("slot demand, most seen (infeasible polls)", "-");
+            rows.put("grants beyond K (node due), in the window", "-");
+            rows.put("slot demand, most in the window (infeasible polls)", "-");
         }
         rows.put("load average (1 min), start / end", String.format(Locale.ROOT, "%.1f / %.1f", arm.loadAverage()[0],
             arm.loadAverage()[1]));

@@ -136,8 +136,9 @@ final class LoadSweepScenario {
         if (r.observer() == null) {
             return "collections " + pauses;
         }
+        long from = r.windowStart();
         return String.format(Locale.ROOT, "forced %d, escaped %d, beyond K %d, demand %.2f%s", forced, escaped,
-            r.observer().dueGrants(), r.observer().maxSlotDemand(), r.observer().infeasiblePolls() > 0
+            r.observer().dueGrants(from), r.observer().maxSlotDemand(from), r.observer().infeasiblePolls(from) > 0
                 ? " infeasible" : "");
     }
 
