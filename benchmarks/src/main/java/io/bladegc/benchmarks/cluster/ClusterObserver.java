@@ -132,9 +132,9 @@ public final class ClusterObserver {
         return maxCollecting;
     }
 
-    /** @return the highest slot demand ({@code slotDemand} in {@code /v1/cluster}) of the polls from {@code from} on */
-    public synchronized double maxSlotDemand(long from) {
-        return demand.stream().filter(d -> d[0] >= from).mapToDouble(d -> d[1]).max().orElse(0);
+    /** @return the slot demand ({@code slotDemand} in {@code /v1/cluster}) the last poll saw, 0 before any */
+    public synchronized double lastSlotDemand() {
+        return demand.isEmpty() ? 0 : demand.get(demand.size() - 1)[1];
     }
 
     /** @return how many polls from {@code from} on saw the coordinator judge the schedule infeasible */

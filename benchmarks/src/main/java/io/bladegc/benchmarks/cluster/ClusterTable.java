@@ -68,13 +68,13 @@ public final class ClusterTable {
                 + o.maxCollecting() + ")");
             rows.put("slot grants, expired", grants.size() + ", " + o.count("EXPIRED"));
             rows.put("grants beyond K (node due), in the window", Long.toString(o.dueGrants(arm.windowStart())));
-            rows.put("slot demand, most in the window (infeasible polls)", String.format(Locale.ROOT, "%.2f (%d)",
-                o.maxSlotDemand(arm.windowStart()), o.infeasiblePolls(arm.windowStart())));
+            rows.put("slot demand at the end (infeasible polls)", String.format(Locale.ROOT, "%.2f (%d)",
+                o.lastSlotDemand(), o.infeasiblePolls(arm.windowStart())));
         } else {
             rows.put("most slots held at once", "-");
             rows.put("slot grants, expired", "-");
             rows.put("grants beyond K (node due), in the window", "-");
-            rows.put("slot demand, most in the window (infeasible polls)", "-");
+            rows.put("slot demand at the end (infeasible polls)", "-");
         }
         rows.put("load average (1 min), start / end", String.format(Locale.ROOT, "%.1f / %.1f", arm.loadAverage()[0],
             arm.loadAverage()[1]));

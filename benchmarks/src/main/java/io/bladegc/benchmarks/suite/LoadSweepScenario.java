@@ -121,8 +121,8 @@ final class LoadSweepScenario {
     }
 
     /**
-     * @return "collections N" or, with Blade, "forced F, escaped E, beyond K G, demand D" over the window (D: the most
-     *     slot demand the coordinator reported, with "infeasible" when it judged the schedule so)
+     * @return "collections N" or, with Blade, "forced F, escaped E, beyond K G, demand D" over the window (D: the slot
+     *     demand the coordinator reported at its end, with "infeasible" when it judged the schedule so in the window)
      */
     static String collections(ClusterArm.Result r) {
         long pauses = 0;
@@ -138,7 +138,7 @@ final class LoadSweepScenario {
         }
         long from = r.windowStart();
         return String.format(Locale.ROOT, "forced %d, escaped %d, beyond K %d, demand %.2f%s", forced, escaped,
-            r.observer().dueGrants(from), r.observer().maxSlotDemand(from), r.observer().infeasiblePolls(from) > 0
+            r.observer().dueGrants(from), r.observer().lastSlotDemand(), r.observer().infeasiblePolls(from) > 0
                 ? " infeasible" : "");
     }
 
