@@ -33,6 +33,7 @@ public final class LocalNode implements BladeNode {
     private final BladeOptions options;
     private final HeapLayout layout;
     private final PauseModel pauseModel = new PauseModel();
+    private final PromotionRoomNotice promotionRoom = new PromotionRoomNotice();
     private final Gate gate = new Gate();
     private final GcTrigger trigger;
     private final HeapWatcher watcher;
@@ -164,6 +165,10 @@ public final class LocalNode implements BladeNode {
     }
 
     private void onCollection(GcEvents.Collection c) {
+        String notice = promotionRoom.check(c);
+        if (notice != null) {
+            LOG.log(Level.WARNING, notice);
+        }
         if (c.pause()) {
             pauseNanos.addAndGet(c.durationNanos());
             pauseModel.record(c.generation(), c.workBytes(), c.durationNanos());
