@@ -14,7 +14,8 @@ final class StartupReport {
             case ZGC, ZGC_GENERATIONAL, SHENANDOAH -> w.add("Blade: " + layout.kind().displayName()
                 + " is a low-pause collector: its collections run concurrently and its pauses are already short, "
                 + "so Blade only observes and forces nothing. For Blade's benefit use a stop-the-world collector "
-                + "(-XX:+UseParallelGC or -XX:+UseSerialGC) with a large young generation.");
+                + "(-XX:+UseParallelGC or -XX:+UseSerialGC) with a fixed young generation (-Xmn) that leaves the old "
+                + "generation room for what a young collection promotes.");
             case EPSILON -> w.add("Blade: Epsilon never collects; Blade has nothing to schedule and only observes.");
             case UNKNOWN -> w.add("Blade: unknown collector (beans: " + layout.beanNames()
                 + "); Blade only observes.");
