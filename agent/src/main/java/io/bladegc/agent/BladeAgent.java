@@ -20,7 +20,8 @@ import java.util.function.Function;
  * leaves the cluster), which does no I/O before {@code main}. With {@code instrument=servlet} or
  * {@code explicitGc=coordinate|ignore} it instruments classes as they load ({@link Instrumenting}). It never stops the
  * application from starting, unless {@code strict=true} and an option is bad; a coordinated mode or an
- * instrumentation that cannot start leaves the node running without it.
+ * instrumentation that cannot start leaves the node running without it. What it prints about bad options is bounded
+ * ({@link OptionMessages}: a handful of lines, each cut and with control characters escaped).
  */
 public final class BladeAgent {
     /** Set once the agent has been attached; a second attach prints one line and does nothing. */
@@ -102,10 +103,11 @@ public final class BladeAgent {
         if (!result.ok()) {
             boolean strict = result.options().strict();
             String suffix = strict ? "; strict=true, so the agent fails" : RUNS_ON;
-            result.errors().forEach(e -> err.println(PREFIX + e + suffix));
+            OptionMessages.lines(result.errors(), suffix).forEach(err::println);
             if (strict) {
                 throw new IllegalArgumentException(PREFIX + "strict=true and the options are invalid: "
-                    + String.join("; ", result.errors()));
+                    + OptionMessages.bounded(result.errors().get(0))
+                    + (result.errors().size() > 1 ? " (and " + (result.errors().size() - 1) + " more)" : ""));
             }
             return null;
         }

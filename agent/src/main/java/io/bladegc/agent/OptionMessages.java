@@ -1,0 +1,68 @@
+package io.bladegc.agent;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the agent prints about bad options, bounded whatever the options hold: each message at most
+ * {@value #MAX_CHARS} characters (a longer value is cut, with its length said), control characters written as
+ * escapes (a newline in the arguments is not echoed raw), at most {@value #MAX_LINES} lines, then one line that counts
+ * the rest. Stateless.
+ */
+final class OptionMessages {
+    static final int MAX_CHARS = 300;
+    static final int MAX_LINES = 5;
+
+    private OptionMessages() {
+    }
+
+    /**
+     * @param errors the parser's messages, as many and as long as the options made them
+     * @param suffix what ends each line (what happens now)
+     * @return the lines to print, each with the agent's prefix
+     */
+    static List<String> lines(List<String> errors, String suffix) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < errors.size() && i < MAX_LINES; i++) {
+            out.add(BladeAgent.PREFIX + bounded(errors.get(i)) + suffix);
+        }
+        if (errors.size() > MAX_LINES) {
+            out.add(BladeAgent.PREFIX + "and " + (errors.size() - MAX_LINES) + " more option errors" + suffix);
+        }
+        return out;
+    }
+
+    /** @return {@code message} with control characters escaped, cut to {@value #MAX_CHARS} characters */
+    static String bounded(String message) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < message.length() && sb.length() < MAX_CHARS; i++) {
+            char c = message.charAt(i);
+            switch (c) {
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (Character.isISOControl(c)) {
+                        sb.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        if (sb.length() >= MAX_CHARS && sb.length() < escapedLength(message)) {
+            sb.setLength(MAX_CHARS);
+            sb.append("... (").append(message.length()).append(" characters in all)");
+        }
+        return sb.toString();
+    }
+
+    private static int escapedLength(String message) {
+        int n = 0;
+        for (int i = 0; i < message.length(); i++) {
+            char c = message.charAt(i);
+            n += c == '\n' || c == '\r' || c == '\t' ? 2 : Character.isISOControl(c) ? 6 : 1;
+        }
+        return n;
+    }
+}
