@@ -35,34 +35,19 @@ final class OptionMessages {
     /** @return {@code message} with control characters escaped, cut to {@value #MAX_CHARS} characters */
     static String bounded(String message) {
         StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < message.length() && sb.length() < MAX_CHARS; i++) {
+        int i = 0;
+        for (; i < message.length() && sb.length() < MAX_CHARS; i++) {
             char c = message.charAt(i);
             switch (c) {
                 case '\n' -> sb.append("\\n");
                 case '\r' -> sb.append("\\r");
                 case '\t' -> sb.append("\\t");
-                default -> {
-                    if (Character.isISOControl(c)) {
-                        sb.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
+                default -> sb.append(Character.isISOControl(c) ? String.format("\\u%04x", (int) c) : c);
             }
         }
-        if (sb.length() >= MAX_CHARS && sb.length() < escapedLength(message)) {
-            sb.setLength(MAX_CHARS);
+        if (i < message.length()) {
             sb.append("... (").append(message.length()).append(" characters in all)");
         }
         return sb.toString();
-    }
-
-    private static int escapedLength(String message) {
-        int n = 0;
-        for (int i = 0; i < message.length(); i++) {
-            char c = message.charAt(i);
-            n += c == '\n' || c == '\r' || c == '\t' ? 2 : Character.isISOControl(c) ? 6 : 1;
-        }
-        return n;
     }
 }

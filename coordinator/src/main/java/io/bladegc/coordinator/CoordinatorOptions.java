@@ -187,8 +187,8 @@ final class CoordinatorOptions {
         }
         try {
             return new CoordinatorConfig(bind, port, v.get("token"),
-                new SlotPolicy(k, fraction, minHealthy, lease, memberTimeout, kDue), idle, request, maxWait, maxConnections,
-                maxMembers);
+                new SlotPolicy(k, fraction, minHealthy, lease, memberTimeout, kDue), idle, request, maxWait,
+                maxConnections, maxMembers);
         } catch (IllegalArgumentException e) {
             errors.add("invalid configuration: " + e.getMessage());
             return null;

@@ -45,8 +45,12 @@ public final class ClusterObserver {
     private int polls;
     private int pollErrors;
     private int maxCollecting;
-    /** Per poll: the coordinator's time, its slot demand, 1 when it judged the schedule infeasible. */
-    private final List<double[]> demand = new ArrayList<>();
+    /** What each poll read of the coordinator's slot demand. */
+    private final List<DemandPoll> demand = new ArrayList<>();
+
+    /** One poll's reading: the coordinator's time, its slot demand, whether it judged the schedule infeasible. */
+    private record DemandPoll(long at, double slots, boolean infeasible) {
+    }
 
     private ClusterObserver(HttpClient http, CoordinatorProcess coordinator, Haproxy haproxy, List<String> nodes) {
         this.http = http;
@@ -105,8 +109,8 @@ public final class ClusterObserver {
         synchronized (this) {
             offsets.add(new long[] {after - before, view.get("now").asLong() - (before + after) / 2});
             maxCollecting = Math.max(maxCollecting, view.get("collecting").size());
-            demand.add(new double[] {view.get("now").asLong(), view.path("slotDemand").asDouble(),
-                view.path("infeasible").asBoolean() ? 1 : 0});
+            demand.add(new DemandPoll(view.get("now").asLong(), view.path("slotDemand").asDouble(),
+                view.path("infeasible").asBoolean()));
             for (JsonNode e : view.get("recentEvents")) {
                 events.add(e.toString());
             }
@@ -134,12 +138,12 @@ public final class ClusterObserver {
 
     /** @return the slot demand ({@code slotDemand} in {@code /v1/cluster}) the last poll saw, 0 before any */
     public synchronized double lastSlotDemand() {
-        return demand.isEmpty() ? 0 : demand.get(demand.size() - 1)[1];
+        return demand.isEmpty() ? 0 : demand.get(demand.size() - 1).slots();
     }
 
     /** @return how many polls from {@code from} on saw the coordinator judge the schedule infeasible */
     public synchronized long infeasiblePolls(long from) {
-        return demand.stream().filter(d -> d[0] >= from && d[2] > 0).count();
+        return demand.stream().filter(d -> d.at() >= from && d.infeasible()).count();
     }
 
     /** @return how many (poll, server) samples saw a server out of rotation */

@@ -14,8 +14,8 @@ import java.util.List;
 
 /**
  * The coordinator jar in a child JVM (small heap, Serial collector, C1 only: it is a sidecar), driving HAProxy's
- * runtime API: {@code --haproxy <socket> --haproxy-servers n1=app/s1,... --lease 5s}, K = 1 unless further options say otherwise. Ready
- * when {@code /health} answers 200 (within 30 s); stopped by pid. Thread-safe.
+ * runtime API: {@code --haproxy <socket> --haproxy-servers n1=app/s1,... --lease 5s}, K = 1 unless further options
+ * say otherwise. Ready when {@code /health} answers 200 (within 30 s); stopped by pid. Thread-safe.
  */
 public final class CoordinatorProcess implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -104,9 +104,9 @@ public final class Wrk {
                 socketErrors += Long.parseLong(socket.group(g));
             }
         }
+        long non2xxCount = non2xx.find() ? Long.parseLong(non2xx.group(1)) : 0;
         return Optional.of(new Result(Double.parseDouble(rate.group(1)), Long.parseLong(requests.group(1)),
-            percentiles, millis(latency.group(1), latency.group(2)), non2xx.find() ? Long.parseLong(non2xx.group(1)) : 0,
-            socketErrors));
+            percentiles, millis(latency.group(1), latency.group(2)), non2xxCount, socketErrors));
     }
 
     private static double millis(String value, String unit) {

@@ -39,6 +39,8 @@ final class LoadSweepScenario {
     static final int CONNECTIONS = 16;
     /** The arms, by their {@link HttpClusterScenario} names: G1 first, whose throughput sets the rates. */
     static final List<String> ARMS = List.of("g1", "blade-parallel");
+    /** wrk, from the {@code PATH} ({@code benchmarks/run.sh} installs it as root when it is missing). */
+    static final Path WRK = Path.of("wrk");
 
     private LoadSweepScenario() {
     }
@@ -88,8 +90,8 @@ final class LoadSweepScenario {
             try (Cluster cluster = stop.hold(new Cluster())) {
                 cluster.start(spec, http);
                 URI url = cluster.haproxy().frontend("/work");
-                Wrk.run(Path.of("wrk"), url, CONNECTIONS, closedWarmup(o), logDir.resolve("closed-warmup.txt"));
-                Wrk.Result closed = Wrk.run(Path.of("wrk"), url, CONNECTIONS, closedWindow(o),
+                Wrk.run(WRK, url, CONNECTIONS, closedWarmup(o), logDir.resolve("closed-warmup.txt"));
+                Wrk.Result closed = Wrk.run(WRK, url, CONNECTIONS, closedWindow(o),
                     logDir.resolve("closed.txt"));
                 System.err.printf(Locale.ROOT, "suite: %s: closed loop %.0f req/s, p99 %.1f ms%n", arm.name(),
                     closed.requestsPerSecond(), closed.percentile(99));
@@ -99,7 +101,7 @@ final class LoadSweepScenario {
                 Map<Integer, ClusterArm.Result> open = new LinkedHashMap<>();
                 for (int percent : percents(o)) {
                     double rate = saturation * percent / 100;
-                    Wrk.run(Path.of("wrk"), url, CONNECTIONS, saturate(o), logDir.resolve("saturate-" + percent
+                    Wrk.run(WRK, url, CONNECTIONS, saturate(o), logDir.resolve("saturate-" + percent
                         + ".txt"));
                     ClusterArm.Result r = ClusterArm.run(arm.name() + " " + percent + " %", cluster, rate,
                         Duration.ofSeconds(1), window(o), http, o.out().resolve(arm.name() + "-" + percent + ".hlog"),
@@ -125,21 +127,27 @@ final class LoadSweepScenario {
      *     demand the coordinator reported at its end, with "infeasible" when it judged the schedule so in the window)
      */
     static String collections(ClusterArm.Result r) {
-        long pauses = 0;
-        long forced = 0;
-        long escaped = 0;
-        for (ClusterArm.NodeWindow n : r.nodes()) {
-            pauses += n.end().path("gcPauses").size();
-            forced += n.counterDelta("Forced");
-            escaped += n.counterDelta("Escaped");
-        }
         if (r.observer() == null) {
+            long pauses = 0;
+            for (ClusterArm.NodeWindow n : r.nodes()) {
+                pauses += n.end().path("gcPauses").size();
+            }
             return "collections " + pauses;
         }
         long from = r.windowStart();
-        return String.format(Locale.ROOT, "forced %d, escaped %d, beyond K %d, demand %.2f%s", forced, escaped,
+        return String.format(Locale.ROOT, "forced %d, escaped %d, beyond K %d, demand %.2f%s", counter(r, "Forced"),
+            counter(r, "Escaped"),
             r.observer().dueGrants(from), r.observer().lastSlotDemand(), r.observer().infeasiblePolls(from) > 0
                 ? " infeasible" : "");
+    }
+
+    /** @return how much Blade's counter {@code name} ({@code Forced}, {@code Escaped}) grew on all backends */
+    static long counter(ClusterArm.Result r, String name) {
+        long sum = 0;
+        for (ClusterArm.NodeWindow n : r.nodes()) {
+            sum += n.counterDelta(name);
+        }
+        return sum;
     }
 
     /** @return a window's client-visible failures: 503s, other statuses, I/O errors, timeouts, unfinished */

@@ -39,8 +39,8 @@ final class LoadSweepTable {
         md.append(row("max (ms)", "%.2f", g1.closed().maxMillis(), blade.closed().maxMillis()));
         md.append(row("non-2xx, socket errors", "%s", errors(g1.closed()), errors(blade.closed())));
         md.append(String.format(Locale.ROOT, "%nOpen loop after a saturating warm-up, rates as a share of G1's"
-            + " closed-loop throughput (%.0f /s):%n%n| share | rate (/s) | G1 p99.9 (ms) | Blade p99.9 (ms) | Blade / G1"
-            + " | G1 max (ms) | Blade max (ms) | G1 | Blade | failed requests G1, Blade |%n"
+            + " closed-loop throughput (%.0f /s):%n%n| share | rate (/s) | G1 p99.9 (ms) | Blade p99.9 (ms)"
+            + " | Blade / G1 | G1 max (ms) | Blade max (ms) | G1 | Blade | failed requests G1, Blade |%n"
             + "|---:|---:|---:|---:|---:|---:|---:|---|---|---|%n", saturation));
         List<String> misses = new ArrayList<>();
         List<String> lowMisses = new ArrayList<>();
@@ -62,12 +62,8 @@ final class LoadSweepTable {
                 if (b999 > LOW_LOAD_RATIO * g999) {
                     lowMisses.add(String.format(Locale.ROOT, "%d %% (%.2fx)", p, b999 / g999));
                 }
-                long forced = 0;
-                long escaped = 0;
-                for (ClusterArm.NodeWindow n : b.nodes()) {
-                    forced += n.counterDelta("Forced");
-                    escaped += n.counterDelta("Escaped");
-                }
+                long forced = LoadSweepScenario.counter(b, "Forced");
+                long escaped = LoadSweepScenario.counter(b, "Escaped");
                 if (escaped >= ESCAPED_SHARE * (forced + escaped) && escaped > 0) {
                     escapeMisses.add(p + " % (" + escaped + " of " + (forced + escaped) + ")");
                 }

@@ -9,9 +9,10 @@ import java.time.Duration;
  * The benchmark suite's runner for one scenario: {@value HttpClusterScenario#NAME} ({@link HttpClusterRunner}),
  * {@value SingleNodeScenario#NAME} ({@link SingleNodeScenario}), {@value MemoryPressureScenario#NAME}
  * ({@link MemoryPressureScenario}), {@value RaftKvScenario#NAME} ({@link RaftKvScenario}) or
- * {@value LoadSweepScenario#NAME} ({@link LoadSweepScenario}). Every scenario starts its processes itself and stops each by pid when it is done
- * with it, also on failure and on SIGTERM or Ctrl-C ({@link StopOnExit}), and writes into {@code --out}:
- * {@code table.md}, {@code latency.png} ({@link LatencyPlot}), the client's HdrHistogram interval logs
+ * {@value LoadSweepScenario#NAME} ({@link LoadSweepScenario}). Every scenario starts its processes itself and stops
+ * each by pid when it is done with it, also on failure and on SIGTERM or Ctrl-C ({@link StopOnExit}), and writes
+ * into {@code --out}: {@code table.md}, {@code latency.png} ({@link LatencyPlot}; not {@value LoadSweepScenario#NAME},
+ * whose windows are rows of its table), the client's HdrHistogram interval logs
  * ({@code *.hlog}) and in {@code logs/} every child's output and GC log. The load generator runs in this JVM; give it
  * a young generation large enough not to collect during a run.
  *

@@ -42,7 +42,7 @@ class SuiteOptionsTest {
         assertThatThrownBy(() -> SuiteOptions.parse("http-cluster", "--nope", "x"))
             .hasMessageContaining("unknown option --nope");
         assertThatThrownBy(() -> SuiteOptions.parse("single", "--quick"))
-            .hasMessageContaining("unknown scenario single; one of [http-cluster, single-node, memory-pressure, raft-kv,"
-                + " load-sweep]");
+            .hasMessageContaining("unknown scenario single; one of [http-cluster, single-node, memory-pressure,"
+                + " raft-kv, load-sweep]");
     }
 }

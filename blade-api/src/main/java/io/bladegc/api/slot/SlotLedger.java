@@ -15,8 +15,9 @@ import java.util.TreeSet;
  *
  * <p>Rules:
  * <ul>
- *   <li>at most {@link SlotPolicy#allowance(int) K} grants at once (see due requests below), and never a grant that would leave fewer than
- *       {@link SlotPolicy#minHealthy()} live members not collecting; otherwise the request queues, most urgent
+ *   <li>at most {@link SlotPolicy#allowance(int) K} grants at once (see due requests below), and never a grant that
+ *       would leave fewer than {@link SlotPolicy#minHealthy()} live members not collecting; otherwise the request
+ *       queues, most urgent
  *       (earliest {@code now + leadMillis}) first;</li>
  *   <li>a grant is a lease with a deadline and a strictly increasing epoch; a holder that neither releases nor renews
  *       loses it at the deadline; a release or renewal carrying any other epoch than the holder's current grant is
@@ -396,10 +397,11 @@ public final class SlotLedger {
             for (String holder : grants.keySet()) {
                 liveCollecting += lastSeen.containsKey(holder) ? 1 : 0;
             }
+            if (live - liveCollecting - 1 < policy.minHealthy()) {
+                return;
+            }
             boolean beyondK = grants.size() >= policy.allowance(live);
-            if (beyondK && (grants.size() >= policy.allowanceWhenDue(live)
-                    || queue.first().urgentAt() > saturatedAdd(clock, DUE_MARGIN_MILLIS))
-                    || live - liveCollecting - 1 < policy.minHealthy()) {
+            if (beyondK && !(grants.size() < policy.allowanceWhenDue(live) && headIsDue())) {
                 return;
             }
             Waiting w = queue.pollFirst();
@@ -410,6 +412,11 @@ public final class SlotLedger {
             events.add(event(SlotEvent.Type.GRANTED, w.node(), w.gcId(), g.epoch(),
                 beyondK ? DUE_DETAIL : full ? FULL_DETAIL : ""));
         }
+    }
+
+    /** @return whether the most urgent request's node is expected to collect on its own within the due margin */
+    private boolean headIsDue() {
+        return queue.first().urgentAt() <= saturatedAdd(clock, DUE_MARGIN_MILLIS);
     }
 
     /** @return whether nobody waits and no other member not collecting expects to collect before {@code until} */

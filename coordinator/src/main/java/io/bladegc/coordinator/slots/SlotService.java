@@ -22,8 +22,8 @@ import java.util.function.LongSupplier;
  * {@link SlotExecutor} (by default a {@link SerialSlotExecutor}: on the calling thread when no other call runs, so a
  * request costs no thread hop), ticks it every {@link #TICK_MILLIS} ms, keeps the recent events, the gauges and the
  * {@link SlotDemand demand on the slots} (one log line when it comes to exceed them, one when it is back under),
- * answers the acquire
- * long-polls ({@link LongPolls}), and drives the load balancer through {@link Rotation}. Made by {@link #builder()}.
+ * answers the acquire long-polls ({@link LongPolls}), and drives the load balancer through {@link Rotation}. Made by
+ * {@link #builder()}.
  *
  * <p>Thread-safe: every public method may be called from any thread; it hands the work to the executor and answers
  * with a future, which completes on the thread that ran the call (the caller's, another caller's, or the timer
