@@ -78,7 +78,11 @@ final class LeadershipHandoff {
      * getting an equal share of the time left; when none took over, they are asked again (after
      * {@value #ROUND_PAUSE_MILLIS} ms) until the timeout: a transfer can fail for a moment only (the transferee's
      * election rejected because an entry the leader had taken in reached the others first; the leader, re-elected, not
-     * yet ready). Ends early when another peer leads the group meanwhile, or when there is nobody to ask.
+     * yet ready). A follower this leader has not heard from for an election timeout is not asked that round
+     * ({@link #silentFollowers}): it may be dead, and Ratis refuses every write while a transfer waits for it (a
+     * follower killed just before a hand-off, still a member of the slot ledger, was asked first and clients were
+     * refused for seconds). Ends early when another peer leads the group meanwhile, or when there is nobody to ask,
+     * silent or not.
      *
      * @param group     a group this peer leads
      * @param slots     the slot ledger (who is live, who collects or waits to, who collected last), read afresh
@@ -95,9 +99,10 @@ final class LeadershipHandoff {
                 return leader;
             }
             if (division.getInfo().isLeaderReady()) {
+                Set<RaftPeerId> silent = silentFollowers(division, electionTimeoutMinNanos() / 1_000_000);
                 List<RaftPeerId> candidates = successors(server.getId(), division.getGroup().getPeers(), slots.view(),
-                    followerMatchIndices(division), division.getRaftLog().getLastCommittedIndex());
-                if (candidates.isEmpty()) {
+                    followerMatchIndices(division), division.getRaftLog().getLastCommittedIndex(), silent);
+                if (candidates.isEmpty() && silent.isEmpty()) {
                     return null; // no other live member that is not collecting: nobody to ask
                 }
                 for (int i = 0; i < candidates.size() && division.getInfo().isLeader(); i++) {
@@ -150,14 +155,30 @@ final class LeadershipHandoff {
     }
 
     /**
-     * The peers to ask, in order: other peers that are live members and not collecting; those not waiting in the
-     * ledger's queue for a collection of their own before those that are (a queued peer, made leader, hands the
-     * leadership straight back before it collects: two hand-offs for one collection); then caught-up ones (match index
-     * at least {@code commitIndex}, or not known) before lagging ones; within each, the one that collected most
-     * recently first.
+     * @return the followers this leader has had no answer from for longer than {@code boundMillis} (Ratis' last
+     *         response time per follower; a new leader counts each one as silent until its first answer); empty when
+     *         it no longer leads
+     */
+    static Set<RaftPeerId> silentFollowers(RaftServer.Division division, long boundMillis) {
+        Set<RaftPeerId> silent = new HashSet<>();
+        for (RaftProtos.ServerRpcProto f : division.getInfo().getRoleInfoProto().getLeaderInfo()
+                .getFollowerInfoList()) {
+            if (f.getLastRpcElapsedTimeMs() > boundMillis) {
+                silent.add(RaftPeerId.valueOf(f.getId().getId()));
+            }
+        }
+        return silent;
+    }
+
+    /**
+     * The peers to ask, in order: other peers that are live members, not collecting and not {@code silent}; those
+     * not waiting in the ledger's queue for a collection of their own before those that are (a queued peer, made
+     * leader, hands the leadership straight back before it collects: two hand-offs for one collection); then
+     * caught-up ones (match index at least {@code commitIndex}, or not known) before lagging ones; within each, the one
+     * that collected most recently first.
      */
     static List<RaftPeerId> successors(RaftPeerId self, Iterable<RaftPeer> peers, SlotGroupView view,
-                                       Map<RaftPeerId, Long> matchIndex, long commitIndex) {
+                                       Map<RaftPeerId, Long> matchIndex, long commitIndex, Set<RaftPeerId> silent) {
         Set<String> members = Set.copyOf(view.slots().members());
         Set<String> collecting = new HashSet<>();
         view.slots().collecting().forEach(g -> collecting.add(g.node()));
@@ -166,7 +187,8 @@ final class LeadershipHandoff {
         List<RaftPeerId> out = new ArrayList<>();
         for (RaftPeer p : peers) {
             String id = p.getId().toString();
-            if (!p.getId().equals(self) && members.contains(id) && !collecting.contains(id)) {
+            if (!p.getId().equals(self) && members.contains(id) && !collecting.contains(id)
+                    && !silent.contains(p.getId())) {
                 out.add(p.getId());
             }
         }

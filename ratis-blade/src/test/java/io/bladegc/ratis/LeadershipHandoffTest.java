@@ -8,6 +8,7 @@ import io.bladegc.api.slot.SlotView;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,7 @@ class LeadershipHandoffTest {
     void theFollowerThatCollectedMostRecentlyComesFirstAndOnesThatNeverDidComeLast() {
         SlotGroupView v = view(List.of("n1", "n2", "n3", "n4", "n5"), List.of(),
             Map.of("n2", 100L, "n3", 300L, "n5", 200L));
-        assertThat(names(LeadershipHandoff.successors(N1, FIVE, v, Map.of(), 50)))
+        assertThat(names(LeadershipHandoff.successors(N1, FIVE, v, Map.of(), 50, Set.of())))
             .containsExactly("n3", "n5", "n2", "n4");
     }
 
@@ -41,7 +42,7 @@ class LeadershipHandoffTest {
             Map.of("n2", 100L, "n3", 300L, "n5", 200L));
         Map<RaftPeerId, Long> match = Map.of(RaftPeerId.valueOf("n2"), 50L, RaftPeerId.valueOf("n3"), 42L,
             RaftPeerId.valueOf("n4"), 49L, RaftPeerId.valueOf("n5"), 51L); // commit index 50: n3 and n4 lag
-        assertThat(names(LeadershipHandoff.successors(N1, FIVE, v, match, 50)))
+        assertThat(names(LeadershipHandoff.successors(N1, FIVE, v, match, 50, Set.of())))
             .containsExactly("n5", "n2", "n3", "n4");
     }
 
@@ -49,7 +50,8 @@ class LeadershipHandoffTest {
     void peersThatAreCollectingOrNotLiveMembersAreNotAsked() {
         Grant n2 = new Grant("n2", 9, 7, 1_000, 11_000);
         SlotGroupView v = view(List.of("n1", "n2", "n3", "n5"), List.of(n2), Map.of("n2", 500L, "n4", 400L));
-        assertThat(names(LeadershipHandoff.successors(N1, FIVE, v, Map.of(), 50))).containsExactly("n3", "n5");
+        assertThat(names(LeadershipHandoff.successors(N1, FIVE, v, Map.of(), 50, Set.of())))
+            .containsExactly("n3", "n5");
     }
 
     @Test
@@ -58,7 +60,16 @@ class LeadershipHandoffTest {
             List.of(new QueueEntry("n3", 4, 1_050)), 7, 0,
             QuorumPolicy.of(5, Duration.ofSeconds(10), Duration.ofSeconds(3))), Map.of("n3", 300L, "n2", 100L), 40, 0);
         Map<RaftPeerId, Long> match = Map.of(RaftPeerId.valueOf("n2"), 42L); // commit index 50: n2 lags
-        assertThat(names(LeadershipHandoff.successors(N1, FIVE, v, match, 50)))
+        assertThat(names(LeadershipHandoff.successors(N1, FIVE, v, match, 50, Set.of())))
             .as("queued n3 last, even behind lagging n2").containsExactly("n4", "n5", "n2", "n3");
+    }
+
+    @Test
+    void aFollowerTheLeaderHasNotHeardFromIsNotAskedHoweverRecentlyItCollected() {
+        SlotGroupView v = view(List.of("n1", "n2", "n3", "n4", "n5"), List.of(),
+            Map.of("n2", 100L, "n3", 300L, "n5", 200L));
+        assertThat(names(LeadershipHandoff.successors(N1, FIVE, v, Map.of(), 50,
+            Set.of(RaftPeerId.valueOf("n3"), RaftPeerId.valueOf("n4")))))
+            .as("n3, killed, still a member of the slot ledger").containsExactly("n5", "n2");
     }
 }

@@ -34,8 +34,8 @@ import org.junit.jupiter.api.Test;
  * Faults on Ratis' own test cluster with simulated RPC ({@link MiniRaftClusterWithSimulatedRpc}), where a peer can be
  * cut off ({@link RaftTestUtil#isolate}) or slowed down (its log sync delayed, {@link RaftServerTestUtil#getLogSyncDelay}):
  * an isolated peer is counted down and nothing is granted that would leave the others without a majority; healed, it
- * catches up and the replicas agree; a leader whose preferred successor is unreachable hands off to the other follower
- * instead; a slow follower, lagging behind the commit index, does not keep the leader from handing off and collecting,
+ * catches up and the replicas agree; a leader whose preferred successor is unreachable counts it silent and hands off
+ * to the other follower instead; a slow follower, lagging behind the commit index, does not keep the leader from handing off and collecting,
  * and catches up.
  */
 class SimulatedFaultsTest {
@@ -116,6 +116,14 @@ class SimulatedFaultsTest {
         RaftPeerId preferred = RaftPeerId.valueOf(followers.get(1));
         RaftTestUtil.isolate(cluster, preferred);
         try {
+            RaftServer.Division division = leader.getDivision(cluster.getGroupId());
+            long silentBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!LeadershipHandoff.silentFollowers(division, 150).contains(preferred)) {
+                assertThat(System.nanoTime()).as("the leader counting %s silent", preferred).isLessThan(silentBy);
+                Thread.sleep(10);
+            }
+            assertThat(LeadershipHandoff.silentFollowers(division, 150)).as("the reachable follower answers")
+                .doesNotContain(RaftPeerId.valueOf(followers.get(0)));
             GrantHolder holder = leaderCollects(leader, slots, List.of(followers.get(0)),
                 preferred + " is unreachable");
             assertThat(RaftGrantHolderTest.stat(holder, "HandOffFailures")).as("the first choice failing is not the hand-off failing")
