@@ -9,9 +9,10 @@ import java.lang.instrument.Instrumentation;
 import java.util.Locale;
 
 /**
- * The agent's class instrumentation, as the options ask: {@code instrument=servlet} ({@link ServletInstrumentation})
- * and {@code explicitGc=coordinate|ignore} ({@link ExplicitGcInterception}). Both first put the bridge classes on the
- * bootstrap class path ({@link BootstrapBridges}). With the defaults it touches nothing.
+ * The agent's class instrumentation: always the patch of Ratis' step-down reads ({@link RatisStepDownReads}, which
+ * touches one Ratis class if the application loads it), and, as the options ask, {@code instrument=servlet}
+ * ({@link ServletInstrumentation}) and {@code explicitGc=coordinate|ignore} ({@link ExplicitGcInterception}). These
+ * two first put the bridge classes on the bootstrap class path ({@link BootstrapBridges}).
  */
 final class Instrumenting {
     private Instrumenting() {
@@ -23,6 +24,7 @@ final class Instrumenting {
      */
     static String install(Instrumentation inst, BladeNode node, BladeOptions options, System.Logger log)
         throws IOException {
+        RatisStepDownReads.install(inst, log);
         boolean servlets = options.instrument() == Instrument.SERVLET;
         boolean explicit = options.explicitGc() != ExplicitGc.PASS;
         if (!servlets && !explicit) {

@@ -121,11 +121,12 @@ class AgentJarIT {
                 assertThat(m.getReturnType()).isEqualTo(void.class);
             }
             // every class resolves inside the jar: nothing refers outside it but to the JDK, and Byte Buddy's
-            // classes to its optional JNA (used only where present). The servlet advice is a template Byte Buddy
-            // reads and inlines into the container's classes, never loaded itself.
+            // classes to its optional JNA (used only where present). The servlet and Ratis advice are templates Byte
+            // Buddy reads and inlines into the container's or Ratis' classes, never loaded themselves.
             List<String> unresolved = new ArrayList<>();
             for (JarEntry e : entries(jar)) {
-                if (e.getName().endsWith(".class") && !e.getName().startsWith("io/bladegc/agent/servlet/")) {
+                if (e.getName().endsWith(".class") && !e.getName().startsWith("io/bladegc/agent/servlet/")
+                    && !e.getName().startsWith("io/bladegc/agent/ratis/")) {
                     String cn = e.getName().replace('/', '.').substring(0, e.getName().length() - 6);
                     try {
                         Class<?> c = Class.forName(cn, false, loader);
