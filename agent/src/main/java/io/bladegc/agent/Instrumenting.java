@@ -9,8 +9,8 @@ import java.lang.instrument.Instrumentation;
 import java.util.Locale;
 
 /**
- * The agent's class instrumentation: always the patch of Ratis' step-down reads ({@link RatisStepDownReads}, which
- * touches one Ratis class if the application loads it), and, as the options ask, {@code instrument=servlet}
+ * The agent's class instrumentation: always {@link RatisServerInstrumentation} (which touches one
+ * Ratis class if the application loads it), and, as the options ask, {@code instrument=servlet}
  * ({@link ServletInstrumentation}) and {@code explicitGc=coordinate|ignore} ({@link ExplicitGcInterception}). These
  * two first put the bridge classes on the bootstrap class path ({@link BootstrapBridges}).
  */
@@ -24,7 +24,7 @@ final class Instrumenting {
      */
     static String install(Instrumentation inst, BladeNode node, BladeOptions options, System.Logger log)
         throws IOException {
-        RatisStepDownReads.install(inst, log);
+        RatisServerInstrumentation.install(inst, node, log);
         boolean servlets = options.instrument() == Instrument.SERVLET;
         boolean explicit = options.explicitGc() != ExplicitGc.PASS;
         if (!servlets && !explicit) {

@@ -58,6 +58,7 @@ final class StepDownReadRace implements AutoCloseable {
 
     private final RaftGroup group;
     private final List<RaftServer> servers = new ArrayList<>();
+    private final RaftProperties clientProperties;
     private final RaftClient client;
     /** While set: followers of this group hold AppendEntries from this peer (at most 3 s each). */
     private final AtomicReference<RaftPeerId> holdFrom = new AtomicReference<>();
@@ -114,20 +115,54 @@ final class StepDownReadRace implements AutoCloseable {
             }
             return true;
         });
-        RaftProperties cp = local.properties(null);
-        RaftClientConfigKeys.Rpc.setRequestTimeout(cp,
+        clientProperties = local.properties(null);
+        RaftClientConfigKeys.Rpc.setRequestTimeout(clientProperties,
             TimeDuration.valueOf(REQUEST_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS));
-        RetryPolicy forever = RetryPolicies.retryForeverNoSleep();
-        client = RaftClient.newBuilder().setRaftGroup(group).setProperties(cp).setRetryPolicy(event -> {
-            retried.add(event.getCause() == null ? REDIRECT : event.getCause().getClass().getSimpleName());
-            return forever.handleAttemptFailure(event);
-        }).build();
+        client = RaftClient.newBuilder().setRaftGroup(group).setProperties(clientProperties)
+            .setRetryPolicy(recordingRetries()).build();
         client.io().send(Message.valueOf("w")); // a leader, and the client has found it
         client.async().sendReadOnly(Message.valueOf("r")).get(10, TimeUnit.SECONDS);
     }
 
     RaftClient client() {
         return client;
+    }
+
+    RaftGroup group() {
+        return group;
+    }
+
+    /**
+     * @param first the peer the client takes for the leader until told otherwise
+     * @return a new client like {@link #client()}, retrying forever at once, that asks {@code first} first; the
+     *         caller closes it
+     */
+    RaftClient clientAsking(RaftPeerId first) {
+        return RaftClient.newBuilder().setRaftGroup(group).setProperties(clientProperties).setLeaderId(first)
+            .setRetryPolicy(recordingRetries()).build();
+    }
+
+    /** Retries forever at once, recording why in {@link #retried}. */
+    private RetryPolicy recordingRetries() {
+        RetryPolicy forever = RetryPolicies.retryForeverNoSleep();
+        return event -> {
+            retried.add(event.getCause() == null ? REDIRECT : event.getCause().getClass().getSimpleName());
+            return forever.handleAttemptFailure(event);
+        };
+    }
+
+    /** Followers hold every AppendEntries from {@code peer} (at most 3 s each) until {@link #release()}. */
+    void holdAppendsFrom(RaftPeerId peer) {
+        holdFrom.set(peer);
+    }
+
+    void release() {
+        holdFrom.set(null);
+    }
+
+    /** Forgets the retry causes recorded so far. */
+    void clearRetried() {
+        retried.clear();
     }
 
     /**
@@ -200,7 +235,7 @@ final class StepDownReadRace implements AutoCloseable {
     record Took(long sinceSent, long sinceStepDown) {
     }
 
-    private RaftServer leader() throws InterruptedException {
+    RaftServer leader() throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (System.nanoTime() < deadline) {
             for (RaftServer s : servers) {

@@ -5,12 +5,13 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
- * What the servlet advice ({@code instrument=servlet}) calls from inside a servlet container: the JVM's gate, reached
- * through JDK types only. The agent puts this class on the bootstrap class path, so that code inlined into any
+ * What the servlet advice ({@code instrument=servlet}) and the Ratis client-request advice call from inside a servlet
+ * container or a Ratis server: the JVM's gate, reached through JDK types only. The agent puts this class on the bootstrap class path, so that code inlined into any
  * container's or webapp's classes (whatever their class loader) sees the one copy, and {@link #install} connects it
  * to the node's gate. Until then every request passes uncounted.
  *
@@ -19,7 +20,7 @@ import java.util.function.LongSupplier;
 public final class GateBridge {
     /** {@link #enter()}: the request is admitted; call {@link #exit()} once when it is finished. */
     public static final int ADMITTED = 1;
-    /** {@link #enter()}: the gate is closed; answer 503 and do not call {@link #exit()}. */
+    /** {@link #enter()}: the gate is closed; answer 503 (a Ratis follower: {@code NotLeaderException}), no exit. */
     public static final int SHED = 0;
     /** {@link #enter()}: no gate is installed; let the request through uncounted. */
     public static final int PASS = -1;
@@ -32,6 +33,7 @@ public final class GateBridge {
     private static final long MAX_RETRY_NANOS = 3_600L * NANOS_PER_SECOND;
 
     private static final LongAdder SHED_COUNT = new LongAdder();
+    private static final BiConsumer<Object, Throwable> EXIT_WHEN_DONE = (result, failure) -> exit();
     private static volatile BooleanSupplier tryEnter;
     private static volatile Runnable leave;
     private static volatile LongSupplier retryAfterNanos;
@@ -70,7 +72,12 @@ public final class GateBridge {
         leave.run();
     }
 
-    /** @return requests answered 503 so far */
+    /** @return a callback for a request's future that calls {@link #exit()} once the future completes */
+    public static BiConsumer<Object, Throwable> exitWhenDone() {
+        return EXIT_WHEN_DONE;
+    }
+
+    /** @return requests shed so far (answered 503, or {@code NotLeaderException} by a Ratis follower) */
     public static long shedCount() {
         return SHED_COUNT.sum();
     }
