@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bladegc.api.Blade;
 import io.bladegc.api.Gate;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -15,9 +14,8 @@ import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * In a JVM started with Blade's agent ({@code -javaagent}, set by failsafe), client requests reaching a Ratis peer
@@ -27,25 +25,18 @@ import org.junit.jupiter.api.io.TempDir;
  * this JVM's one gate; the leader's requests pass uncounted.
  */
 class RatisFollowerGateIT {
-    @TempDir
-    Path dir;
-    private StepDownReadRace race;
-    private Gate gate;
+    @AutoClose
+    private final StepDownReadRace race;
+    private final Gate gate;
 
-    @BeforeEach
-    void start() throws Exception {
-        race = new StepDownReadRace(dir);
+    RatisFollowerGateIT() throws Exception {
+        race = new StepDownReadRace();
         gate = Blade.node().orElseThrow(() -> new AssertionError("no Blade node: is the agent attached?")).gate();
     }
 
     @AfterEach
-    void stop() throws Exception {
-        if (gate != null) {
-            gate.open();
-        }
-        if (race != null) {
-            race.close();
-        }
+    void openTheGate() {
+        gate.open();
     }
 
     @Test

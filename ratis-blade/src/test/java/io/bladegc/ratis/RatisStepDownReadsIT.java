@@ -2,7 +2,6 @@ package io.bladegc.ratis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Function;
@@ -10,10 +9,8 @@ import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.exceptions.TimeoutIOException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The race {@link RatisStepDownReadsTest} pins, in a JVM started with Blade's agent ({@code -javaagent}, set by
@@ -28,20 +25,11 @@ import org.junit.jupiter.api.io.TempDir;
  * policy but the async API hands to the application. Seen in this test's first version.
  */
 class RatisStepDownReadsIT {
-    @TempDir
-    Path dir;
-    private StepDownReadRace race;
+    @AutoClose
+    private final StepDownReadRace race;
 
-    @BeforeEach
-    void start() throws Exception {
-        race = new StepDownReadRace(dir);
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        if (race != null) {
-            race.close();
-        }
+    RatisStepDownReadsIT() throws Exception {
+        race = new StepDownReadRace();
     }
 
     @Test

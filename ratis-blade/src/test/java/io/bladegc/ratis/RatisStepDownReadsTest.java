@@ -2,15 +2,12 @@ package io.bladegc.ratis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.exceptions.TimeoutIOException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Pins a Ratis bug (3.2.2, the version Blade builds against; unchanged in 3.3.0 and on Ratis' main branch of
@@ -45,20 +42,11 @@ class RatisStepDownReadsTest {
     private static final long CHANNEL_SHUTDOWN_MILLIS = 3_000;
     private static final long REQUEST_TIMEOUT_MILLIS = StepDownReadRace.REQUEST_TIMEOUT_MILLIS;
 
-    @TempDir
-    Path dir;
-    private StepDownReadRace race;
+    @AutoClose
+    private final StepDownReadRace race;
 
-    @BeforeEach
-    void start() throws Exception {
-        race = new StepDownReadRace(dir);
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        if (race != null) {
-            race.close();
-        }
+    RatisStepDownReadsTest() throws Exception {
+        race = new StepDownReadRace();
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.bladegc.ratis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +33,7 @@ import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.util.CodeInjectionForTesting;
+import org.apache.ratis.util.FileUtils;
 import org.apache.ratis.util.TimeDuration;
 
 /**
@@ -56,6 +58,7 @@ final class StepDownReadRace implements AutoCloseable {
     static final String REDIRECT = "redirected by a reply";
     private static final String APPEND_ENTRIES = "RaftServerImpl.appendEntries";
 
+    private final Path dir;
     private final RaftGroup group;
     private final List<RaftServer> servers = new ArrayList<>();
     private final RaftProperties clientProperties;
@@ -82,8 +85,12 @@ final class StepDownReadRace implements AutoCloseable {
         }
     }
 
-    /** Starts the servers and the client, and makes sure the client has found the leader. */
-    StepDownReadRace(Path dir) throws Exception {
+    /**
+     * Starts the servers, with their storage in a new temporary directory that {@link #close()} deletes, and the
+     * client, and makes sure the client has found the leader.
+     */
+    StepDownReadRace() throws Exception {
+        dir = Files.createTempDirectory("blade-step-down-reads-");
         // LocalRaftGroup for the peers, ports and properties; the servers are started here, with linearizable reads
         LocalRaftGroup local = new LocalRaftGroup(dir, 3, (g, id) -> gid -> new Counter());
         group = local.group();
@@ -181,6 +188,7 @@ final class StepDownReadRace implements AutoCloseable {
         for (RaftServer s : servers) {
             s.close();
         }
+        FileUtils.deleteFully(dir);
     }
 
     /**

@@ -11,9 +11,9 @@ import java.util.function.BiConsumer;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.retry.ClientRetryEvent;
 import org.apache.ratis.conf.RaftProperties;
-import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
 import org.apache.ratis.protocol.exceptions.NotLeaderException;
@@ -43,19 +43,19 @@ final class RaftKvClients {
 
     /**
      * @param group    the store's group
-     * @param onResend told of every attempt the policy sends again: the client's id and why the attempt failed
-     *                 (called on Ratis's threads)
+     * @param onResend told of every attempt the policy sends again: the attempt (its client id, the peer it went to)
+     *                 and why it failed (called on Ratis's threads)
      * @return a client of {@code group} configured by {@link RaftBladeClients}; no connection is made before its first
      *     call
      */
-    static RaftClient create(RaftGroup group, BiConsumer<ClientId, Throwable> onResend) {
+    static RaftClient create(RaftGroup group, BiConsumer<RaftClientRequest, Throwable> onResend) {
         RetryPolicy policy = RaftBladeClients.retryPolicy();
         return RaftClient.newBuilder().setRaftGroup(group)
             .setProperties(RaftBladeClients.properties(new RaftProperties()))
             .setRetryPolicy(event -> {
                 RetryPolicy.Action action = policy.handleAttemptFailure(event);
                 if (action.shouldRetry() && event instanceof ClientRetryEvent e) {
-                    onResend.accept(e.getRequest().getClientId(), e.getCause());
+                    onResend.accept(e.getRequest(), e.getCause());
                 }
                 return action;
             })

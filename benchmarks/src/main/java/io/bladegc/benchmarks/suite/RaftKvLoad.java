@@ -20,9 +20,9 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 import org.HdrHistogram.Recorder;
 import org.apache.ratis.client.RaftClient;
-import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.exceptions.TimeoutIOException;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
@@ -210,9 +210,9 @@ public final class RaftKvLoad {
     }
 
     /** The retry policy sent an attempt again: counted, and marked on the request when it is measured. */
-    private void resent(ClientId client, Throwable cause) {
+    private void resent(RaftClientRequest attempt, Throwable cause) {
         RaftKvClientPool clients = pool;
-        if (clients == null || !(clients.carrying(client) instanceof Request r) || r.index < 0) {
+        if (clients == null || !(clients.carrying(attempt.getClientId()) instanceof Request r) || r.index < 0) {
             return;
         }
         if (RaftKvClients.isLeaderChange(cause)) {
@@ -222,7 +222,7 @@ public final class RaftKvLoad {
             otherResends.incrementAndGet();
         }
         if (cause instanceof TimeoutIOException) {
-            requests.attemptTimedOut(r.index);
+            requests.attemptTimedOut(r.index, String.valueOf(attempt.getServerId()));
         }
     }
 

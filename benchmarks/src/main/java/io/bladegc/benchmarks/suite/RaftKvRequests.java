@@ -44,6 +44,7 @@ final class RaftKvRequests {
     private final AtomicLongArray outcome;
     private final AtomicIntegerArray flags;
     private final AtomicReferenceArray<String> answeredBy;
+    private final AtomicReferenceArray<String> timedOutAt;
     private int count;
 
     /**
@@ -56,6 +57,7 @@ final class RaftKvRequests {
         this.outcome = new AtomicLongArray(capacity);
         this.flags = new AtomicIntegerArray(capacity);
         this.answeredBy = new AtomicReferenceArray<>(capacity);
+        this.timedOutAt = new AtomicReferenceArray<>(capacity);
     }
 
     /**
@@ -105,8 +107,10 @@ final class RaftKvRequests {
         outcome.set(request, TIMED_OUT);
     }
 
-    void attemptTimedOut(int request) {
+    /** @param peer the peer the attempt that waited out its timeout was sent to (the last such, when several) */
+    void attemptTimedOut(int request, String peer) {
         flags.getAndUpdate(request, f -> f | ATTEMPT_TIMED_OUT);
+        timedOutAt.set(request, peer);
     }
 
     void resentForLeaderChange(int request) {
@@ -114,19 +118,21 @@ final class RaftKvRequests {
     }
 
     /**
-     * Writes one line per request: {@code due_ms,kind,latency_ms,peer,leader_resends,attempt_timeout}, the due time in
-     * ms after the window's start, {@code get} or {@code put}, the latency (empty when not answered), the answering
-     * peer, the attempts sent again because leadership was moving, and 1 when an attempt waited out its timeout.
+     * Writes one line per request: {@code due_ms,kind,latency_ms,peer,leader_resends,attempt_timeout,timed_out_at},
+     * the due time in ms after the window's start, {@code get} or {@code put}, the latency (empty when not answered),
+     * the answering peer, the attempts sent again because leadership was moving, 1 when an attempt waited out its
+     * timeout, and the peer that attempt was sent to.
      */
     void writeCsv(Path file) throws IOException {
-        StringBuilder b = new StringBuilder("due_ms,kind,latency_ms,peer,leader_resends,attempt_timeout\n");
+        StringBuilder b = new StringBuilder("due_ms,kind,latency_ms,peer,leader_resends,attempt_timeout,timed_out_at\n");
         for (int i = 0; i < count; i++) {
             long o = outcome.get(i);
             int f = flags.get(i);
             String peer = answeredBy.get(i);
-            b.append(String.format(Locale.ROOT, "%.3f,%s,%s,%s,%d,%d%n", dueMicros[i] / 1000.0,
+            String lost = timedOutAt.get(i);
+            b.append(String.format(Locale.ROOT, "%.3f,%s,%s,%s,%d,%d,%s%n", dueMicros[i] / 1000.0,
                 (f & PUT) != 0 ? "put" : "get", o >= 0 ? String.format(Locale.ROOT, "%.3f", o / 1000.0) : "",
-                peer == null ? "" : peer, f >>> RESEND_SHIFT, f & ATTEMPT_TIMED_OUT));
+                peer == null ? "" : peer, f >>> RESEND_SHIFT, f & ATTEMPT_TIMED_OUT, lost == null ? "" : lost));
         }
         Files.writeString(file, b);
     }

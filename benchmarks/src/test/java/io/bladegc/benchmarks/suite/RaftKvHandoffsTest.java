@@ -40,7 +40,7 @@ class RaftKvHandoffsTest {
         RaftKvRequests r = steady();
         r.answered(11, 250_000); // 2.5 x a 100 ms hand-off at 1.0 s
         r.answered(51, 120_000);
-        r.attemptTimedOut(51); // the hand-off at 5.0 s: 120 ms, but an attempt timed out
+        r.attemptTimedOut(51, "n1"); // the hand-off at 5.0 s: 120 ms, but an attempt timed out
         r.failed(82);
         r.timedOut(83); // the hand-off at 8.0 s
         List<RaftKvHandoffs.Row> rows = RaftKvHandoffs.rows(List.of(handoff(1_000, 100), handoff(5_000, 100),

@@ -29,8 +29,8 @@ class RaftKvRequestsTest {
         r.failed(3);
         r.timedOut(3);
         r.answered(4, 30_000);
-        r.attemptTimedOut(4);
-        r.attemptTimedOut(4);
+        r.attemptTimedOut(4, "n2");
+        r.attemptTimedOut(4, "n2");
         return r;
     }
 
@@ -79,16 +79,16 @@ class RaftKvRequestsTest {
         r.put(1);
         r.resentForLeaderChange(1);
         r.resentForLeaderChange(1);
-        r.attemptTimedOut(1);
+        r.attemptTimedOut(1, "n1");
         r.answered(1, 512_250);
         r.answeredBy(1, "n2");
         r.failed(2);
         Path csv = dir.resolve("requests.csv");
         r.writeCsv(csv);
         assertThat(Files.readAllLines(csv)).containsExactly(
-            "due_ms,kind,latency_ms,peer,leader_resends,attempt_timeout",
-            "0.000,get,1.500,n1,0,0",
-            "10.000,put,512.250,n2,2,1",
-            "20.000,get,,,0,0");
+            "due_ms,kind,latency_ms,peer,leader_resends,attempt_timeout,timed_out_at",
+            "0.000,get,1.500,n1,0,0,",
+            "10.000,put,512.250,n2,2,1,n1",
+            "20.000,get,,,0,0,");
     }
 }
