@@ -1,5 +1,8 @@
 package io.bladegc.agent;
 
+import io.bladegc.agent.bridge.GateBridge;
+import io.bladegc.api.BladeNode;
+import io.bladegc.api.Gate;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -54,5 +57,18 @@ final class BootstrapBridges {
         }
         inst.appendToBootstrapClassLoaderSearch(new JarFile(jar.toFile()));
         injected = true;
+    }
+
+    /**
+     * Injects the bridges (once) and connects {@link GateBridge} to {@code node}'s gate, so that rewritten code in any
+     * class loader passes it. Does not arm the node: whoever gates requests with it and wants single-node collections
+     * calls {@link BladeNode#attachGate()}.
+     *
+     * @throws IOException when the bridges cannot be injected
+     */
+    static void connectGate(Instrumentation inst, BladeNode node) throws IOException {
+        inject(inst);
+        Gate gate = node.gate();
+        GateBridge.install(gate::tryEnter, gate::exit, () -> node.retryAfter().toNanos());
     }
 }

@@ -5,9 +5,7 @@ import static net.bytebuddy.matcher.ElementMatchers.returns;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
-import io.bladegc.agent.bridge.GateBridge;
 import io.bladegc.api.BladeNode;
-import io.bladegc.api.Gate;
 import java.lang.System.Logger.Level;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
@@ -34,7 +32,8 @@ import net.bytebuddy.pool.TypePool;
  *       not lead passes its client requests through the node's gate (the bridge connected here; the node is not
  *       armed by it, Blade for Raft arms it), so the drain before its collection waits for reads in flight and
  *       redirects new ones to the leader. Without it, clients that last wrote before a hand-off kept reading from
- *       the old leader (Ratis followers serve linearizable reads) while it collected: 442 ms for a read in raft-kv.</li>
+ *       the old leader (Ratis followers serve linearizable reads) while it collected: 442 ms for a read in
+ *       raft-kv.</li>
  * </ul>
  *
  * <p>Only methods with exactly these signatures are touched, each on its own, and only in a class that loads after
@@ -97,9 +96,7 @@ public final class RatisServerInstrumentation implements ClassFileTransformer {
                     .resolve(), locator).on(READ_REPLY));
             }
             if (requests) {
-                BootstrapBridges.inject(inst); // before the rewritten class can refer to the bridge
-                Gate gate = node.gate();
-                GateBridge.install(gate::tryEnter, gate::exit, () -> node.retryAfter().toNanos());
+                BootstrapBridges.connectGate(inst, node); // before the rewritten class can refer to the bridge
                 builder = builder.visit(Advice.to(pool.describe("io.bladegc.agent.ratis.ClientRequestAdvice")
                     .resolve(), locator).on(CLIENT_REQUEST));
             }

@@ -12,8 +12,8 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.bladegc.agent.bridge.GateBridge;
 import io.bladegc.api.BladeNode;
-import io.bladegc.api.Gate;
 import io.bladegc.api.internal.StatsMBean;
+import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.lang.instrument.Instrumentation;
 import java.util.Map;
@@ -45,7 +45,7 @@ final class ServletInstrumentation {
      * Installs the advice, then connects the bridge to the node's gate and arms the node: if the advice cannot be
      * installed, the node is left as it was. Until the bridge is connected, requests pass uncounted.
      */
-    static void install(Instrumentation inst, BladeNode node, System.Logger log) {
+    static void install(Instrumentation inst, BladeNode node, System.Logger log) throws IOException {
         ClassLoader agent = ServletInstrumentation.class.getClassLoader();
         new AgentBuilder.Default()
             .disableClassFormatChanges()
@@ -64,8 +64,7 @@ final class ServletInstrumentation {
                 .advice(entry("javax", "service", 2), "io.bladegc.agent.servlet.JavaxEntryAdvice")
                 .advice(entry("javax", "doFilter", 3), "io.bladegc.agent.servlet.JavaxEntryAdvice"))
             .installOn(inst);
-        Gate gate = node.gate();
-        GateBridge.install(gate::tryEnter, gate::exit, () -> node.retryAfter().toNanos());
+        BootstrapBridges.connectGate(inst, node);
         node.attachGate();
         new StatsMBean("Blade zero-code servlet entry", () -> Map.of("Shed", GateBridge.shedCount()), Map.of())
             .publish(MBEAN);

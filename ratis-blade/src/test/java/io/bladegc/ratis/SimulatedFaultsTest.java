@@ -32,11 +32,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Faults on Ratis' own test cluster with simulated RPC ({@link MiniRaftClusterWithSimulatedRpc}), where a peer can be
- * cut off ({@link RaftTestUtil#isolate}) or slowed down (its log sync delayed, {@link RaftServerTestUtil#getLogSyncDelay}):
- * an isolated peer is counted down and nothing is granted that would leave the others without a majority; healed, it
- * catches up and the replicas agree; a leader whose preferred successor is unreachable counts it silent and hands off
- * to the other follower instead; a slow follower, lagging behind the commit index, does not keep the leader from handing off and collecting,
- * and catches up.
+ * cut off ({@link RaftTestUtil#isolate}) or slowed down (its log sync delayed,
+ * {@link RaftServerTestUtil#getLogSyncDelay}): an isolated peer is counted down and nothing is granted that would leave
+ * the others without a majority; healed, it catches up and the replicas agree; a leader whose preferred successor is
+ * unreachable counts it silent and hands off to the other follower instead; a slow follower, lagging behind the
+ * commit index, does not keep the leader from handing off and collecting, and catches up.
  */
 class SimulatedFaultsTest {
     private static final SlotPolicy POLICY = QuorumPolicy.of(3, Duration.ofSeconds(10), Duration.ofSeconds(3));

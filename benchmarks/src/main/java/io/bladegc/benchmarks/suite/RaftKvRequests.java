@@ -124,7 +124,8 @@ final class RaftKvRequests {
      * timeout, and the peer that attempt was sent to.
      */
     void writeCsv(Path file) throws IOException {
-        StringBuilder b = new StringBuilder("due_ms,kind,latency_ms,peer,leader_resends,attempt_timeout,timed_out_at\n");
+        StringBuilder b = new StringBuilder(
+            "due_ms,kind,latency_ms,peer,leader_resends,attempt_timeout,timed_out_at\n");
         for (int i = 0; i < count; i++) {
             long o = outcome.get(i);
             int f = flags.get(i);
