@@ -157,7 +157,10 @@ final class KvCluster implements AutoCloseable {
     private void launch(RaftPeerId id, String logName) throws IOException {
         List<String> command = new ArrayList<>(List.of(ClusterSpec.currentJava().toString(),
             "-javaagent:" + requiredProperty("blade.agent.jar"),
-            "-Xmx128m", "-XX:+UseParallelGC", "-XX:ParallelGCThreads=1",
+            // MetaspaceSize as the README advises: a peer crossing the default (about 21 MB; Ratis, gRPC, and the
+            // agent's Byte Buddy when it patches Ratis) runs a full "Metadata GC Threshold" collection of its own,
+            // which Blade cannot schedule (CI once saw two such 200 ms pauses overlap another peer's collection)
+            "-Xmx128m", "-XX:MetaspaceSize=64m", "-XX:+UseParallelGC", "-XX:ParallelGCThreads=1",
             GcPauses.flag(dir.resolve(logName.replace(".log", "-gc.log"))),
             "-cp", System.getProperty("java.class.path"),
             KvServer.class.getName(),
