@@ -12,8 +12,8 @@
 #   benchmarks/run.sh memory-pressure         per heap ratio (8, 4, 2, 1.5, 1.25 x the live footprint) and arm (G1,
 #                                             coordinated Blade) the highest rate with p99 < 10 ms (about 35 minutes)
 #   benchmarks/run.sh raft-kv                 three Ratis key-value peers (KvServer, linearizable reads under the
-#                                             leader lease), 500,000 keys, open-loop gets and puts (3:1), one call per
-#                                             client of a pool of Ratis clients: G1, Parallel with Blade for Raft (the
+#                                             leader lease), 500,000 keys, open-loop gets and puts (3:1), every call
+#                                             on one shared Ratis client: G1, Parallel with Blade for Raft (the
 #                                             agent), Epsilon; 3 repetitions per arm interleaved, 30 s warm-up and
 #                                             120 s measured each (about 30 minutes); quick: 1 repetition, 50,000 keys,
 #                                             5 s + 20 s (about 3 minutes)

@@ -20,13 +20,14 @@ import org.apache.ratis.protocol.exceptions.NotLeaderException;
 import org.apache.ratis.retry.RetryPolicy;
 
 /**
- * The one place the {@code raft-kv} load generator's Ratis clients are built ({@link #create}) and make their calls
- * ({@link #call}): stock {@link RaftClient}s configured as Blade for Raft tells its users ({@link RaftBladeClients}:
+ * The one place the {@code raft-kv} load generator's Ratis client is built ({@link #create}) and makes its calls
+ * ({@link #send}, on threads of {@link #call}): a stock {@link RaftClient} configured as Blade for Raft tells its users ({@link RaftBladeClients}:
  * the blocking API, a {@value RaftBladeClients#REQUEST_TIMEOUT_MILLIS} ms request timeout, a retry policy that sends a
  * failed attempt again after {@value RaftBladeClients#RETRY_SLEEP_MILLIS} ms and never gives up, writes sent again
- * while the leader steps down). A blocking call holds a thread: calls run on a pool of daemon threads, at most one
- * per client of the pool. The load generator judges a call unanswered {@link #DEADLINE} after it was made (timed out);
- * the client itself never gives up. Stateless but for the threads.
+ * while the leader steps down). A blocking call holds a thread: calls run on a pool of daemon threads, one per call
+ * under way. The load generator judges a call unanswered {@link #DEADLINE} after it was made (timed out);
+ * the client itself never gives up. One client serves every call (it is thread-safe, and each blocking call is a gRPC
+ * call of its own). Stateless but for the threads.
  */
 final class RaftKvClients {
     /** After this long a call counts as timed out (it may still be answered later; that no longer counts). */
@@ -63,15 +64,30 @@ final class RaftKvClients {
     }
 
     /**
-     * Sends {@code message} on {@code client} on a thread of the call pool: a write through
-     * {@link RaftBladeClients#send}, a linearizable read through {@code io().sendReadOnly}.
+     * Sends {@code message} on {@code client}: a write through {@link RaftBladeClients#send}, a linearizable read
+     * through {@code io().sendReadOnly}. Blocks.
      *
-     * @return the answer; failed with the {@link IOException} the call ended with
+     * @return the answer
+     * @throws IOException what the call ended with
      */
-    static CompletableFuture<RaftClientReply> call(RaftClient client, Message message, boolean write) {
+    static RaftClientReply send(RaftClient client, Message message, boolean write) throws IOException {
+        return write ? RaftBladeClients.send(client, message) : client.io().sendReadOnly(message);
+    }
+
+    /** A blocking call. */
+    interface Call {
+        RaftClientReply run() throws IOException;
+    }
+
+    /**
+     * Runs {@code call} on a thread of the call pool (a new one when all are busy).
+     *
+     * @return its answer; failed with the {@link IOException} it ended with
+     */
+    static CompletableFuture<RaftClientReply> call(Call call) {
         return CompletableFuture.supplyAsync(() -> {
             try {
-                return write ? RaftBladeClients.send(client, message) : client.io().sendReadOnly(message);
+                return call.run();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -35,14 +35,15 @@ import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
  * digits, one interval histogram per second into an HdrHistogram log; every request of the window is also kept with
  * its due time ({@link RaftKvRequests}).
  *
- * <p>The calls go through a {@link RaftKvClientPool} of {@link #poolSize} independent clients, one call per client
- * at a time, rather than through a few clients each carrying many calls: Ratis answers one client's async calls in
- * order, so with a few shared clients one slow call (a read lost in a leader change) holds every later call of its
- * client, which an application with a request per thread or connection would not see; the harness would then measure
- * its own queue. The pool holds a second's worth of requests, so a call waits for a client only when a whole
- * second's calls are still out; the wait is inside the latency, and counted. The clients and their retry policy come
- * from {@link RaftKvClients}: no call is given up before its deadline; a call that fails before it counts as failed,
- * one without an answer by then (or by the end of the drain) as timed out.
+ * <p>All calls share one Ratis client, as an application's request threads share the one client of their process:
+ * each call is a blocking call ({@code io()}) on a thread of its own, and a blocking call is one gRPC call of its own
+ * with its own deadline, so a slow call holds only itself. Sharing matters at a leader change: the first call
+ * redirected teaches the client the new leader, and every later call goes there. (Until 2026-11-26 every call had its
+ * own client of a pool of a second's worth, 100; after each hand-off each of them then had to be redirected once,
+ * for up to ten seconds, and meanwhile kept sending reads to peers it took for the leader, which Blade's collections
+ * there then held.) The client and its retry policy come from {@link RaftKvClients}: no call is given up before its
+ * deadline; a call that fails before it counts as failed, one without an answer by then (or by the end of the drain)
+ * as timed out.
  *
  * <p>Use: {@link #run} once; not reusable. Completions arrive on Ratis's threads; counters are atomic.
  */
@@ -53,10 +54,6 @@ public final class RaftKvLoad {
     static final int GETS_PER_PUT = 3;
     /** Bytes of every put's value. */
     static final int VALUE_BYTES = 100;
-    /** Fewest clients in the pool. */
-    static final int MIN_POOL = 8;
-    /** Most clients in the pool (each opens its own connections). */
-    static final int MAX_POOL = 256;
     private static final long SEED = 42;
 
     /**
@@ -67,17 +64,14 @@ public final class RaftKvLoad {
      * @param leaderResends     attempts sent again because leadership was moving
      *                          ({@link RaftKvClients#LEADER_CHANGES})
      * @param otherResends      attempts sent again for another reason (attempt timeouts among them)
-     * @param waitedForClient   calls that waited for a free client of the pool
-     * @param longestWaitMicros the longest such wait
-     * @param failureCauses     the failed calls by what failed them (the exception's simple class name)
+         * @param failureCauses     the failed calls by what failed them (the exception's simple class name)
      * @param sendLag           the latest the generator sent a request of the window after its intended time,
      *                          microseconds
      * @param seconds           the window's length, or longer when the generator fell behind: from its start until
      *                          the window's last request was sent
      */
     public record Result(Histogram latency, RaftKvRequests requests, long leaderResends, long otherResends,
-                         long waitedForClient, long longestWaitMicros, Map<String, Long> failureCauses,
-                         long sendLag, double seconds) {
+                         Map<String, Long> failureCauses, long sendLag, double seconds) {
         /** @return answered requests per second */
         public double achievedRate() {
             return latency.getTotalCount() / seconds;
@@ -93,7 +87,8 @@ public final class RaftKvLoad {
     private final AtomicLong unanswered = new AtomicLong();
     private final Map<String, LongAdder> failureCauses = new ConcurrentHashMap<>();
     private volatile RaftKvRequests requests;
-    private volatile RaftKvClientPool pool;
+    /** The request whose call runs on this thread: the retry policy of the blocking API runs on the caller's. */
+    private final ThreadLocal<Request> calling = new ThreadLocal<>();
     private volatile boolean over;
 
     /**
@@ -108,14 +103,6 @@ public final class RaftKvLoad {
         this.group = group;
         this.rate = rate;
         this.keys = keys;
-    }
-
-    /**
-     * @param rate requests per second
-     * @return the pool's size: a second's requests, within {@value #MIN_POOL}..{@value #MAX_POOL}
-     */
-    static int poolSize(double rate) {
-        return (int) Math.min(MAX_POOL, Math.max(MIN_POOL, Math.ceil(rate)));
     }
 
     /**
@@ -135,9 +122,7 @@ public final class RaftKvLoad {
         Thread starter = new Thread(onMeasureStart, "raft-kv-window-start");
         starter.setDaemon(true);
         try (PrintStream out = new PrintStream(hlog.toFile());
-             RaftKvClientPool clients = new RaftKvClientPool(poolSize(rate),
-                 () -> RaftKvClients.create(group, this::resent))) {
-            pool = clients;
+             RaftClient client = RaftKvClients.create(group, this::resent)) {
             HistogramLogWriter log = new HistogramLogWriter(out);
             log.outputComment("raft-kv open-loop load: latency of answered requests, microseconds, from each"
                 + " intended send time");
@@ -184,7 +169,7 @@ public final class RaftKvLoad {
                     }
                     unanswered.incrementAndGet();
                 }
-                clients.submit(new Request(command, due, index));
+                new Request(command, due, index).send(client);
             }
             double seconds = (Math.max(end, System.nanoTime()) - windowStart) / 1e9;
             onMeasureEnd.run();
@@ -192,13 +177,13 @@ public final class RaftKvLoad {
             while (unanswered.get() > 0 && System.nanoTime() < drainEnd) {
                 Thread.sleep(20);
             }
-            over = true; // what is still out now timed out; closing the pool fails it, which no longer counts
+            over = true; // what is still out now timed out; closing the client fails it, which no longer counts
             flush(log, interval, total);
             starter.join();
             Map<String, Long> causes = new TreeMap<>();
             failureCauses.forEach((cause, n) -> causes.put(cause, n.sum()));
-            return new Result(total, requests, leaderResends.get(), otherResends.get(), clients.waited(),
-                clients.longestWaitMicros(), causes, sendLag / 1000, seconds);
+            return new Result(total, requests, leaderResends.get(), otherResends.get(), causes, sendLag / 1000,
+                seconds);
         }
     }
 
@@ -211,8 +196,8 @@ public final class RaftKvLoad {
 
     /** The retry policy sent an attempt again: counted, and marked on the request when it is measured. */
     private void resent(RaftClientRequest attempt, Throwable cause) {
-        RaftKvClientPool clients = pool;
-        if (clients == null || !(clients.carrying(attempt.getClientId()) instanceof Request r) || r.index < 0) {
+        Request r = calling.get();
+        if (r == null || r.index < 0) {
             return;
         }
         if (RaftKvClients.isLeaderChange(cause)) {
@@ -226,8 +211,8 @@ public final class RaftKvLoad {
         }
     }
 
-    /** One request on its way: a call of the pool; {@code index} its place in the window, -1 in the warm-up. */
-    private final class Request implements RaftKvClientPool.Call {
+    /** One request on its way; {@code index} its place in the window, -1 in the warm-up. */
+    private final class Request {
         private final KvCommand command;
         private final long due;
         private final int index;
@@ -239,15 +224,26 @@ public final class RaftKvLoad {
             this.index = index;
         }
 
-        @Override
-        public CompletableFuture<RaftClientReply> send(RaftClient client) {
+        /** Sends it on a thread of its own; {@link #completed} is called there with the outcome. */
+        void send(RaftClient client) {
             sentNanos = System.nanoTime();
-            return RaftKvClients.call(client, Message.valueOf(ByteString.copyFrom(command.encode())),
-                command.isWrite());
+            Message message = Message.valueOf(ByteString.copyFrom(command.encode()));
+            RaftKvClients.call(() -> {
+                calling.set(this);
+                try {
+                    return RaftKvClients.send(client, message, command.isWrite());
+                } finally {
+                    calling.remove();
+                }
+            }).whenComplete((r, e) -> completed(r, e instanceof CompletionException && e.getCause() != null
+                ? e.getCause() : e));
         }
 
-        @Override
-        public void completed(RaftClientReply reply, Throwable failure) {
+        /**
+         * @param reply   the reply, null when the call failed
+         * @param failure why it failed, null when it got a reply
+         */
+        void completed(RaftClientReply reply, Throwable failure) {
             if (index < 0 || over) {
                 return;
             }

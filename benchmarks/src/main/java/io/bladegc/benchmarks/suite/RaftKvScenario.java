@@ -17,7 +17,7 @@ import org.HdrHistogram.Histogram;
  * The {@code raft-kv} scenario, the BLADE paper's section 5.2 scaled to two cores: a three-peer replicated key-value
  * store on Apache Ratis ({@link KvServer}, one child JVM per peer, linearizable reads under the leader lease),
  * preloaded with {@link #keys} keys of 100-byte values, under open-loop load ({@link RaftKvLoad}: 3 gets to 1 put,
- * uniform random keys, a pool of independent Ratis clients) at {@code --rate}, on G1, on Parallel with Blade for Raft
+ * uniform random keys, one Ratis client shared by every call) at {@code --rate}, on G1, on Parallel with Blade for Raft
  * (the agent in its default mode: the application's Raft handler drives collections, a leader hands its leadership
  * off first) and on Epsilon (no collections: the floor; its heap sized from the allocation the other arms' GC logs
  * show). Every arm runs {@link SuiteOptions#repetitions} times, repetitions interleaved ({@link InterleavedSchedule}),
@@ -154,10 +154,10 @@ public final class RaftKvScenario {
             + " the suite's JVM. Repetitions: %d per arm, odd ones in the order above, even ones reversed. Preload:"
             + " one `PRELOAD` command of %,d keys x %d-byte values. Load: open loop, constant rate %.0f/s, request i"
             + " due at start + i/rate; 3 in 4 gets (`sendReadOnly`), 1 in 4 puts (`send`), keys uniformly random over"
-            + " the preloaded ones (seeded); every call on its own client of a pool of %d (one call per client at a"
-            + " time, as an application's request threads would make them, so that a slow call holds only itself);"
-            + " a call that finds every client busy waits for one, inside its latency. Clients as Blade for"
-            + " Raft tells its users (`RaftBladeClients`): blocking calls (`io()`), a failed attempt sent again after"
+            + " the preloaded ones (seeded); every call on a thread of its own, all on one shared Ratis client, as an"
+            + " application's request threads share their process's client (each blocking call is a gRPC call of its"
+            + " own, so a slow call holds only itself; the first call redirected teaches the client a new leader). The"
+            + " client as Blade for Raft tells its users (`RaftBladeClients`): blocking calls (`io()`), a failed attempt sent again after"
             + " %d ms and never given up, a request timeout of %d ms, a write refused while the leader steps down"
             + " sent again; the load generator judges a call timed out %d s after it was made; failed calls are"
             + " counted by the exception that failed them. Latency: from the intended"
@@ -179,7 +179,7 @@ public final class RaftKvScenario {
             + " heap before each pause less after the previous one, over the uptime, from the GC logs) x %d s"
             + " lifetime x %.1f, in steps of 256 MiB, within 1,024..%,d MiB (%,d MiB when unknown), pre-touched"
             + " as every arm. Raw: `<arm>-rep<N>.hlog`, `logs/<arm>-rep<N>/<peer>/`.%n",
-            o.repetitions(), keys(o), RaftKvLoad.VALUE_BYTES, o.rate(), RaftKvLoad.poolSize(o.rate()),
+            o.repetitions(), keys(o), RaftKvLoad.VALUE_BYTES, o.rate(),
             RaftBladeClients.RETRY_SLEEP_MILLIS, RaftBladeClients.REQUEST_TIMEOUT_MILLIS,
             RaftKvClients.DEADLINE.toSeconds(), RaftKvClients.DEADLINE.plusSeconds(1).toSeconds(),
             RaftKvHandoffs.AFTER_MILLIS, lifetime.toSeconds(), EPSILON_MARGIN, EPSILON_MAX_MIB, EPSILON_DEFAULT_MIB);

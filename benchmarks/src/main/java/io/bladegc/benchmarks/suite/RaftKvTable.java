@@ -77,8 +77,6 @@ final class RaftKvTable {
             r -> r.load().requests().all().attemptTimeouts()));
         rows.put("attempts sent again: leadership moving / other", reps.isEmpty() ? "-"
             : sum(reps, r -> r.load().leaderResends()) + " / " + sum(reps, r -> r.load().otherResends()));
-        rows.put("calls that waited for a free client, longest wait (ms)", reps.isEmpty() ? "-"
-            : sum(reps, r -> r.load().waitedForClient()) + ", " + ms(max(reps, r -> r.load().longestWaitMicros())));
         rows.put("load generator's worst send lag (ms)", reps.isEmpty() ? "-"
             : ms(max(reps, r -> r.load().sendLag())));
         rows.put("leadership hand-offs (not completed)", reps.isEmpty() ? "-" : sum(reps, r -> r.changes().handoffs()

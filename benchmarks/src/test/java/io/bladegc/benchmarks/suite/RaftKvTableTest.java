@@ -16,7 +16,7 @@ class RaftKvTableTest {
     static RaftKvLoad.Result load(RaftKvRequests requests) {
         Histogram h = new Histogram(RaftKvLoad.MAX_LATENCY_MICROS, 3);
         h.recordValueWithCount(1_000, requests.count());
-        return new RaftKvLoad.Result(h, requests, 3, 1, 2, 1_500, Map.of(), 2_500, 20);
+        return new RaftKvLoad.Result(h, requests, 3, 1, Map.of(), 2_500, 20);
     }
 
     /** 10,000 requests answered in 1 ms but 10 (0.1 %) in {@code tailMicros}; 2 failed, 1 timed out. */
@@ -34,7 +34,7 @@ class RaftKvTableTest {
         List<RaftKvLeadership.Election> e = java.util.stream.LongStream.range(0, elections)
             .mapToObj(t -> new RaftKvLeadership.Election("n1", t + 2, 5_000 + t)).toList();
         Map<String, Long> causes = Map.of("LeaderSteppingDownException", 1L, "StateMachineException", 1L);
-        return new RaftKvRep(arm, rep, new RaftKvLoad.Result(h, requests, 3, 1, 2, 1_500, causes, 2_500, 20),
+        return new RaftKvRep(arm, rep, new RaftKvLoad.Result(h, requests, 3, 1, causes, 2_500, 20),
             new RaftKvLeadership.Changes(List.of(), e), elections, List.of(4, 5, 6), 12.5, 30.25, usage, null);
     }
 
@@ -61,7 +61,6 @@ class RaftKvTableTest {
             + " LeaderSteppingDownException 1, StateMachineException 1 | - |");
         assertThat(md).contains("| timed out (no answer by the deadline) | 2 | 1 | - |");
         assertThat(md).contains("| attempts sent again: leadership moving / other | 6 / 2 | 3 / 1 | - |");
-        assertThat(md).contains("| calls that waited for a free client, longest wait (ms) | 4, 1.50 | 2, 1.50 | - |");
         assertThat(md).contains("| elections outside hand-offs (peers' output) | 1 | 0 | - |");
         assertThat(md).contains("| terms advanced (GroupManagementApi) | 1 | 0 | ? |");
         assertThat(md).contains("| collections per peer (n1/n2/n3), per repetition | 4/5/6, 4/5/6 | 4/5/6 | - |");
@@ -77,12 +76,5 @@ class RaftKvTableTest {
         assertThat(RaftKvScenario.epsilonHeapMib(1, life)).isEqualTo(1024);
         assertThat(RaftKvScenario.epsilonHeapMib(500, life)).isEqualTo(RaftKvScenario.EPSILON_MAX_MIB);
         assertThat(RaftKvScenario.epsilonHeapMib(Double.NaN, life)).isEqualTo(RaftKvScenario.EPSILON_DEFAULT_MIB);
-    }
-
-    @Test
-    void thePoolHoldsASecondOfRequests() {
-        assertThat(RaftKvLoad.poolSize(100)).isEqualTo(100);
-        assertThat(RaftKvLoad.poolSize(1)).isEqualTo(RaftKvLoad.MIN_POOL);
-        assertThat(RaftKvLoad.poolSize(10_000)).isEqualTo(RaftKvLoad.MAX_POOL);
     }
 }
