@@ -26,7 +26,13 @@ import org.apache.ratis.util.TimeDuration;
  * RaftClientReply w = RaftBladeClients.send(client, Message.valueOf("INCREMENT"));
  * RaftClientReply r = client.io().sendReadOnly(Message.valueOf("GET"));
  * }</pre>
- * Why each piece, in Ratis 3.2.2 (unchanged in 3.3.0; {@code RatisStepDownReadsTest} pins the read bug):
+ * Build one client per process and share it among its request threads: it is thread-safe, and each blocking call is
+ * a gRPC call of its own (a slow call holds only itself). A shared client learns a new leader from the first call
+ * redirected and sends every later call there; clients of their own each learn it on their own, and meanwhile go on
+ * reading from the peer they took for the leader, which Blade may then make collect (in raft-kv, with a client per
+ * call, for up to ten seconds after a hand-off).
+ *
+ * <p>Why each piece, in Ratis 3.2.2 (unchanged in 3.3.0; {@code RatisStepDownReadsTest} pins the read bug):
  * <ul>
  *   <li><b>The blocking API, {@code io()}</b>, not {@code async()}: a linearizable read waiting for its ReadIndex round
  *       when the leader steps down is never answered (the server cannot serialise the {@code NotLeaderException} it

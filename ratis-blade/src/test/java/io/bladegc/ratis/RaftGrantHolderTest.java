@@ -34,8 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link BladeNode} (a real one would collect this test's whole JVM, all three peers at once). Checked: a leader
  * hands every group it leads to the peer that collected most recently and collects only once it leads nothing, under
  * a grant it then releases; one elected leader again while it waited hands off again under its grant; it collects in place only when enough of its measured pauses are all under a quarter of
- * the election timeout, never with {@code HandOff.ALWAYS}; a follower collects without handing anything off; with no
- * majority reachable nothing is collected.
+ * the election timeout, never with {@code HandOff.ALWAYS}; one that handed off keeps its gate closed from then until
+ * its collection ended; a follower collects without handing anything off; with no majority reachable nothing is
+ * collected.
  */
 class RaftGrantHolderTest {
     private static final RaftBladeOptions OPTIONS = new RaftBladeOptions(Duration.ofSeconds(10), Duration.ofSeconds(3),
@@ -84,11 +85,17 @@ class RaftGrantHolderTest {
         node.awaitCollections(1);
 
         assertThat(node.ledAtCollection).as("groups %s led when it collected", leader.getId()).containsOnly(false);
+        assertThat(node.gateOpenAtCollection).as("its gate, closed from the hand-off on").containsExactly(false);
         assertThat(group.leader(app).getId()).isEqualTo(followers.get(1));
         assertThat(stat(holder, "HandOffs")).isEqualTo(1);
         assertThat(stat(holder, "InPlace")).isZero();
         awaitReleased(slots, leader.getId().toString());
         assertThat(slots.view().slots().collecting()).isEmpty();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!node.gate().isOpen()) { // opened by the holder's thread right after the release
+            assertThat(System.nanoTime()).as("the gate open again after the collection").isLessThan(deadline);
+            Thread.sleep(5);
+        }
     }
 
     @Test
@@ -213,6 +220,7 @@ class RaftGrantHolderTest {
         assertThat(stat(holder, "HandOffs")).as("leading the slot group (%s) is no reason to hand off", leaderOfSlots)
             .isZero();
         assertThat(stat(holder, "Collections")).isEqualTo(1);
+        assertThat(node.gateOpenAtCollection).as("no hand-off: the gate is left to the drain").containsExactly(true);
     }
 
     @Test

@@ -16,12 +16,17 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.server.RaftServer;
 
-/** Records each collection and whether the peer led any group (but the slot group) at that moment. */
+/**
+ * Records each collection, whether the peer led any group (but the slot group) at that moment, and whether its gate
+ * was open then (the recording node's own drain does not close it: a closed gate was closed by its caller).
+ */
 final class RecordingNode implements BladeNode {
     private final RaftServer server;
     private final RaftGroupId skip;
     final AtomicLong collections = new AtomicLong();
     final List<Boolean> ledAtCollection = new CopyOnWriteArrayList<>();
+    final List<Boolean> gateOpenAtCollection = new CopyOnWriteArrayList<>();
+    private final Gate gate = new Gate();
     private final AtomicLong pause = new AtomicLong();
 
     /**
@@ -63,6 +68,7 @@ final class RecordingNode implements BladeNode {
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
+        gateOpenAtCollection.add(gate.isOpen());
         pause.addAndGet(3_000_000);
         collections.incrementAndGet();
         return GcOutcome.COLLECTED;
@@ -83,7 +89,7 @@ final class RecordingNode implements BladeNode {
 
     @Override
     public Gate gate() {
-        throw new UnsupportedOperationException("the recording node has no gate");
+        return gate;
     }
 
     /** The handler registered last, or {@code null}. */

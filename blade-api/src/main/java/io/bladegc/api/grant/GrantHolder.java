@@ -2,6 +2,7 @@ package io.bladegc.api.grant;
 
 import io.bladegc.api.BladeNode;
 import io.bladegc.api.DrainedCollection;
+import io.bladegc.api.Gate;
 import io.bladegc.api.GcDecision;
 import io.bladegc.api.GcHandler;
 import io.bladegc.api.GcRequest;
@@ -22,7 +23,9 @@ import java.util.concurrent.LinkedBlockingQueue;
  * request at a time (an older request still waiting is moot: the node issues a new one only after the JVM collected):
  * <ol>
  *   <li><b>prepare</b> ({@link Preparation#prepare}): a Raft leader hands its leadership off; when that fails it does
- *       not collect;</li>
+ *       not collect. One that handed off closes its gate at once and keeps it closed until its collection ended (or
+ *       the request ended otherwise): its clients, still taking it for the leader, are sent to the new one
+ *       ({@code NotLeaderException}) instead of being served here as by a follower until the drain;</li>
  *   <li><b>acquire</b> a slot, with the watcher's lead time as urgency, each call held by the ledger at most
  *       {@link HolderSettings#maxWait()} and no longer than the lead time (at least {@value #MIN_WAIT_MILLIS} ms);
  *       {@code QUEUED} (or {@code CANCELLED}: dropped meanwhile) asks again. While a call is out the thread looks every
@@ -221,9 +224,22 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
             }
             case NOTHING -> { }
         }
-        Granted grant = awaitGrant(p, prepared);
-        if (grant != null) {
-            collectUnder(p, prepared, grant.answer(), grant.polls());
+        // a leader that handed off is a follower its clients still take for the leader: from now until its
+        // collection ended, its gate refuses their requests, which then go to the new leader at once, rather than
+        // being served here until the drain and then, sent on by a client that did not learn, held by the pause
+        Gate redirecting = prepared.kind() == Prepared.Kind.HANDED_OFF ? node.gate() : null;
+        if (redirecting != null) {
+            redirecting.close();
+        }
+        try {
+            Granted grant = awaitGrant(p, prepared);
+            if (grant != null) {
+                collectUnder(p, prepared, grant.answer(), grant.polls());
+            }
+        } finally {
+            if (redirecting != null) {
+                redirecting.open();
+            }
         }
     }
 
