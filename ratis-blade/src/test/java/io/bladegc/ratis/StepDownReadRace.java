@@ -227,7 +227,8 @@ final class StepDownReadRace implements AutoCloseable {
         long steppedDown = System.nanoTime();
         holdFrom.set(null);
         assertThat(division.getInfo().isLeader()).as("the old leader stepped down").isFalse();
-        assertThat(transfer.isSuccess()).as("transfer to %s: %s", target, transfer.getException()).isTrue();
+        assertThat(transfer.isSuccess()).as("transfer to %s: %s; then %s", target, transfer.getException(), state())
+            .isTrue();
 
         RaftClientReply reply = pending.get(20, TimeUnit.SECONDS);
         long answered = System.nanoTime();
@@ -241,6 +242,26 @@ final class StepDownReadRace implements AutoCloseable {
      * @param sinceStepDown  milliseconds from the old leader's step-down (seen by polling every millisecond) to it
      */
     record Took(long sinceSent, long sinceStepDown) {
+    }
+
+    /** @return each peer's role, term, leader and last log entry, and the match indices a leader sees, for a failure */
+    String state() {
+        StringBuilder out = new StringBuilder();
+        for (RaftServer s : servers) {
+            try {
+                RaftServer.Division d = s.getDivision(group.getGroupId());
+                out.append(s.getId()).append(' ').append(d.getInfo().getCurrentRole()).append(" term ")
+                    .append(d.getInfo().getCurrentTerm()).append(" leader ").append(d.getInfo().getLeaderId())
+                    .append(" last ").append(d.getRaftLog().getLastEntryTermIndex());
+                if (d.getInfo().isLeader()) {
+                    out.append(" match ").append(LeadershipHandoff.followerMatchIndices(d));
+                }
+                out.append("; ");
+            } catch (IOException e) {
+                out.append(s.getId()).append(' ').append(e).append("; ");
+            }
+        }
+        return out.toString();
     }
 
     RaftServer leader() throws InterruptedException {
