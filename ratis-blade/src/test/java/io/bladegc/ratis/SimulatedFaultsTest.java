@@ -68,7 +68,12 @@ class SimulatedFaultsTest {
     }
 
     private SlotClient client() {
-        RaftClient raw = cluster.createClient(null, RetryPolicies.retryUpToMaximumCountWithFixedSleep(100,
+        return client(null);
+    }
+
+    /** @param leader the peer asked first, {@code null} for Ratis' choice */
+    private SlotClient client(RaftPeerId leader) {
+        RaftClient raw = cluster.createClient(leader, RetryPolicies.retryUpToMaximumCountWithFixedSleep(100,
             TimeDuration.valueOf(50, TimeUnit.MILLISECONDS)));
         SlotClient c = SlotClient.of(raw, Duration.ofSeconds(10));
         closing.add(c);
@@ -89,14 +94,20 @@ class SimulatedFaultsTest {
         List<String> others = ids().stream().filter(n -> !n.equals(isolated.toString())).toList();
         RaftTestUtil.isolate(cluster, isolated);
         try {
+            // Asked through the new leader only. A write that reached the isolated old leader would sit in its log
+            // uncommitted, a tail the new leader must cut, and Ratis 3.2.2's appender of simulated RPC
+            // (LogAppenderDefault) cannot always do that: a heartbeat's reply sets the follower's match index past
+            // the common prefix, and nextIndex then swings 8 -> 7 -> 8 for good (seen here under a busy machine, the
+            // healed peer never caught up; RATIS-2605, fixed on Ratis' main branch in 2026-07, in no release yet).
+            SlotClient live = client(leaderOtherThan(isolated));
             for (int i = 0; i < 2; i++) { // the isolated peer's heartbeats cannot reach the ledger: it goes silent
                 clock.addAndGet(POLICY.memberTimeoutMillis() / 2 + 1);
                 for (String n : others) {
-                    assertThat(slots.heartbeat(n).status()).isEqualTo(Status.OK);
+                    assertThat(live.heartbeat(n).status()).isEqualTo(Status.OK);
                 }
             }
-            assertThat(slots.view().slots().members()).containsExactlyElementsOf(others);
-            assertThat(slots.acquire(others.get(0), 1, 0).status())
+            assertThat(live.view().slots().members()).containsExactlyElementsOf(others);
+            assertThat(live.acquire(others.get(0), 1, 0).status())
                 .as("one of the two live peers collecting would leave no majority").isEqualTo(Status.QUEUED);
         } finally {
             RaftTestUtil.deIsolate(cluster, isolated);
@@ -106,6 +117,24 @@ class SimulatedFaultsTest {
         assertThat(back.events()).as("three live again: the queued request is granted").anySatisfy(e ->
             assertThat(e.node()).isEqualTo(others.get(0)));
         awaitReplicasIdentical();
+    }
+
+    /** @return the peer the others elected once {@code isolated} was cut off (within 10 s) */
+    private RaftPeerId leaderOtherThan(RaftPeerId isolated) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            List<RaftPeerId> leaders = new ArrayList<>();
+            cluster.iterateDivisions().forEach(d -> {
+                if (d.getInfo().isLeader() && !d.getId().equals(isolated)) {
+                    leaders.add(d.getId());
+                }
+            });
+            if (!leaders.isEmpty()) {
+                return leaders.get(0);
+            }
+            assertThat(System.nanoTime()).as("a leader besides %s", isolated).isLessThan(deadline);
+            Thread.sleep(10);
+        }
     }
 
     @Test

@@ -191,13 +191,44 @@ final class StepDownReadRace implements AutoCloseable {
         FileUtils.deleteFully(dir);
     }
 
+    /** Races a read against a step-down at most this many times, when a transfer did not complete. */
+    static final int ATTEMPTS = 3;
+
     /**
      * Sends a read while the followers hold the leader's heartbeats, hands leadership to an up-to-date follower, and
      * releases the followers once the old leader has stepped down. The retry causes recorded before it are cleared.
      *
+     * <p>A transfer that does not complete within its 2 s is tried again from the start (at most {@value #ATTEMPTS}
+     * attempts in all), each failure printed with every peer's state. Raft's leadership transfer is best effort (the
+     * Raft thesis, section 3.10: the leader aborts it after an election timeout and resumes), and whether it completes
+     * is not what the callers check: they check what happens to a read pending at a step-down, and a transfer that
+     * did not complete made none. (Seen once in CI, 2026-11-26: {@code TIMED_OUT}, the old leader still leading at
+     * the timeout; not reproduced in 100 runs under a busy loop since.)
+     *
      * @return how long the read took, from its sending and from the old leader's step-down
      */
     Took readPendingAtStepDown(Function<RaftClient, CompletableFuture<RaftClientReply>> read) throws Exception {
+        List<String> failed = new ArrayList<>();
+        while (true) {
+            try {
+                return readPendingAtOneStepDown(read);
+            } catch (TransferNotCompleted e) {
+                failed.add(e.getMessage());
+                System.err.println("step-down read race, attempt " + failed.size() + ": " + e.getMessage());
+                assertThat(failed).as("transfers that did not complete").hasSizeLessThan(ATTEMPTS);
+            }
+        }
+    }
+
+    /** A transfer that did not complete: the race did not happen. */
+    private static final class TransferNotCompleted extends Exception {
+        TransferNotCompleted(String message) {
+            super(message);
+        }
+    }
+
+    private Took readPendingAtOneStepDown(Function<RaftClient, CompletableFuture<RaftClientReply>> read)
+            throws Exception {
         RaftServer leader = leader();
         RaftServer.Division division = leader.getDivision(group.getGroupId());
         RaftPeerId target = group.getPeers().stream().map(RaftPeer::getId).filter(id -> !id.equals(leader.getId()))
@@ -220,6 +251,13 @@ final class StepDownReadRace implements AutoCloseable {
 
         RaftClientReply transfer = leader.transferLeadership(new TransferLeadershipRequest(ClientId.randomId(),
             leader.getId(), group.getGroupId(), 1, target, 2_000));
+        if (!transfer.isSuccess()) {
+            String state = state();
+            holdFrom.set(null);
+            pending.get(20, TimeUnit.SECONDS); // answered in the end; not to be mixed with the next attempt's calls
+            throw new TransferNotCompleted("transfer " + leader.getId() + " -> " + target + ": "
+                + transfer.getException() + "; then " + state);
+        }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
         while (division.getInfo().isLeader() && System.nanoTime() < deadline) {
             Thread.sleep(1);
@@ -227,8 +265,6 @@ final class StepDownReadRace implements AutoCloseable {
         long steppedDown = System.nanoTime();
         holdFrom.set(null);
         assertThat(division.getInfo().isLeader()).as("the old leader stepped down").isFalse();
-        assertThat(transfer.isSuccess()).as("transfer to %s: %s; then %s", target, transfer.getException(), state())
-            .isTrue();
 
         RaftClientReply reply = pending.get(20, TimeUnit.SECONDS);
         long answered = System.nanoTime();
