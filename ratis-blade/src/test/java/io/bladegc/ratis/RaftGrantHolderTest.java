@@ -33,10 +33,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Blade's slot group ({@link RaftBlade#registry}, {@link RaftBlade#start}); the JVM side is a recording
  * {@link BladeNode} (a real one would collect this test's whole JVM, all three peers at once). Checked: a leader
  * hands every group it leads to the peer that collected most recently and collects only once it leads nothing, under
- * a grant it then releases; one elected leader again while it waited hands off again under its grant; it collects in place only when enough of its measured pauses are all under a quarter of
- * the election timeout, never with {@code HandOff.ALWAYS}; one that handed off keeps its gate closed from then until
- * its collection ended; a follower collects without handing anything off; with no majority reachable nothing is
- * collected.
+ * a grant it then releases; one elected leader again while it waited hands off again under its grant; it collects in
+ * place only when enough of its measured pauses are all under a quarter of the election timeout, never with
+ * {@code HandOff.ALWAYS}; one that handed off keeps its gate closed from then until its collection ended; a follower
+ * collects without handing anything off; with no majority reachable nothing is collected.
  */
 class RaftGrantHolderTest {
     private static final RaftBladeOptions OPTIONS = new RaftBladeOptions(Duration.ofSeconds(10), Duration.ofSeconds(3),

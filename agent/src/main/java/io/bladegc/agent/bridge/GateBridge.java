@@ -13,7 +13,8 @@ import java.util.function.LongSupplier;
  * What the servlet advice ({@code instrument=servlet}) and the Ratis client-request advice call from inside a servlet
  * container or a Ratis server: the JVM's gate, reached through JDK types only. The agent puts this class on the
  * bootstrap class path, so that code inlined into any container's, webapp's or Ratis' classes (whatever their class
- * loader) sees the one copy, and {@link #install} connects it to the node's gate. Until then every request passes uncounted.
+ * loader) sees the one copy, and {@link #install} connects it to the node's gate. Until then every request passes
+ * uncounted.
  *
  * <p>Thread-safe; {@link #enter()} and {@link #exit()} allocate nothing.
  */

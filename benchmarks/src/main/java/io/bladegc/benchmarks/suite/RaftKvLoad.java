@@ -45,7 +45,7 @@ import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
  * deadline; a call that fails before it counts as failed, one without an answer by then (or by the end of the drain)
  * as timed out.
  *
- * <p>Use: {@link #run} once; not reusable. Completions arrive on Ratis's threads; counters are atomic.
+ * <p>Use: {@link #run} once; not reusable. Completions arrive on the calls' threads; counters are atomic.
  */
 public final class RaftKvLoad {
     /** Longest latency recorded; longer ones are recorded as this. */
@@ -64,7 +64,7 @@ public final class RaftKvLoad {
      * @param leaderResends     attempts sent again because leadership was moving
      *                          ({@link RaftKvClients#LEADER_CHANGES})
      * @param otherResends      attempts sent again for another reason (attempt timeouts among them)
-         * @param failureCauses     the failed calls by what failed them (the exception's simple class name)
+     * @param failureCauses     the failed calls by what failed them (the exception's simple class name)
      * @param sendLag           the latest the generator sent a request of the window after its intended time,
      *                          microseconds
      * @param seconds           the window's length, or longer when the generator fell behind: from its start until

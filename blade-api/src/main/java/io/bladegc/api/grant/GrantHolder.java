@@ -2,7 +2,6 @@ package io.bladegc.api.grant;
 
 import io.bladegc.api.BladeNode;
 import io.bladegc.api.DrainedCollection;
-import io.bladegc.api.Gate;
 import io.bladegc.api.GcDecision;
 import io.bladegc.api.GcHandler;
 import io.bladegc.api.GcRequest;
@@ -227,18 +226,15 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         // a leader that handed off is a follower its clients still take for the leader: from now until its
         // collection ended, its gate refuses their requests, which then go to the new leader at once, rather than
         // being served here until the drain and then, sent on by a client that did not learn, held by the pause
-        Gate redirecting = prepared.kind() == Prepared.Kind.HANDED_OFF ? node.gate() : null;
-        if (redirecting != null) {
-            redirecting.close();
-        }
+        boolean redirecting = prepared.kind() == Prepared.Kind.HANDED_OFF && node.gate().close();
         try {
             Granted grant = awaitGrant(p, prepared);
             if (grant != null) {
                 collectUnder(p, prepared, grant.answer(), grant.polls());
             }
         } finally {
-            if (redirecting != null) {
-                redirecting.open();
+            if (redirecting) {
+                node.gate().open();
             }
         }
     }
