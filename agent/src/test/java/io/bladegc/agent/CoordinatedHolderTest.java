@@ -11,6 +11,8 @@ import io.bladegc.api.GcRequest;
 import io.bladegc.api.Generation;
 import io.bladegc.api.grant.GrantHolder;
 import io.bladegc.api.grant.Preparation;
+import io.bladegc.api.grant.Prepared;
+import io.bladegc.api.grant.RecentPauses;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -43,6 +45,7 @@ class CoordinatedHolderTest {
     private Membership membership;
     private GrantHolder handler;
     private BladeOptions options;
+    private Preparation preparation = Preparation.NONE;
 
     @BeforeEach
     void fake() throws IOException {
@@ -72,7 +75,7 @@ class CoordinatedHolderTest {
         this.options = options;
         node.collections = collections::get;
         node.leadTimeMillis = lead::get;
-        handler = new GrantHolder(node, new CoordinatorPort(client, membership), Preparation.NONE,
+        handler = new GrantHolder(node, new CoordinatorPort(client, membership), preparation,
             CoordinatedMode.settings(options), CoordinatedMode.THREAD_NAME, "", log);
         handler.start();
         membership.start();
@@ -392,6 +395,36 @@ class CoordinatedHolderTest {
         assertThat(Duration.ofNanos(handler.scheduleLeadNanos())).as("twice the time waited when overtaken")
             .isGreaterThanOrEqualTo(Duration.ofMillis(800)).isLessThanOrEqualTo(TIMEOUT);
         assertThat(stats().get("ScheduleLeadMs")).isEqualTo(handler.scheduleLeadNanos() / 1_000_000);
+    }
+
+    @Test
+    void aPreparationHasALeadOfItsOwnAndIsNotCountedAsWaitingForTheGrant() {
+        preparation = new Preparation() {
+            @Override
+            public Prepared prepare(GcRequest request, RecentPauses pauses) {
+                long start = System.nanoTime();
+                sleepMillis(300); // a Raft leader's hand-off
+                return new Prepared(Prepared.Kind.HANDED_OFF, "handed off", System.nanoTime() - start);
+            }
+
+            @Override
+            public Prepared confirm(Prepared prepared) {
+                return Prepared.NOTHING;
+            }
+
+            @Override
+            public long leadNanos() {
+                return 42_000_000L;
+            }
+        };
+        fake.on("acquire", c -> Reply.granted(9, 10_000));
+        start();
+        upcall(1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> fake.calls("release").size() == 1);
+        assertThat(Duration.ofNanos(handler.scheduleLeadNanos()))
+            .as("the preparation's own lead (42 ms) and the grant's time after it, not the 300 ms preparation")
+            .isGreaterThanOrEqualTo(Duration.ofMillis(42)).isLessThan(Duration.ofMillis(342));
+        assertThat(stats().get("PreparationLeadMs")).isEqualTo(42L);
     }
 
     private static void sleepMillis(long millis) {

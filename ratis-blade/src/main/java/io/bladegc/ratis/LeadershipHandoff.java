@@ -33,7 +33,7 @@ import org.apache.ratis.server.protocol.TermIndex;
  * it), and among those the one that collected most recently first (the least likely to need a collection soon, BLADE
  * section 4.2).
  *
- * <p>Not thread-safe: one collection at a time (the handler's worker thread).
+ * <p>Not thread-safe: one collection at a time (the handler's worker thread); {@link #leadsAny()} from any thread.
  */
 final class LeadershipHandoff {
     /** The longest wait for the chosen follower to hold the leader's last entry before the transfer is asked for. */
@@ -71,6 +71,23 @@ final class LeadershipHandoff {
             }
         }
         return led;
+    }
+
+    /**
+     * @return whether this peer leads a group on this server, but the slot group; thread-safe (reads the divisions'
+     *     roles only), without allocating: the heap watcher asks at every sample
+     */
+    boolean leadsAny() {
+        try {
+            for (RaftGroupId g : server.getGroupIds()) {
+                if (!g.equals(slotGroup) && server.getDivision(g).getInfo().isLeader()) {
+                    return true;
+                }
+            }
+        } catch (IOException e) {
+            return false; // the group was just removed from this server: it leads nothing there
+        }
+        return false;
     }
 
     /**

@@ -5,7 +5,7 @@ import io.bladegc.api.grant.Preparation;
 import io.bladegc.api.grant.Prepared;
 import io.bladegc.api.grant.RecentPauses;
 import java.io.IOException;
-import java.util.List;
+import java.time.Duration;
 import java.util.Locale;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeerId;
@@ -20,15 +20,30 @@ import org.apache.ratis.protocol.RaftPeerId;
  * timeout (well under the half at which followers may start an election); never with
  * {@link RaftBladeOptions.HandOff#ALWAYS}.
  *
- * <p>Not thread-safe: the grant-holder's one thread.
+ * <p>While it leads, its lead ({@link #leadNanos()}) is the longest of its last {@value #HAND_OFFS_KEPT} hand-offs
+ * (all groups of one collection together), or {@link #FIRST_HAND_OFF} before one was timed: the watcher asks that much
+ * earlier, so that the JVM does not collect on its own while the leader hands off.
+ *
+ * <p>Not thread-safe: the grant-holder's one thread; {@link #leadNanos()} from any thread.
  */
 final class RaftHandOff implements Preparation {
     /** Pauses of a generation measured before a leader may collect in place. */
     static final int MIN_PAUSES = 8;
+    /** Hand-offs whose longest is the lead. */
+    static final int HAND_OFFS_KEPT = 8;
+    /**
+     * A leader's lead before its first hand-off was timed. The first in a fresh JVM runs cold: 260-440 ms in
+     * {@code RaftInvariantsIT}, where warm ones take 24-42 ms; with the schedule's first lead (100 ms) alone, such a
+     * leader's JVM collected on its own during the hand-off, unscheduled.
+     */
+    static final Duration FIRST_HAND_OFF = Duration.ofMillis(500);
 
     private final LeadershipHandoff handoff;
     private final SlotClient slots;
     private final RaftBladeOptions options;
+    private final long[] handOffs = new long[HAND_OFFS_KEPT];
+    private int nextHandOff;
+    private volatile long handOffLead = FIRST_HAND_OFF.toNanos();
 
     RaftHandOff(LeadershipHandoff handoff, SlotClient slots, RaftBladeOptions options) {
         this.handoff = handoff;
@@ -81,7 +96,25 @@ final class RaftHandOff implements Preparation {
             note.append(note.length() == 0 ? "" : "; ").append("handed ").append(shortId(g)).append(" to ")
                 .append(to).append(" in ").append(ms(System.nanoTime() - t));
         }
-        return new Prepared(Prepared.Kind.HANDED_OFF, note.toString(), System.nanoTime() - start);
+        long took = System.nanoTime() - start;
+        timed(took);
+        return new Prepared(Prepared.Kind.HANDED_OFF, note.toString(), took);
+    }
+
+    /** @return the longest recent hand-off while this peer leads a group, else 0 */
+    @Override
+    public long leadNanos() {
+        return handoff.leadsAny() ? handOffLead : 0;
+    }
+
+    private void timed(long nanos) {
+        handOffs[nextHandOff] = nanos;
+        nextHandOff = (nextHandOff + 1) % HAND_OFFS_KEPT;
+        long max = 0;
+        for (long h : handOffs) {
+            max = Math.max(max, h);
+        }
+        handOffLead = max;
     }
 
     /** @return why this leader may collect without a hand-off, or {@code null} when it must hand off */

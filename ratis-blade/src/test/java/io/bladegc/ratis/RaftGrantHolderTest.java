@@ -7,6 +7,7 @@ import io.bladegc.api.GcDecision;
 import io.bladegc.api.GcRequest;
 import io.bladegc.api.Generation;
 import io.bladegc.api.grant.GrantHolder;
+import io.bladegc.api.grant.Prepared;
 import io.bladegc.api.grant.RecentPauses;
 import io.bladegc.api.slot.Outcome;
 import io.bladegc.api.slot.Status;
@@ -179,6 +180,27 @@ class RaftGrantHolderTest {
         assertThat(stat(c.holder(), "HandOffs")).as("once before asking, once more under the grant").isEqualTo(2);
         assertThat(stat(c.holder(), "Cancels")).as("the grant was not given back").isZero();
         awaitReleased(c.slots(), c.leader().getId().toString());
+    }
+
+    @Test
+    void aLeaderAsksEarlierByItsRecentHandOffsAFollowerDoesNot() throws Exception {
+        RaftGroupId app = group.group().getGroupId();
+        RaftServer leader = group.leader(app);
+        SlotClient slots = client();
+        awaitMembers(slots, 3);
+        RaftHandOff leading = new RaftHandOff(new LeadershipHandoff(leader, slotGroupId()), slots, OPTIONS);
+        RaftHandOff following = new RaftHandOff(new LeadershipHandoff(group.server(others(leader.getId()).get(0)),
+            slotGroupId()), slots, OPTIONS);
+        assertThat(following.leadNanos()).as("a follower hands nothing off, whether it leads the slot group or not")
+            .isZero();
+        assertThat(leading.leadNanos()).as("a leader before its first hand-off was timed")
+            .isEqualTo(RaftHandOff.FIRST_HAND_OFF.toNanos());
+
+        Prepared handed = leading.prepare(request(1), new RecentPauses());
+        assertThat(handed.kind()).isEqualTo(Prepared.Kind.HANDED_OFF);
+        assertThat(leading.leadNanos()).as("a follower now").isZero();
+        giveLeadershipBack(app, leader);
+        assertThat(leading.leadNanos()).as("leading again: its one timed hand-off").isEqualTo(handed.nanos());
     }
 
     /** The application group's leader with its holder on a recording node, once the ledger has every peer. */

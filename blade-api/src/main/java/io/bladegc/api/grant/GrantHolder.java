@@ -44,8 +44,10 @@ import java.util.concurrent.LinkedBlockingQueue;
  * When the ledger cannot be asked or a call fails, {@link HolderSettings#failOpen()} decides: collect at once,
  * drained, as a single node does, or leave the collection to the JVM.
  *
- * <p>The handler asks the node to raise its upcalls earlier by the recent worst upcall-to-grant time (hand-off and
- * queueing included), so that a node that queued behind another has the room to wait for its turn the next time.
+ * <p>The handler asks the node to raise its upcalls earlier by the recent worst time from asking to the grant
+ * (queueing included) plus what its preparation would take now ({@link Preparation#leadNanos()}: a leader's
+ * hand-off), so that a node that queued behind another has the room to wait for its turn the next time, and a
+ * follower elected leader asks early enough to hand off first.
  * One log line per GC event with its timeline ({@code Blade GC #12 YOUNG granted (epoch 7): T_schedule 1.2 ms,
  * T_trailers 0.3 ms, T_gc 6.1 ms (COLLECTED), T_notify 0.4 ms; released}).
  *
@@ -126,13 +128,13 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
     }
 
     /**
-     * @return the recent worst time from an upcall to its grant, which the node adds to its lead time; after a request
-     *     that had to queue, once, also a shift that moves this node's next collection clear of the one it queued
-     *     behind
+     * @return what the node adds to its lead time: the recent worst time from asking for a slot to its grant, what the
+     *     preparation would take now (a leader's hand-off); after a request that had to queue, once, also a shift that
+     *     moves this node's next collection clear of the one it queued behind
      */
     @Override
     public long scheduleLeadNanos() {
-        return scheduleLead.nanos() + shiftNanos;
+        return scheduleLead.nanos() + preparation.leadNanos() + shiftNanos;
     }
 
     /**
@@ -156,6 +158,7 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
     public Map<String, Object> stats() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("ScheduleLeadMs", scheduleLead.nanos() / 1_000_000);
+        m.put("PreparationLeadMs", preparation.leadNanos() / 1_000_000);
         counters.putInto(m);
         m.put("LastEvent", lastEvent);
         return m;
@@ -259,7 +262,7 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
             CallWatcher.Waited<SlotAnswer> w =
                 watcher.await(port.acquire(r.id(), lead, fullPause, waitMillis(lead)), () -> collectedSince(p));
             if (w.collected()) {
-                scheduleLead.overtaken(since(p));
+                scheduleLead.overtaken(since(p) - prepared.nanos());
                 if (polls > 0) {
                     leaveStep();
                 }
@@ -324,11 +327,11 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         String how = "granted (epoch " + grant.epoch() + (polls == 0 ? "" : ", after " + polls + " queued poll"
             + (polls == 1 ? "" : "s")) + (r != asked ? "; in place of the young collection asked for" : "") + ")";
         if (collectedSince(p)) {
-            scheduleLead.overtaken(schedule);
+            scheduleLead.overtaken(schedule - prepared.nanos());
             cancel(p, prepared, "the JVM collected on its own before the grant (epoch " + grant.epoch() + ") arrived");
             return;
         }
-        scheduleLead.granted(schedule);
+        scheduleLead.granted(schedule - prepared.nanos()); // the preparation has a lead of its own
         if (polls > 0) {
             leaveStep();
         }

@@ -5,7 +5,8 @@ package io.bladegc.api.grant;
  * {@value #WINDOW} GC events, so that a node that had to queue behind another asks that much earlier the next time
  * instead of being overtaken by the JVM's own collection.
  *
- * <p>A schedule time is measured from the upcall until the grant, queueing and the load balancer's drain included.
+ * <p>A schedule time is measured from the upcall until the grant, queueing and the load balancer's drain included,
+ * less the node's preparation (a Raft leader's hand-off: {@link Preparation#leadNanos()} is its lead).
  * When the JVM collected on its own while the node was still waiting, the node needed more than it waited: that event
  * counts twice the time waited. Every value is capped at {@code capNanos} (beyond the coordinator timeout the node
  * falls back to collecting on its own anyway).
@@ -30,12 +31,12 @@ final class ScheduleLead {
         this.lead = Math.max(0, Math.min(capNanos, initialNanos));
     }
 
-    /** A grant came {@code scheduleNanos} after the upcall. */
+    /** A grant came {@code scheduleNanos} after the upcall (the preparation left out). */
     void granted(long scheduleNanos) {
         record(scheduleNanos);
     }
 
-    /** The JVM collected on its own {@code waitedNanos} after the upcall, before a grant came. */
+    /** The JVM collected on its own after {@code waitedNanos} of waiting for a grant (the preparation left out). */
     void overtaken(long waitedNanos) {
         record(waitedNanos > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * waitedNanos);
     }
