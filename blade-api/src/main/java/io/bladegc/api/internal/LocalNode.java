@@ -111,11 +111,8 @@ public final class LocalNode implements BladeNode {
         if (!armed() || outstanding.get() != null) {
             return;
         }
-        Generation g = p.generation();
-        long oldUsed = layout.oldUsage().getUsed();
-        long work = g == Generation.YOUNG ? pauseModel.lastBytes(g) : oldUsed;
-        issue(g, p.allocatedBytes(), p.headroomBytes(), work,
-            p.oldSoon() ? pauseModel.estimate(Generation.OLD, oldUsed) : Duration.ZERO);
+        issue(p.generation(), p.allocatedBytes(), p.headroomBytes(),
+            p.oldSoon() ? pauseModel.next(Generation.OLD) : Duration.ZERO);
     }
 
     @Override
@@ -124,15 +121,15 @@ public final class LocalNode implements BladeNode {
             return false;
         }
         if (outstanding.get() == null) {
-            issue(Generation.OLD, 0, 0, layout.oldUsage().getUsed(), Duration.ZERO);
+            issue(Generation.OLD, 0, 0, Duration.ZERO);
         }
         return true;
     }
 
     /** Issues an upcall unless one is outstanding (then the caller joins that one). */
-    private void issue(Generation g, long allocatedBytes, long headroomBytes, long work, Duration fullInstead) {
+    private void issue(Generation g, long allocatedBytes, long headroomBytes, Duration fullInstead) {
         GcRequest request = new GcRequest(nextId.incrementAndGet(), allocatedBytes, headroomBytes,
-            pauseModel.estimate(g, work), g, fullInstead);
+            pauseModel.next(g), g, fullInstead);
         Issued issued = new Issued(request, layout.collectionCount());
         synchronized (this) {
             if (!outstanding.compareAndSet(null, issued)) {
@@ -257,8 +254,7 @@ public final class LocalNode implements BladeNode {
     public Duration retryAfter() {
         Issued o = outstanding.get();
         Generation g = o == null ? Generation.YOUNG : o.request().generation();
-        long work = g == Generation.YOUNG ? pauseModel.lastBytes(g) : layout.oldUsage().getUsed();
-        return pauseModel.estimate(g, work).plusNanos(drainSequence.drainEstimateNanos());
+        return pauseModel.next(g).plusNanos(drainSequence.drainEstimateNanos());
     }
 
     @Override

@@ -27,9 +27,15 @@ public final class PauseModel {
         return Duration.ofNanos(Math.max(0, Math.round(fit(generation).predict(bytes))));
     }
 
-    /** @return the size feature of the latest sample of {@code generation}, the best guess for the next one */
-    public synchronized long lastBytes(Generation generation) {
-        return Math.round(fit(generation).lastX);
+    /**
+     * @return the expected pause of the next collection of {@code generation}: the fit at the size of its latest
+     *     sample, the best guess for the next one (the survivors of a young collection, the live set a full one left,
+     *     change slowly), not at the heap's fill now, which the old generation's fit never saw (Parallel's full
+     *     collections fitted at a 520 MiB live set and asked at a 900 MiB fill were estimated at 5-35 s, and fenced)
+     */
+    public synchronized Duration next(Generation generation) {
+        Fit f = fit(generation);
+        return Duration.ofNanos(Math.max(0, Math.round(f.predict(f.lastX))));
     }
 
     private Fit fit(Generation generation) {

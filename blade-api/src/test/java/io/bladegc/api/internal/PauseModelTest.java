@@ -25,7 +25,22 @@ class PauseModelTest {
         assertThat(m.estimate(Generation.YOUNG, 20L << 20).toMillis()).isBetween(20L, 24L);
         assertThat(m.estimate(Generation.OLD, 0)).as("generations are fitted apart")
             .isEqualTo(Duration.ofMillis(250));
-        assertThat(m.lastBytes(Generation.YOUNG)).isEqualTo(10L << 20);
+        assertThat(m.next(Generation.YOUNG)).as("at the latest sample's size")
+            .isEqualTo(m.estimate(Generation.YOUNG, 10L << 20));
+    }
+
+    @Test
+    void theNextFullCollectionIsEstimatedAtTheLiveSetTheLastOneLeft() {
+        PauseModel m = new PauseModel();
+        // Parallel's full collections in the load sweep: the live set left stays within a MiB of 520 MiB, the
+        // pauses vary with the machine's load; the fit's slope is noise
+        long[] pausesMillis = {420, 610, 480, 740, 450, 690, 410, 560};
+        for (int i = 0; i < pausesMillis.length; i++) {
+            m.record(Generation.OLD, (520L << 20) + (i % 3) * 300_000L, Duration.ofMillis(pausesMillis[i]).toNanos());
+        }
+        assertThat(m.next(Generation.OLD).toMillis()).isBetween(400L, 750L);
+        assertThat(m.estimate(Generation.OLD, 900L << 20)).as("what asking at the old generation's fill gave")
+            .isGreaterThan(Duration.ofSeconds(2));
     }
 
     @Test
