@@ -124,21 +124,23 @@ final class LoadSweepScenario {
 
     /**
      * @return "collections N" or, with Blade, "forced F, escaped E, beyond K G, demand D" over the window (D: the slot
-     *     demand the coordinator reported at its end, with "infeasible" when it judged the schedule so in the window)
+     *     demand the coordinator reported at its end, with "infeasible" when it judged the schedule so in the window),
+     *     then the pauses of two backends at once ({@link PauseOverlaps#cell})
      */
     static String collections(ClusterArm.Result r) {
+        String overlaps = "; " + PauseOverlaps.of(r).cell(r.observer() != null);
         if (r.observer() == null) {
             long pauses = 0;
             for (ClusterArm.NodeWindow n : r.nodes()) {
                 pauses += n.end().path("gcPauses").size();
             }
-            return "collections " + pauses;
+            return "collections " + pauses + overlaps;
         }
         long from = r.windowStart();
         return String.format(Locale.ROOT, "forced %d, escaped %d, beyond K %d, demand %.2f%s", counter(r, "Forced"),
             counter(r, "Escaped"),
             r.observer().dueGrants(from), r.observer().lastSlotDemand(), r.observer().infeasiblePolls(from) > 0
-                ? " infeasible" : "");
+                ? " infeasible" : "") + overlaps;
     }
 
     /** @return how much Blade's counter {@code name} ({@code Forced}, {@code Escaped}) grew on all backends */

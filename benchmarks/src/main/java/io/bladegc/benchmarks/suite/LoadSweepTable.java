@@ -9,7 +9,8 @@ import java.util.Locale;
 /**
  * The {@code load-sweep} report: the closed-loop table, the open-loop sweep, and the goals judged from them (Blade's
  * p99.9 at most G1's at every rate and at most 0.2x G1's up to 70 % of saturation; under 5 % of Blade's collections
- * escaped up to 70 %; closed loop, Blade's throughput at least 0.97x G1's and its p99 at most G1's). Stateless.
+ * escaped up to 70 %; two backends paused at once only under grants; closed loop, Blade's throughput at least 0.97x
+ * G1's and its p99 at most G1's). Stateless.
  */
 final class LoadSweepTable {
     /** Up to this share of G1's saturation, Blade is held to {@link #LOW_LOAD_RATIO} of G1's p99.9. */
@@ -45,6 +46,7 @@ final class LoadSweepTable {
         List<String> misses = new ArrayList<>();
         List<String> lowMisses = new ArrayList<>();
         List<String> escapeMisses = new ArrayList<>();
+        List<String> ungranted = new ArrayList<>();
         for (int p : percents) {
             ClusterArm.Result g = g1.open().get(p);
             ClusterArm.Result b = blade.open().get(p);
@@ -57,6 +59,10 @@ final class LoadSweepTable {
                 LoadSweepScenario.failures(g.load()), LoadSweepScenario.failures(b.load())));
             if (b999 > g999) {
                 misses.add(p + " %");
+            }
+            int notGranted = PauseOverlaps.of(b).ungranted();
+            if (notGranted > 0) {
+                ungranted.add(p + " % (" + notGranted + ")");
             }
             if (p <= LOW_LOAD_PERCENT) {
                 if (b999 > LOW_LOAD_RATIO * g999) {
@@ -76,6 +82,8 @@ final class LoadSweepTable {
                 lowMisses))
             .append(goal("under " + Math.round(ESCAPED_SHARE * 100) + " % of Blade's collections escaped up to "
                 + LOW_LOAD_PERCENT + " %", escapeMisses))
+            .append(goal("Blade's backends paused two at once only under the coordinator's grants, at every rate",
+                ungranted))
             .append(String.format(Locale.ROOT, "- closed loop, Blade's throughput at least %.2fx G1's: %s (%.3fx)%n",
                 THROUGHPUT_RATIO, throughput >= THROUGHPUT_RATIO ? "**met**" : "**not met**", throughput))
             .append(String.format(Locale.ROOT, "- closed loop, Blade's p99 at most G1's: %s (%.2f against %.2f ms)%n",
