@@ -71,6 +71,8 @@ import java.util.stream.Collectors;
 final class CoordinatorClient implements AutoCloseable {
     /** Extra time a caller waits beyond the HTTP timeout before giving up on its own. */
     static final Duration GRACE = Duration.ofMillis(100);
+    /** The largest {@code dueInMillis} a heartbeat may carry (one day, coordinator/API.md). */
+    static final long MAX_DUE_MILLIS = 86_400_000L;
     /** Less time than this left of an acquire's timeout is not worth another replica. */
     private static final long MIN_ATTEMPT_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -154,10 +156,14 @@ final class CoordinatorClient implements AutoCloseable {
     /**
      * Says the node is alive, and when its JVM expects to collect; {@link Kind#UNKNOWN_NODE} means join again.
      *
-     * @param dueInMillis the heap watcher's time left before the JVM collects on its own, or -1 when it has none
+     * @param dueInMillis the heap watcher's time left before the JVM collects on its own, or -1 when it has none;
+     *                    beyond {@value #MAX_DUE_MILLIS} ms (a nearly idle JVM) it is sent as unknown, which it
+     *                    practically is: the coordinator refuses a larger value, and a refused heartbeat makes the
+     *                    node collect on its own until the next one (seen in the load sweep: 36,733,645,506 ms)
      */
     void heartbeat(long dueInMillis) throws CoordinatorException {
-        await(post("heartbeat", dueInMillis < 0 ? null : Map.of("dueInMillis", dueInMillis)));
+        boolean known = dueInMillis >= 0 && dueInMillis <= MAX_DUE_MILLIS;
+        await(post("heartbeat", known ? Map.of("dueInMillis", dueInMillis) : null));
     }
 
     /** Leaves the cluster; a grant held is given back. */

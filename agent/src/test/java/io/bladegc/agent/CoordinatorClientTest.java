@@ -86,8 +86,10 @@ class CoordinatorClientTest {
     void heartbeatsSayWhenTheJvmCollectsAndAFullCollectionIsOfferedAndItsAcceptanceRead() throws Exception {
         client.heartbeat(1_234);
         client.heartbeat(-1);
+        client.heartbeat(36_733_645_506L); // a nearly idle JVM's prediction, beyond what the coordinator accepts
         assertThat(fake.calls("heartbeat").get(0).body()).containsEntry("dueInMillis", 1_234);
         assertThat(fake.calls("heartbeat").get(1).body()).isEmpty();
+        assertThat(fake.calls("heartbeat").get(2).body()).as("sent as unknown, not refused").isEmpty();
         fake.on("acquire", c -> Reply.status(200, "{\"status\":\"GRANTED\",\"epoch\":7,\"remainingMillis\":9000,"
             + "\"full\":true}"));
         assertThat(client.acquire(1, 80, 450, 50).get().full()).isTrue();

@@ -12,14 +12,14 @@ import java.util.Locale;
 /**
  * Pauses of two backends at once in one measured window, from each backend's own GC notifications (wall clock): how
  * many pairs overlapped, how many of those the coordinator had not granted both of (with Blade), and after how many
- * of the window's pauses the last overlap began, the measure of how long collections stayed in step after the
- * saturating warm-up (0: none overlapped).
+ * of the window's pauses the last unplanned overlap began (with Blade, one not granted: two granted pauses at once are
+ * the coordinator's choice), the measure of how long collections stayed in step after the saturating warm-up.
  *
  * @param pauses        the window's pauses, all backends
  * @param overlaps      pairs of pauses of different backends that overlapped
  * @param ungranted     of those, pairs in which a pause lay outside every grant of its backend (0 without Blade)
- * @param lastOverlapAt the position (1-based, by start time) of the later pause of the last overlapping pair; 0 when
- *                      none overlapped
+ * @param lastOverlapAt the position (1-based, by start time) of the later pause of the last overlapping pair, without
+ *                      Blade, or of the last one not granted, with Blade; 0 when there was none
  */
 record PauseOverlaps(int pauses, int overlaps, int ungranted, int lastOverlapAt) {
     /**
@@ -62,9 +62,12 @@ record PauseOverlaps(int pauses, int overlaps, int ungranted, int lastOverlapAt)
                 Pause earlier = sorted.get(j);
                 if (!earlier.node().equals(later.node()) && earlier.end() > later.start()) {
                     overlaps++;
-                    last = i + 1;
-                    if (grants != null && !(granted(earlier, grants) && granted(later, grants))) {
+                    boolean planned = grants != null && granted(earlier, grants) && granted(later, grants);
+                    if (grants != null && !planned) {
                         ungranted++;
+                    }
+                    if (!planned) {
+                        last = i + 1;
                     }
                 }
             }
@@ -82,12 +85,19 @@ record PauseOverlaps(int pauses, int overlaps, int ungranted, int lastOverlapAt)
         return false;
     }
 
-    /** @return e.g. {@code overlaps 3 (1 not granted), the last at pause 12 of 60}, or {@code no overlap in 60} */
+    /**
+     * @return e.g. {@code overlaps 3 (1 not granted, the last at pause 12 of 60)}, {@code overlaps 2 (0 not granted)},
+     *     or {@code no overlap in 60 pauses}
+     */
     String cell(boolean withGrants) {
         if (overlaps == 0) {
             return "no overlap in " + pauses + " pauses";
         }
-        return String.format(Locale.ROOT, "overlaps %d%s, the last at pause %d of %d", overlaps,
-            withGrants ? " (" + ungranted + " not granted)" : "", lastOverlapAt, pauses);
+        String last = lastOverlapAt == 0 ? "" : String.format(Locale.ROOT, "the last at pause %d of %d", lastOverlapAt,
+            pauses);
+        if (!withGrants) {
+            return "overlaps " + overlaps + ", " + last;
+        }
+        return "overlaps " + overlaps + " (" + ungranted + " not granted" + (last.isEmpty() ? "" : ", " + last) + ")";
     }
 }

@@ -24,13 +24,15 @@ class PauseOverlapsTest {
 
     @Test
     void anOverlapIsGrantedOnlyWhenBothPausesLieInsideGrantsOfTheirOwnBackends() {
-        List<Pause> pauses = List.of(new Pause("n1", 1_000, 1_500), new Pause("n2", 1_400, 1_450),
-            new Pause("n3", 5_000, 5_400), new Pause("n1", 5_100, 5_130));
-        List<Grant> grants = List.of(new Grant("n1", 1, 990, 1_520), new Grant("n2", 2, 1_380, Long.MAX_VALUE),
-            new Grant("n3", 3, 4_990, 5_420), new Grant("n2", 4, 5_050, 5_200)); // n1's second pause: n2's grant
+        List<Pause> pauses = List.of(new Pause("n3", 1_000, 1_400), new Pause("n1", 1_100, 1_130),
+            new Pause("n1", 5_000, 5_500), new Pause("n2", 5_400, 5_450));
+        List<Grant> grants = List.of(new Grant("n3", 1, 990, 1_420), new Grant("n2", 2, 1_050, 1_200),
+            new Grant("n1", 3, 4_990, 5_520), new Grant("n2", 4, 5_380, Long.MAX_VALUE)); // n2's grant still open
         PauseOverlaps o = PauseOverlaps.of(pauses, grants);
         assertThat(o.overlaps()).isEqualTo(2);
-        assertThat(o.ungranted()).as("n1 paused at 5.1 s with no grant of its own").isEqualTo(1);
-        assertThat(o.cell(true)).isEqualTo("overlaps 2 (1 not granted), the last at pause 4 of 4");
+        assertThat(o.ungranted()).as("n1 paused at 1.1 s under n2's grant, none of its own").isEqualTo(1);
+        assertThat(o.lastOverlapAt()).as("the later overlap was granted: the coordinator's choice").isEqualTo(2);
+        assertThat(o.cell(true)).isEqualTo("overlaps 2 (1 not granted, the last at pause 2 of 4)");
+        assertThat(PauseOverlaps.of(pauses.subList(2, 4), grants).cell(true)).isEqualTo("overlaps 1 (0 not granted)");
     }
 }
