@@ -23,6 +23,7 @@ final class ChannelNode implements BladeNode {
     private final Runnable detach;
     private final Consumer<Function<long[], Boolean>> register;
     private final BiConsumer<Function<long[], Boolean>, LongSupplier> registerWithLead;
+    private final BiConsumer<Function<long[], Boolean>, LongSupplier[]> registerWithLeads;
     private final LongFunction<String> startGc;
     private final LongFunction<long[]> drainAndCollect;
     private final Function<long[], long[]> drainAndCollectAs;
@@ -46,6 +47,7 @@ final class ChannelNode implements BladeNode {
         this.detach = (Runnable) ch.get("detachGate");
         this.register = (Consumer<Function<long[], Boolean>>) ch.get("register");
         this.registerWithLead = (BiConsumer<Function<long[], Boolean>, LongSupplier>) ch.get("registerWithLead");
+        this.registerWithLeads = (BiConsumer<Function<long[], Boolean>, LongSupplier[]>) ch.get("registerWithLeads");
         this.startGc = (LongFunction<String>) ch.get("startGc");
         this.drainAndCollect = (LongFunction<long[]>) ch.get("drainAndCollect");
         this.drainAndCollectAs = (Function<long[], long[]>) ch.get("drainAndCollectAs");
@@ -63,8 +65,12 @@ final class ChannelNode implements BladeNode {
         Function<long[], Boolean> f = handler == null ? null : r -> handler.onGcRequest(new GcRequest(r[0], r[1],
             r[2], Duration.ofNanos(r[3]), Generation.values()[(int) r[4]],
             Duration.ofNanos(r.length > 5 ? r[5] : 0))) == GcDecision.COLLECT_NOW; // a node from a Blade before it
-        if (registerWithLead != null) {
-            registerWithLead.accept(f, handler == null ? null : handler::scheduleLeadNanos);
+        if (registerWithLeads != null) {
+            registerWithLeads.accept(f, handler == null ? null
+                : new LongSupplier[] {handler::scheduleLeadNanos, handler::preparationLeadNanos});
+        } else if (registerWithLead != null) { // a node from a Blade before the preparation's lead: one lead, capped
+            registerWithLead.accept(f, handler == null ? null
+                : () -> handler.scheduleLeadNanos() + handler.preparationLeadNanos());
         } else { // a node from a Blade without it: the handler's schedule lead is not asked
             register.accept(f);
         }

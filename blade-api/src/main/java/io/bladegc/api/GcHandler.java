@@ -23,4 +23,15 @@ public interface GcHandler {
     default long scheduleLeadNanos() {
         return 0;
     }
+
+    /**
+     * What this handler must do before it even asks, in nanoseconds (a Raft leader hands its leadership off): the node
+     * raises its upcalls that much earlier as well. Unlike {@link #scheduleLeadNanos()}, this part is added even when
+     * the node's lead is already held to half its eden (a node asks no earlier than that, so as not to collect a nearly
+     * empty eden again and again): it is a one-off, and without it a leader's JVM collects during its hand-off. The
+     * same contract as {@link #scheduleLeadNanos()}. Default: 0.
+     */
+    default long preparationLeadNanos() {
+        return 0;
+    }
 }

@@ -36,6 +36,8 @@ import javax.management.JMException;
  *                                                 null = default
  * registerWithLead BiConsumer&lt;Function&lt;long[], Boolean&gt;, LongSupplier&gt;  the same, with the handler's
  *                                                 {@link GcHandler#scheduleLeadNanos()}
+ * registerWithLeads BiConsumer&lt;Function&lt;long[], Boolean&gt;, LongSupplier[]&gt;  the same, with the handler's
+ *                                                 {scheduleLeadNanos, preparationLeadNanos}
  * startGc       LongFunction&lt;String&gt;             the {@link GcOutcome} name
  * drainAndCollect LongFunction&lt;long[]&gt;         {outcome ordinal, trailers ns, gc ns, drained 1/0}
  * drainAndCollectAs Function&lt;long[], long[]&gt;  the same over {id, generation ordinal}
@@ -71,9 +73,11 @@ final class NodeChannel {
         ch.put("dueInMillis", (LongSupplier) node::dueInMillis);
         ch.put("attachGate", (Runnable) node::attachGate);
         ch.put("detachGate", (Runnable) node::detachGate);
-        ch.put("register", (Consumer<Function<long[], Boolean>>) f -> node.register(f == null ? null : adapt(f, null)));
+        ch.put("register", (Consumer<Function<long[], Boolean>>) f -> node.register(f == null ? null : adapt(f, null, null)));
         ch.put("registerWithLead", (BiConsumer<Function<long[], Boolean>, LongSupplier>) (f, lead) ->
-            node.register(f == null ? null : adapt(f, lead)));
+            node.register(f == null ? null : adapt(f, lead, null)));
+        ch.put("registerWithLeads", (BiConsumer<Function<long[], Boolean>, LongSupplier[]>) (f, leads) ->
+            node.register(f == null ? null : adapt(f, leads[0], leads[1])));
         ch.put("startGc", (LongFunction<String>) id -> node.startGc(id).name());
         ch.put("drainAndCollect", (LongFunction<long[]>) id -> drained(node.drainAndCollect(id)));
         ch.put("drainAndCollectAs", (Function<long[], long[]>) a ->
@@ -88,7 +92,7 @@ final class NodeChannel {
         return new long[] {d.outcome().ordinal(), d.trailers().toNanos(), d.gc().toNanos(), d.drained() ? 1 : 0};
     }
 
-    private static GcHandler adapt(Function<long[], Boolean> f, LongSupplier lead) {
+    private static GcHandler adapt(Function<long[], Boolean> f, LongSupplier lead, LongSupplier preparation) {
         return new GcHandler() {
             @Override
             public GcDecision onGcRequest(GcRequest r) {
@@ -101,6 +105,11 @@ final class NodeChannel {
             @Override
             public long scheduleLeadNanos() {
                 return lead == null ? 0 : lead.getAsLong();
+            }
+
+            @Override
+            public long preparationLeadNanos() {
+                return preparation == null ? 0 : preparation.getAsLong();
             }
         };
     }

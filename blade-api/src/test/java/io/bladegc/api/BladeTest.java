@@ -55,7 +55,7 @@ class BladeTest {
     }
 
     @Test
-    void aHandlerRegisteredThroughTheChannelIsAskedItsScheduleLead() {
+    void aHandlerRegisteredThroughTheChannelIsAskedItsScheduleAndPreparationLeads() {
         BladeNode node = Blade.startNode(BladeOptions.defaults());
         Map<String, Object> channel = new HashMap<>(NodeChannel.lookup());
         channel.remove("node");
@@ -71,8 +71,13 @@ class BladeTest {
             public long scheduleLeadNanos() {
                 return 500_000_000;
             }
+
+            @Override
+            public long preparationLeadNanos() {
+                return 70_000_000;
+            }
         });
-        assertThat(leadMillis(node.summary()) - before).isEqualTo(500);
+        assertThat(leadMillis(node.summary()) - before).as("the schedule's lead and the preparation's").isEqualTo(570);
         foreign.register(null);
         assertThat(leadMillis(node.summary())).isEqualTo(before);
     }

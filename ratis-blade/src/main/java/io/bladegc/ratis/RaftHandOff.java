@@ -1,6 +1,7 @@
 package io.bladegc.ratis;
 
 import io.bladegc.api.GcRequest;
+import io.bladegc.api.Generation;
 import io.bladegc.api.grant.Preparation;
 import io.bladegc.api.grant.Prepared;
 import io.bladegc.api.grant.RecentPauses;
@@ -20,9 +21,10 @@ import org.apache.ratis.protocol.RaftPeerId;
  * timeout (well under the half at which followers may start an election); never with
  * {@link RaftBladeOptions.HandOff#ALWAYS}.
  *
- * <p>While it leads, its lead ({@link #leadNanos()}) is the longest of its last {@value #HAND_OFFS_KEPT} hand-offs
- * (all groups of one collection together), or {@link #FIRST_HAND_OFF} before one was timed: the watcher asks that much
- * earlier, so that the JVM does not collect on its own while the leader hands off.
+ * <p>While it leads and its young pauses are not measured safe to run in place, its lead ({@link #leadNanos()}) is the
+ * longest of its last {@value #HAND_OFFS_KEPT} hand-offs (all groups of one collection together), or
+ * {@link #FIRST_HAND_OFF} before one was timed: the watcher asks that much earlier, so that the JVM does not collect on
+ * its own while the leader hands off.
  *
  * <p>Not thread-safe: the grant-holder's one thread; {@link #leadNanos()} from any thread.
  */
@@ -41,11 +43,16 @@ final class RaftHandOff implements Preparation {
     private final LeadershipHandoff handoff;
     private final SlotClient slots;
     private final RaftBladeOptions options;
+    /** A quarter of the shortest election timeout: pauses under it may run in place. */
+    private final long inPlaceBoundNanos;
     private final long[] handOffs = new long[HAND_OFFS_KEPT];
     private int nextHandOff;
     private volatile long handOffLead = FIRST_HAND_OFF.toNanos();
+    /** The holder's pauses, known from the first {@link #prepare} on. */
+    private volatile RecentPauses pauses;
 
     RaftHandOff(LeadershipHandoff handoff, SlotClient slots, RaftBladeOptions options) {
+        this.inPlaceBoundNanos = handoff.electionTimeoutMinNanos() / 4;
         this.handoff = handoff;
         this.slots = slots;
         this.options = options;
@@ -53,12 +60,13 @@ final class RaftHandOff implements Preparation {
 
     @Override
     public Prepared prepare(GcRequest request, RecentPauses pauses) {
+        this.pauses = pauses;
         long start = System.nanoTime();
         try {
             if (handoff.ledGroups().isEmpty()) {
                 return Prepared.NOTHING;
             }
-            String inPlace = inPlaceReason(request, pauses);
+            String inPlace = inPlaceReason(request.generation(), pauses);
             if (inPlace != null) {
                 return new Prepared(Prepared.Kind.IN_PLACE, inPlace, System.nanoTime() - start);
             }
@@ -101,10 +109,15 @@ final class RaftHandOff implements Preparation {
         return new Prepared(Prepared.Kind.HANDED_OFF, note.toString(), took);
     }
 
-    /** @return the longest recent hand-off while this peer leads a group, else 0 */
+    /**
+     * @return the longest recent hand-off while this peer leads a group and its young collections are not measured safe
+     *     to run in place, else 0 (a leader that collects in place asking earlier would only collect a fuller eden less)
+     */
     @Override
     public long leadNanos() {
-        return handoff.leadsAny() ? handOffLead : 0;
+        RecentPauses p = pauses;
+        boolean inPlace = p != null && inPlace(Generation.YOUNG, p);
+        return !inPlace && handoff.leadsAny() ? handOffLead : 0;
     }
 
     private void timed(long nanos) {
@@ -118,18 +131,19 @@ final class RaftHandOff implements Preparation {
     }
 
     /** @return why this leader may collect without a hand-off, or {@code null} when it must hand off */
-    private String inPlaceReason(GcRequest request, RecentPauses pauses) {
-        if (options.handOff() == RaftBladeOptions.HandOff.ALWAYS) {
+    private String inPlaceReason(Generation generation, RecentPauses pauses) {
+        if (!inPlace(generation, pauses)) {
             return null;
         }
-        int n = pauses.count(request.generation());
-        long longest = pauses.longest(request.generation());
-        long bound = handoff.electionTimeoutMinNanos() / 4;
-        if (n < MIN_PAUSES || longest >= bound) {
-            return null;
-        }
-        return "leader collecting in place: its last " + n + " " + request.generation() + " pauses were at most "
-            + ms(longest) + ", under a quarter of the election timeout (" + ms(bound * 4) + ")";
+        return "leader collecting in place: its last " + pauses.count(generation) + " " + generation
+            + " pauses were at most " + ms(pauses.longest(generation)) + ", under a quarter of the election timeout ("
+            + ms(inPlaceBoundNanos * 4) + ")";
+    }
+
+    /** @return whether this leader's pauses of {@code generation} are measured safe to run without a hand-off */
+    private boolean inPlace(Generation generation, RecentPauses pauses) {
+        return options.handOff() != RaftBladeOptions.HandOff.ALWAYS && pauses.count(generation) >= MIN_PAUSES
+            && pauses.longest(generation) < inPlaceBoundNanos;
     }
 
     static String shortId(RaftGroupId g) {

@@ -196,11 +196,16 @@ class RaftGrantHolderTest {
         assertThat(leading.leadNanos()).as("a leader before its first hand-off was timed")
             .isEqualTo(RaftHandOff.FIRST_HAND_OFF.toNanos());
 
-        Prepared handed = leading.prepare(request(1), new RecentPauses());
+        RecentPauses pauses = new RecentPauses();
+        Prepared handed = leading.prepare(request(1), pauses);
         assertThat(handed.kind()).isEqualTo(Prepared.Kind.HANDED_OFF);
         assertThat(leading.leadNanos()).as("a follower now").isZero();
         giveLeadershipBack(app, leader);
         assertThat(leading.leadNanos()).as("leading again: its one timed hand-off").isEqualTo(handed.nanos());
+        for (int i = 0; i < RaftHandOff.MIN_PAUSES; i++) {
+            pauses.add(Generation.YOUNG, 1_000_000);
+        }
+        assertThat(leading.leadNanos()).as("a leader whose young pauses are measured safe collects in place").isZero();
     }
 
     /** The application group's leader with its holder on a recording node, once the ledger has every peer. */

@@ -128,13 +128,19 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
     }
 
     /**
-     * @return what the node adds to its lead time: the recent worst time from asking for a slot to its grant, what the
-     *     preparation would take now (a leader's hand-off); after a request that had to queue, once, also a shift that
-     *     moves this node's next collection clear of the one it queued behind
+     * @return the recent worst time from asking for a slot to its grant, which the node adds to its lead time; after a
+     *     request that had to queue, once, also a shift that moves this node's next collection clear of the one it
+     *     queued behind
      */
     @Override
     public long scheduleLeadNanos() {
-        return scheduleLead.nanos() + preparation.leadNanos() + shiftNanos;
+        return scheduleLead.nanos() + shiftNanos;
+    }
+
+    /** @return what the preparation would take now ({@link Preparation#leadNanos()}: a leader's hand-off) */
+    @Override
+    public long preparationLeadNanos() {
+        return preparation.leadNanos();
     }
 
     /**
@@ -158,7 +164,7 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
     public Map<String, Object> stats() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("ScheduleLeadMs", scheduleLead.nanos() / 1_000_000);
-        m.put("PreparationLeadMs", preparation.leadNanos() / 1_000_000);
+        m.put("PreparationLeadMs", preparationLeadNanos() / 1_000_000);
         counters.putInto(m);
         m.put("LastEvent", lastEvent);
         return m;

@@ -14,8 +14,8 @@ import java.util.function.LongSupplier;
  * young collections began earlier (G1 starts one when eden reaches its target length, a few regions short of the
  * committed size, or earlier still to keep regions free for evacuation; thread-local allocation buffers make the
  * point vary): the lowest of the last four young collections' starting occupancy, capped by the committed size.
- * When that lead time falls below what Blade needs ({@code neededLead}), it hands a {@link Prediction} to its
- * consumer. The prediction says {@link Generation#OLD} when the old generation has less room than two young
+ * When that lead time falls below what Blade needs ({@code neededLead}, at most half of eden's fill time, plus the
+ * handler's preparation, at most three quarters of it), it hands a {@link Prediction} to its consumer. The prediction says {@link Generation#OLD} when the old generation has less room than two young
  * collections' worth of promotion plus a survivor space: the JVM's next young collection would then turn into a full
  * one (Serial and Parallel check exactly this) or fail to evacuate (G1). It says {@code oldSoon} for a young one when
  * the old generation has room for fewer than {@value #EARLY_YOUNGS} more: a full collection is a few young ones away,
@@ -39,6 +39,7 @@ final class HeapWatcher {
     private final HeapLayout layout;
     private final long intervalNanos;
     private final LongSupplier neededLeadNanos;
+    private final LongSupplier preparationLeadNanos;
     private final Consumer<Prediction> onLowLead;
     private final LongSupplier forcingEpoch;
     private final Thread thread;
@@ -57,12 +58,13 @@ final class HeapWatcher {
     private long lastNanos;
     private int freshSamples;
 
-    HeapWatcher(HeapLayout layout, Duration interval, LongSupplier neededLeadNanos, Consumer<Prediction> onLowLead,
-                LongSupplier forcingEpoch) {
+    HeapWatcher(HeapLayout layout, Duration interval, LongSupplier neededLeadNanos, LongSupplier preparationLeadNanos,
+                Consumer<Prediction> onLowLead, LongSupplier forcingEpoch) {
         this.forcingEpoch = forcingEpoch;
         this.layout = layout;
         this.intervalNanos = interval.toNanos();
         this.neededLeadNanos = neededLeadNanos;
+        this.preparationLeadNanos = preparationLeadNanos;
         this.onLowLead = onLowLead;
         this.thread = new Thread(this::run, "blade-heap-watcher");
         thread.setDaemon(true);
@@ -168,8 +170,11 @@ final class HeapWatcher {
         lastLeadNanos = lead;
         lastDueNanos = bytesPerNano > 0 ? (long) Math.min(Long.MAX_VALUE, headroom / bytesPerNano) : Long.MAX_VALUE;
         // never ask before eden is half full: with a lead time longer than that (a slow drain, a long queue at the
-        // coordinator) the node would collect a nearly empty eden again and again
-        long needed = Math.min(neededLeadNanos.getAsLong(), (long) (capacity / r) / 2);
+        // coordinator) the node would collect a nearly empty eden again and again; a preparation (a leader's hand-off)
+        // comes on top, once, but never before a quarter of eden is full
+        long fillNanos = (long) (capacity / r);
+        long needed = Math.min(Math.min(neededLeadNanos.getAsLong(), fillNanos / 2) + preparationLeadNanos.getAsLong(),
+            fillNanos / 4 * 3);
         if (lead <= needed && freshSamples >= 2) {
             long oldFree = layout.oldFree();
             long promoted = promotedPerYoung;

@@ -18,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.ToLongFunction;
 
 /**
  * The node that runs in this JVM: wires the {@link HeapWatcher}, the {@link PauseModel}, {@link GcEvents}, the
@@ -57,7 +58,8 @@ public final class LocalNode implements BladeNode {
         this.layout = HeapLayout.current();
         this.trigger = new GcTrigger(layout);
         this.drainSequence = new DrainSequence(layout, gate, options.drainTimeout(), this, counters);
-        this.watcher = new HeapWatcher(layout, options.sampleInterval(), this::neededLeadNanos, this::onLowLead,
+        this.watcher = new HeapWatcher(layout, options.sampleInterval(), this::neededLeadNanos,
+            this::preparationLeadNanos, this::onLowLead,
             trigger::forcingEpoch);
         this.gcThread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "blade-gc");
@@ -92,12 +94,21 @@ public final class LocalNode implements BladeNode {
 
     /** @return what the registered handler needs before it lets the node drain; 0 when it fails to say */
     private long handlerLeadNanos() {
+        return handlerSays(GcHandler::scheduleLeadNanos);
+    }
+
+    /** @return what the registered handler does before it asks (a leader's hand-off); 0 when it fails to say */
+    long preparationLeadNanos() {
+        return handlerSays(GcHandler::preparationLeadNanos);
+    }
+
+    private long handlerSays(ToLongFunction<GcHandler> lead) {
         GcHandler h = handler;
         if (h == null) {
             return 0;
         }
         try {
-            return Math.max(0, h.scheduleLeadNanos());
+            return Math.max(0, lead.applyAsLong(h));
         } catch (RuntimeException e) {
             return 0;
         }
@@ -304,7 +315,7 @@ public final class LocalNode implements BladeNode {
         return String.format("Blade: collector=%s [%s], heap max=%d MiB, eden=%d MiB, mode=%s, lead time=%d ms "
                 + "(drain %d ms + margin %d ms + 2 samples of %d ms)",
             layout.kind().displayName(), layout.beanNames(), layout.maxHeap() >> 20, layout.edenCapacity() >> 20,
-            mode(), neededLeadNanos() / 1_000_000, drainSequence.drainEstimateNanos() / 1_000_000,
+            mode(), (neededLeadNanos() + preparationLeadNanos()) / 1_000_000, drainSequence.drainEstimateNanos() / 1_000_000,
             options.margin().toMillis(), options.sampleInterval().toMillis());
     }
 
@@ -318,7 +329,7 @@ public final class LocalNode implements BladeNode {
         m.put("GateUsers", gateUsers.get());
         m.put("AllocationRate", watcher.allocationRate());
         m.put("LeadTimeMs", Math.min(watcher.lastLeadNanos(), Long.MAX_VALUE / 2) / 1_000_000);
-        m.put("NeededLeadMs", neededLeadNanos() / 1_000_000);
+        m.put("NeededLeadMs", (neededLeadNanos() + preparationLeadNanos()) / 1_000_000);
         m.put("PauseNanos", pauseNanos.get());
         counters.putInto(m);
         m.put("GcBeans", layout.gcBeans().stream().map(b -> b.getName()).toArray(String[]::new));
