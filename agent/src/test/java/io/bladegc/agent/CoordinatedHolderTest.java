@@ -413,7 +413,7 @@ class CoordinatedHolderTest {
             }
 
             @Override
-            public long leadNanos() {
+            public long leadNanos(RecentPauses pauses) {
                 return 42_000_000L;
             }
         };

@@ -73,7 +73,8 @@ final class NodeChannel {
         ch.put("dueInMillis", (LongSupplier) node::dueInMillis);
         ch.put("attachGate", (Runnable) node::attachGate);
         ch.put("detachGate", (Runnable) node::detachGate);
-        ch.put("register", (Consumer<Function<long[], Boolean>>) f -> node.register(f == null ? null : adapt(f, null, null)));
+        ch.put("register", (Consumer<Function<long[], Boolean>>) f ->
+            node.register(f == null ? null : adapt(f, null, null)));
         ch.put("registerWithLead", (BiConsumer<Function<long[], Boolean>, LongSupplier>) (f, lead) ->
             node.register(f == null ? null : adapt(f, lead, null)));
         ch.put("registerWithLeads", (BiConsumer<Function<long[], Boolean>, LongSupplier[]>) (f, leads) ->

@@ -4,6 +4,7 @@ import io.bladegc.api.GcRequest;
 import io.bladegc.api.Generation;
 import io.bladegc.api.grant.Preparation;
 import io.bladegc.api.grant.Prepared;
+import io.bladegc.api.grant.RecentLongest;
 import io.bladegc.api.grant.RecentPauses;
 import java.io.IOException;
 import java.time.Duration;
@@ -21,12 +22,12 @@ import org.apache.ratis.protocol.RaftPeerId;
  * timeout (well under the half at which followers may start an election); never with
  * {@link RaftBladeOptions.HandOff#ALWAYS}.
  *
- * <p>While it leads and its young pauses are not measured safe to run in place, its lead ({@link #leadNanos()}) is the
+ * <p>While it leads and its young pauses are not measured safe to run in place, its lead ({@link #leadNanos}) is the
  * longest of its last {@value #HAND_OFFS_KEPT} hand-offs (all groups of one collection together), or
  * {@link #FIRST_HAND_OFF} before one was timed: the watcher asks that much earlier, so that the JVM does not collect on
  * its own while the leader hands off.
  *
- * <p>Not thread-safe: the grant-holder's one thread; {@link #leadNanos()} from any thread.
+ * <p>Not thread-safe: the grant-holder's one thread; {@link #leadNanos} from any thread.
  */
 final class RaftHandOff implements Preparation {
     /** Pauses of a generation measured before a leader may collect in place. */
@@ -45,11 +46,7 @@ final class RaftHandOff implements Preparation {
     private final RaftBladeOptions options;
     /** A quarter of the shortest election timeout: pauses under it may run in place. */
     private final long inPlaceBoundNanos;
-    private final long[] handOffs = new long[HAND_OFFS_KEPT];
-    private int nextHandOff;
-    private volatile long handOffLead = FIRST_HAND_OFF.toNanos();
-    /** The holder's pauses, known from the first {@link #prepare} on. */
-    private volatile RecentPauses pauses;
+    private final RecentLongest handOffs = new RecentLongest(HAND_OFFS_KEPT, FIRST_HAND_OFF.toNanos());
 
     RaftHandOff(LeadershipHandoff handoff, SlotClient slots, RaftBladeOptions options) {
         this.inPlaceBoundNanos = handoff.electionTimeoutMinNanos() / 4;
@@ -60,7 +57,6 @@ final class RaftHandOff implements Preparation {
 
     @Override
     public Prepared prepare(GcRequest request, RecentPauses pauses) {
-        this.pauses = pauses;
         long start = System.nanoTime();
         try {
             if (handoff.ledGroups().isEmpty()) {
@@ -105,29 +101,17 @@ final class RaftHandOff implements Preparation {
                 .append(to).append(" in ").append(ms(System.nanoTime() - t));
         }
         long took = System.nanoTime() - start;
-        timed(took);
+        handOffs.add(took);
         return new Prepared(Prepared.Kind.HANDED_OFF, note.toString(), took);
     }
 
     /**
-     * @return the longest recent hand-off while this peer leads a group and its young collections are not measured safe
-     *     to run in place, else 0 (a leader that collects in place asking earlier would only collect a fuller eden less)
+     * @return the longest recent hand-off while this peer leads a group and its young pauses are not measured safe to
+     *     run in place, else 0 (a leader that collects in place would only collect a less full eden by asking earlier)
      */
     @Override
-    public long leadNanos() {
-        RecentPauses p = pauses;
-        boolean inPlace = p != null && inPlace(Generation.YOUNG, p);
-        return !inPlace && handoff.leadsAny() ? handOffLead : 0;
-    }
-
-    private void timed(long nanos) {
-        handOffs[nextHandOff] = nanos;
-        nextHandOff = (nextHandOff + 1) % HAND_OFFS_KEPT;
-        long max = 0;
-        for (long h : handOffs) {
-            max = Math.max(max, h);
-        }
-        handOffLead = max;
+    public long leadNanos(RecentPauses pauses) {
+        return !inPlace(Generation.YOUNG, pauses) && handoff.leadsAny() ? handOffs.longest() : 0;
     }
 
     /** @return why this leader may collect without a hand-off, or {@code null} when it must hand off */

@@ -191,21 +191,22 @@ class RaftGrantHolderTest {
         RaftHandOff leading = new RaftHandOff(new LeadershipHandoff(leader, slotGroupId()), slots, OPTIONS);
         RaftHandOff following = new RaftHandOff(new LeadershipHandoff(group.server(others(leader.getId()).get(0)),
             slotGroupId()), slots, OPTIONS);
-        assertThat(following.leadNanos()).as("a follower hands nothing off, whether it leads the slot group or not")
-            .isZero();
-        assertThat(leading.leadNanos()).as("a leader before its first hand-off was timed")
+        RecentPauses pauses = new RecentPauses();
+        assertThat(following.leadNanos(pauses))
+            .as("a follower hands nothing off, whether it leads the slot group or not").isZero();
+        assertThat(leading.leadNanos(pauses)).as("a leader before its first hand-off was timed")
             .isEqualTo(RaftHandOff.FIRST_HAND_OFF.toNanos());
 
-        RecentPauses pauses = new RecentPauses();
         Prepared handed = leading.prepare(request(1), pauses);
         assertThat(handed.kind()).isEqualTo(Prepared.Kind.HANDED_OFF);
-        assertThat(leading.leadNanos()).as("a follower now").isZero();
+        assertThat(leading.leadNanos(pauses)).as("a follower now").isZero();
         giveLeadershipBack(app, leader);
-        assertThat(leading.leadNanos()).as("leading again: its one timed hand-off").isEqualTo(handed.nanos());
+        assertThat(leading.leadNanos(pauses)).as("leading again: its one timed hand-off").isEqualTo(handed.nanos());
         for (int i = 0; i < RaftHandOff.MIN_PAUSES; i++) {
             pauses.add(Generation.YOUNG, 1_000_000);
         }
-        assertThat(leading.leadNanos()).as("a leader whose young pauses are measured safe collects in place").isZero();
+        assertThat(leading.leadNanos(pauses)).as("a leader whose young pauses are measured safe collects in place")
+            .isZero();
     }
 
     /** The application group's leader with its holder on a recording node, once the ledger has every peer. */

@@ -45,7 +45,7 @@ import java.util.concurrent.LinkedBlockingQueue;
  * drained, as a single node does, or leave the collection to the JVM.
  *
  * <p>The handler asks the node to raise its upcalls earlier by the recent worst time from asking to the grant
- * (queueing included) plus what its preparation would take now ({@link Preparation#leadNanos()}: a leader's
+ * (queueing included) plus what its preparation would take now ({@link Preparation#leadNanos}: a leader's
  * hand-off), so that a node that queued behind another has the room to wait for its turn the next time, and a
  * follower elected leader asks early enough to hand off first.
  * One log line per GC event with its timeline ({@code Blade GC #12 YOUNG granted (epoch 7): T_schedule 1.2 ms,
@@ -137,10 +137,10 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         return scheduleLead.nanos() + shiftNanos;
     }
 
-    /** @return what the preparation would take now ({@link Preparation#leadNanos()}: a leader's hand-off) */
+    /** @return what the preparation would take now ({@link Preparation#leadNanos}: a leader's hand-off) */
     @Override
     public long preparationLeadNanos() {
-        return preparation.leadNanos();
+        return preparation.leadNanos(pauses);
     }
 
     /**

@@ -42,11 +42,12 @@ public interface Preparation {
     Prepared confirm(Prepared prepared);
 
     /**
+     * @param pauses this JVM's recent pauses, as the holder measured them
      * @return how long {@link #prepare} would take if called now, nanoseconds, which the node adds to its lead time:
      *     a Raft leader's recent hand-offs, 0 for a follower. Default 0. Called on the node's watcher thread at every
      *     sample: cheap, and safe beside the holder's thread.
      */
-    default long leadNanos() {
+    default long leadNanos(RecentPauses pauses) {
         return 0;
     }
 }

@@ -6,7 +6,7 @@ package io.bladegc.api.grant;
  * instead of being overtaken by the JVM's own collection.
  *
  * <p>A schedule time is measured from the upcall until the grant, queueing and the load balancer's drain included,
- * less the node's preparation (a Raft leader's hand-off: {@link Preparation#leadNanos()} is its lead).
+ * less the node's preparation (a Raft leader's hand-off: {@link Preparation#leadNanos} is its lead).
  * When the JVM collected on its own while the node was still waiting, the node needed more than it waited: that event
  * counts twice the time waited. Every value is capped at {@code capNanos} (beyond the coordinator timeout the node
  * falls back to collecting on its own anyway).
@@ -18,9 +18,7 @@ final class ScheduleLead {
     static final int WINDOW = 8;
 
     private final long capNanos;
-    private final long[] recent = new long[WINDOW];
-    private int next;
-    private volatile long lead;
+    private final RecentLongest recent;
 
     /**
      * @param capNanos     the most any one event may add
@@ -28,7 +26,7 @@ final class ScheduleLead {
      */
     ScheduleLead(long capNanos, long initialNanos) {
         this.capNanos = capNanos;
-        this.lead = Math.max(0, Math.min(capNanos, initialNanos));
+        this.recent = new RecentLongest(WINDOW, Math.max(0, Math.min(capNanos, initialNanos)));
     }
 
     /** A grant came {@code scheduleNanos} after the upcall (the preparation left out). */
@@ -43,16 +41,10 @@ final class ScheduleLead {
 
     /** @return the lead time to add, nanoseconds: the longest of the recent events, the initial value before any */
     long nanos() {
-        return lead;
+        return recent.longest();
     }
 
     private void record(long nanos) {
-        recent[next] = Math.max(0, Math.min(capNanos, nanos));
-        next = (next + 1) % WINDOW;
-        long max = 0;
-        for (long v : recent) {
-            max = Math.max(max, v);
-        }
-        lead = max;
+        recent.add(Math.max(0, Math.min(capNanos, nanos)));
     }
 }

@@ -15,9 +15,10 @@ import java.util.function.LongSupplier;
  * committed size, or earlier still to keep regions free for evacuation; thread-local allocation buffers make the
  * point vary): the lowest of the last four young collections' starting occupancy, capped by the committed size.
  * When that lead time falls below what Blade needs ({@code neededLead}, at most half of eden's fill time, plus the
- * handler's preparation, at most three quarters of it), it hands a {@link Prediction} to its consumer. The prediction says {@link Generation#OLD} when the old generation has less room than two young
- * collections' worth of promotion plus a survivor space: the JVM's next young collection would then turn into a full
- * one (Serial and Parallel check exactly this) or fail to evacuate (G1). It says {@code oldSoon} for a young one when
+ * handler's preparation, at most three quarters of it), it hands a {@link Prediction} to its consumer. The
+ * prediction says {@link Generation#OLD} when the old generation has less room than two young collections' worth
+ * of promotion plus a survivor space: the JVM's next young collection would then turn into a full one (Serial and
+ * Parallel check exactly this) or fail to evacuate (G1). It says {@code oldSoon} for a young one when
  * the old generation has room for fewer than {@value #EARLY_YOUNGS} more: a full collection is a few young ones away,
  * and may be run in place of this young one when that suits the cluster better than waiting for it to come due.
  *

@@ -315,7 +315,8 @@ public final class LocalNode implements BladeNode {
         return String.format("Blade: collector=%s [%s], heap max=%d MiB, eden=%d MiB, mode=%s, lead time=%d ms "
                 + "(drain %d ms + margin %d ms + 2 samples of %d ms)",
             layout.kind().displayName(), layout.beanNames(), layout.maxHeap() >> 20, layout.edenCapacity() >> 20,
-            mode(), (neededLeadNanos() + preparationLeadNanos()) / 1_000_000, drainSequence.drainEstimateNanos() / 1_000_000,
+            mode(), (neededLeadNanos() + preparationLeadNanos()) / 1_000_000,
+            drainSequence.drainEstimateNanos() / 1_000_000,
             options.margin().toMillis(), options.sampleInterval().toMillis());
     }
 

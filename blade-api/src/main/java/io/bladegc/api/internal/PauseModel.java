@@ -23,7 +23,7 @@ public final class PauseModel {
     }
 
     /** @return the expected pause for a collection of {@code generation} that will process {@code bytes} */
-    public synchronized Duration estimate(Generation generation, long bytes) {
+    synchronized Duration estimate(Generation generation, long bytes) {
         return Duration.ofNanos(Math.max(0, Math.round(fit(generation).predict(bytes))));
     }
 
@@ -34,8 +34,7 @@ public final class PauseModel {
      *     collections fitted at a 520 MiB live set and asked at a 900 MiB fill were estimated at 5-35 s, and fenced)
      */
     public synchronized Duration next(Generation generation) {
-        Fit f = fit(generation);
-        return Duration.ofNanos(Math.max(0, Math.round(f.predict(f.lastX))));
+        return estimate(generation, Math.round(fit(generation).lastX));
     }
 
     private Fit fit(Generation generation) {
