@@ -58,10 +58,6 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
     /** Shortest wait asked for, so that a node past its lead time does not spin on {@code QUEUED} answers. */
     static final long MIN_WAIT_MILLIS = 10;
     private static final long MAX_LEAD_MILLIS = 3_600_000;
-    /** The least a node that queued behind another moves its next collection forward, besides the full pause. */
-    static final long SHIFT_FLOOR_NANOS = 250_000_000L;
-    /** Added to that shift for what the pauses do not cover: the drain, the release, the next grant. */
-    static final long SHIFT_MARGIN_NANOS = 100_000_000L;
     /** {@code CANCELLED} answers in a row after which the node stops asking. */
     private static final int MAX_CANCELLED_ANSWERS = 3;
 
@@ -79,8 +75,6 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
     private final Thread thread;
     private volatile boolean closed;
     private volatile String lastEvent = "";
-    /** How much earlier the next request comes, once, to leave another node's rhythm (0: none pending). */
-    private volatile long shiftNanos;
 
     /** A request handed over by the upcall, with what the node looked like then. */
     private record Pending(GcRequest request, long upcallNanos, long collectionsAtUpcall) {
@@ -122,7 +116,7 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         if (closed) {
             return settings.failOpen() ? GcDecision.COLLECT_NOW : GcDecision.DEFER;
         }
-        shiftNanos = 0; // the request it was meant for has come
+        scheduleLead.requestCame();
         inbox.add(new Pending(request, System.nanoTime(), node.collections()));
         return GcDecision.DEFER;
     }
@@ -130,11 +124,11 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
     /**
      * @return the recent worst time from asking for a slot to its grant, which the node adds to its lead time; after a
      *     request that had to queue, once, also a shift that moves this node's next collection clear of the one it
-     *     queued behind
+     *     queued behind ({@link ScheduleLead})
      */
     @Override
     public long scheduleLeadNanos() {
-        return scheduleLead.nanos() + shiftNanos;
+        return scheduleLead.nanos();
     }
 
     /** @return what the preparation would take now ({@link Preparation#leadNanos}: a leader's hand-off) */
@@ -143,15 +137,9 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         return preparation.leadNanos(pauses);
     }
 
-    /**
-     * This node queued behind another: its collections come due together with that node's (two nodes whose eden
-     * fills at the same rate stay in step, and the schedule lead alone keeps them so: the queued one asks earlier by
-     * its wait, which puts it right beside the other again). Its next request comes earlier by the longest full
-     * pause measured here (at least {@value #SHIFT_FLOOR_NANOS} ns) plus {@value #SHIFT_MARGIN_NANOS} ns, once: one young collection of a
-     * fuller-than-needed eden moves it far enough from the other that even a full collection of either fits between.
-     */
+    /** This node queued behind another: it leaves that node's rhythm ({@link ScheduleLead#leaveStep}). */
     private void leaveStep() {
-        shiftNanos = Math.max(SHIFT_FLOOR_NANOS, pauses.longest(Generation.OLD)) + SHIFT_MARGIN_NANOS;
+        scheduleLead.leaveStep(pauses.longest(Generation.OLD));
         counters.shifts.increment();
     }
 

@@ -11,14 +11,26 @@ package io.bladegc.api.grant;
  * counts twice the time waited. Every value is capped at {@code capNanos} (beyond the coordinator timeout the node
  * falls back to collecting on its own anyway).
  *
- * <p>Thread-safe: one writer (the coordination thread), any number of readers ({@link #nanos()} on the watcher
- * thread).
+ * <p>A node that queued behind another also leaves that node's rhythm ({@link #leaveStep}): two nodes whose eden
+ * fills at the same rate stay in step, and the recent waits alone keep them so (the queued one asks earlier by its
+ * wait, which puts it right beside the other again). Its next request comes earlier by the longest full pause
+ * measured (at least {@value #SHIFT_FLOOR_NANOS} ns) plus {@value #SHIFT_MARGIN_NANOS} ns, once: one young collection
+ * of a fuller-than-needed eden moves it far enough from the other that even a full collection of either fits between.
+ *
+ * <p>Thread-safe: one writer (the coordination thread; {@link #requestCame} on the watcher thread), any number of
+ * readers ({@link #nanos()} on the watcher thread).
  */
 final class ScheduleLead {
     static final int WINDOW = 8;
+    /** The least a node that queued behind another moves its next collection forward, besides the full pause. */
+    static final long SHIFT_FLOOR_NANOS = 250_000_000L;
+    /** Added to that shift for what the pauses do not cover: the drain, the release, the next grant. */
+    static final long SHIFT_MARGIN_NANOS = 100_000_000L;
 
     private final long capNanos;
     private final RecentLongest recent;
+    /** How much earlier the next request comes, once, to leave another node's rhythm (0: none pending). */
+    private volatile long shiftNanos;
 
     /**
      * @param capNanos     the most any one event may add
@@ -39,9 +51,22 @@ final class ScheduleLead {
         record(waitedNanos > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * waitedNanos);
     }
 
-    /** @return the lead time to add, nanoseconds: the longest of the recent events, the initial value before any */
+    /** The node queued behind another; {@code longestFullPauseNanos}: the longest full pause measured here, or -1. */
+    void leaveStep(long longestFullPauseNanos) {
+        shiftNanos = Math.max(SHIFT_FLOOR_NANOS, longestFullPauseNanos) + SHIFT_MARGIN_NANOS;
+    }
+
+    /** The request a shift was meant for has come: the shift is spent. */
+    void requestCame() {
+        shiftNanos = 0;
+    }
+
+    /**
+     * @return the lead time to add, nanoseconds: the longest of the recent events (the initial value before any), and
+     *     a pending shift
+     */
     long nanos() {
-        return recent.longest();
+        return recent.longest() + shiftNanos;
     }
 
     private void record(long nanos) {

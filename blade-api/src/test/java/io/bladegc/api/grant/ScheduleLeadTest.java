@@ -31,4 +31,17 @@ class ScheduleLeadTest {
         lead.granted(-5);
         assertThat(lead.nanos()).isEqualTo(1_000);
     }
+
+    @Test
+    void aNodeThatQueuedAsksEarlierOnceByTheLongestFullPauseAndTheMargin() {
+        ScheduleLead lead = new ScheduleLead(10_000_000_000L, 0);
+        lead.granted(40_000_000);
+        lead.leaveStep(-1);
+        assertThat(lead.nanos()).as("no full pause measured: the floor")
+            .isEqualTo(40_000_000 + ScheduleLead.SHIFT_FLOOR_NANOS + ScheduleLead.SHIFT_MARGIN_NANOS);
+        lead.requestCame();
+        assertThat(lead.nanos()).as("spent on the request it was meant for").isEqualTo(40_000_000);
+        lead.leaveStep(600_000_000);
+        assertThat(lead.nanos()).isEqualTo(40_000_000 + 600_000_000 + ScheduleLead.SHIFT_MARGIN_NANOS);
+    }
 }
