@@ -14,7 +14,8 @@ import java.util.concurrent.CompletionException;
  * coordinator is down marks it down until the heartbeat thread gets it to answer a join again; a {@code 404} (the
  * coordinator forgot the node) joins again at once; a release or cancel that got no answer is handed to the
  * membership, which sends it once more when the coordinator answers again, so that a grant left behind does not make
- * the coordinator refuse the next request until its lease ends.
+ * the coordinator refuse the next request until its lease ends. After a release or cancel the membership says the
+ * node's next due time soon ({@link Membership#heartbeatSoon}).
  *
  * <p>Thread-safe as its client and membership are.
  */
@@ -68,6 +69,7 @@ final class CoordinatorPort implements SlotPort {
     public Released release(long epoch, long pauseMillis) {
         try {
             client.release(epoch, pauseMillis);
+            membership.heartbeatSoon();
             return Released.released();
         } catch (CoordinatorException e) {
             if (e.kind() == Kind.STALE_EPOCH) {
@@ -92,6 +94,7 @@ final class CoordinatorPort implements SlotPort {
     public String cancel(long gcId) {
         try {
             client.cancel(gcId);
+            membership.heartbeatSoon();
             return "cancelled at the coordinator";
         } catch (CoordinatorException e) {
             if (e.kind().coordinatorDown()) {

@@ -3,6 +3,7 @@ package io.bladegc.agent;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -23,6 +24,13 @@ import java.util.function.LongSupplier;
 final class Membership implements AutoCloseable {
     /** How often the node says it is alive (the coordinator forgets a member after 5 s of silence by default). */
     static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
+    /**
+     * How long after a collection's release or cancel the node says again when its JVM is due: the coordinator forgets
+     * a member's due time when it collects, and with a young collection every half second under load the next one would
+     * otherwise come due unseen before the next regular heartbeat (a few samples of the heap watcher, which measures
+     * eden again after a collection).
+     */
+    static final Duration DUE_AFTER_COLLECTION = Duration.ofMillis(25);
     static final String THREAD_NAME = "blade-heartbeat";
 
     private enum State { JOINING, UP, DOWN }
@@ -100,6 +108,20 @@ final class Membership implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             markDown("heartbeat failed: " + CoordinatorAnswers.describe(e));
+        }
+    }
+
+    /**
+     * Sends one heartbeat {@link #DUE_AFTER_COLLECTION} from now, besides the regular ones, when the node is a member:
+     * after a collection, so that the coordinator learns the node's next due time before the next regular heartbeat.
+     */
+    void heartbeatSoon() {
+        if (up) {
+            try {
+                timer.schedule(this::tick, DUE_AFTER_COLLECTION.toNanos(), TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException e) {
+                // closed meanwhile
+            }
         }
     }
 

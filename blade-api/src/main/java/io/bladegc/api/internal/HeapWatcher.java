@@ -147,8 +147,10 @@ final class HeapWatcher {
         lastCount = count;
         lastUsed = used;
         if (!valid) {
-            // after a collection or a fill, predict only from a rate measured again
+            // after a collection or a fill, predict only from a rate measured again; until then the due time is
+            // unknown (the one from before the collection would tell the coordinator this node is due at once)
             freshSamples = 0;
+            lastDueNanos = Long.MAX_VALUE;
             return;
         }
         double rate = (double) (used - previous) / Math.max(1, dt);

@@ -405,8 +405,8 @@ public final class SlotLedger {
                 return;
             }
             Waiting w = queue.pollFirst();
-            boolean full = !beyondK && w.fullPauseMillis() > 0 && nobodyDueBefore(w.node(),
-                saturatedAdd(clock, saturatedAdd(w.fullPauseMillis(), FULL_MARGIN_MILLIS)));
+            boolean full = !beyondK && w.fullPauseMillis() > 0 && fullFits(w.node(),
+                saturatedAdd(clock, saturatedAdd(w.fullPauseMillis(), FULL_MARGIN_MILLIS)), live, liveCollecting);
             Grant g = new Grant(w.node(), w.gcId(), ++epoch, clock, saturatedAdd(clock, policy.leaseMillis()), full);
             grants.put(w.node(), g);
             events.add(event(SlotEvent.Type.GRANTED, w.node(), w.gcId(), g.epoch(),
@@ -419,17 +419,24 @@ public final class SlotLedger {
         return queue.first().urgentAt() <= saturatedAdd(clock, DUE_MARGIN_MILLIS);
     }
 
-    /** @return whether nobody waits and no other member not collecting expects to collect before {@code until} */
-    private boolean nobodyDueBefore(String node, long until) {
+    /**
+     * @return whether a full collection offered by {@code node} fits now: nobody else waits, and the other members not
+     *     collecting that expect to collect before {@code until} can each be granted as due, beyond K, while it runs
+     *     (none when due requests are never granted beyond K)
+     */
+    private boolean fullFits(String node, long until, int live, long liveCollecting) {
         if (!queue.isEmpty()) {
             return false;
         }
+        long room = Math.min(policy.allowanceWhenDue(live) - grants.size() - 1,
+            live - liveCollecting - 1 - policy.minHealthy());
+        int due = 0;
         for (Map.Entry<String, Long> d : dueAt.entrySet()) {
             if (!d.getKey().equals(node) && !grants.containsKey(d.getKey()) && d.getValue() < until) {
-                return false;
+                due++;
             }
         }
-        return true;
+        return due <= Math.max(0, room);
     }
 
     /** @return {@link Status#UNKNOWN_NODE} for {@code node}, with the events of this call */

@@ -91,6 +91,23 @@ class SlotLedgerTest {
     }
 
     @Test
+    void withTheDueAllowanceAFullCollectionIsTakenWhenThoseDueDuringItCanCollectBeyondK() {
+        SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 10_000, 5_000, 2), "a", "b", "c");
+        l.heartbeat("b", 300, 0); // b comes due during a's full collection: it may then collect beyond K
+        l.heartbeat("c", 2_000, 0);
+        Grant a = l.acquire("a", 1, 50, 500, 0).grant();
+        assertThat(a.full()).isTrue();
+        Outcome b = l.acquire("b", 1, 0, 300);
+        assertThat(b.events()).extracting(SlotEvent::detail).as("granted as due, beyond K")
+            .contains(SlotLedger.DUE_DETAIL);
+        l.release("b", l.grantOf("b").epoch(), 30, 330);
+        l.release("a", a.epoch(), 500, 600);
+        l.heartbeat("b", 300, 600);
+        l.heartbeat("c", 300, 600); // both come due during it: one of them would collect with requests inside
+        assertThat(l.acquire("a", 2, 50, 500, 600).grant().full()).isFalse();
+    }
+
+    @Test
     void aGrantBeyondKNeverRunsTheFullCollectionOffered() {
         SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 10_000, 5_000, 2), "a", "b", "c");
         l.acquire("a", 1, 50, 0);
