@@ -30,7 +30,7 @@ import java.util.Map;
  */
 final class SlotCodec {
     /** 2: grants say whether they are full, queue entries carry the full pause offered, members when they are due. */
-    private static final byte VERSION = 3;
+    private static final byte VERSION = 4;
 
     private SlotCodec() {
     }
@@ -150,6 +150,7 @@ final class SlotCodec {
             out.writeUTF(m.node());
             out.writeLong(m.lastSeen());
             out.writeLong(m.dueAt());
+            out.writeBoolean(m.fullSoon());
         }
         writeGrants(out, state.grants());
         writeQueue(out, state.queue());
@@ -167,7 +168,7 @@ final class SlotCodec {
         int n = in.readInt();
         List<LedgerState.Member> members = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            members.add(new LedgerState.Member(in.readUTF(), in.readLong(), in.readLong()));
+            members.add(new LedgerState.Member(in.readUTF(), in.readLong(), in.readLong(), in.readBoolean()));
         }
         LedgerState state = new LedgerState(members, readGrants(in), readQueue(in), in.readLong(), in.readLong(),
             in.readLong());

@@ -6,6 +6,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -28,10 +29,11 @@ import java.util.TreeSet;
  *       queue, but a grant it holds still runs to its deadline (it may be collecting while frozen);</li>
  *   <li><b>spreading full collections</b>: a node whose old generation fills up may offer, with a request for a young
  *       collection, to run the full collection in its place now ({@code fullPauseMillis}), before it comes due at a
- *       worse time. Its grant says {@link Grant#full() full} only when nobody else waits and no other member expects
- *       its JVM to collect (from its heartbeats and requests) before that pause and {@value #FULL_MARGIN_MILLIS} ms
- *       have passed: otherwise two full collections, or a full one and another node's young one, come due together
- *       and one of them escapes while it queues behind the other;</li>
+ *       worse time. Its grant says {@link Grant#full() full} only when nobody else waits and the other members that
+ *       expect their JVM to collect (from their heartbeats and requests) before that pause and
+ *       {@value #FULL_MARGIN_MILLIS} ms have passed can each be granted as due, beyond K, meanwhile (none without
+ *       {@link SlotPolicy#maxCollectingWhenDue()}): otherwise two full collections, or a full one and another node's
+ *       young one, come due together and one of them escapes while it queues behind the other;</li>
  *   <li><b>due requests</b>: when K are collecting and the most urgent request's node is expected to collect on its
  *       own within {@value #DUE_MARGIN_MILLIS} ms, it is granted beyond K while fewer than
  *       {@link SlotPolicy#maxCollectingWhenDue()} collect and {@code minHealthy} holds (its event says
@@ -72,6 +74,8 @@ public final class SlotLedger {
     private final Map<String, Long> lastSeen = new LinkedHashMap<>();
     /** When members expect their JVM to collect, for those that said so since their last collection. */
     private final Map<String, Long> dueAt = new LinkedHashMap<>();
+    /** Members whose last request offered a full collection in its place, and that have not run one since. */
+    private final Set<String> fullSoon = new TreeSet<>();
     private final Map<String, Grant> grants = new LinkedHashMap<>();
     private final TreeSet<Waiting> queue = new TreeSet<>(MOST_URGENT_FIRST);
     private final long grantsFrom;
@@ -141,6 +145,7 @@ public final class SlotLedger {
             return notAMember(node, events);
         }
         dueAt.remove(node);
+        fullSoon.remove(node);
         queue.removeIf(w -> w.node().equals(node));
         Grant g = grants.remove(node);
         if (g != null) {
@@ -163,8 +168,9 @@ public final class SlotLedger {
 
     /**
      * Asks for a slot as {@link #acquire(String, long, long, long)} does, offering to run a full collection in place
-     * of the requested one: the grant is {@link Grant#full() full} when nobody else waits and no other member expects
-     * to collect before {@code fullPauseMillis} + {@value #FULL_MARGIN_MILLIS} ms from the grant. The offer is fixed
+     * of the requested one: the grant is {@link Grant#full() full} when nobody else waits and the other members that
+     * expect to collect before {@code fullPauseMillis} + {@value #FULL_MARGIN_MILLIS} ms from the grant can each be
+     * granted as due, beyond K, meanwhile (see the class comment). The offer is fixed
      * with the first call for {@code gcId}.
      *
      * @param fullPauseMillis the expected pause of that full collection; 0 offers none
@@ -192,6 +198,11 @@ public final class SlotLedger {
             }
             long urgentAt = saturatedAdd(clock, leadMillis);
             dueAt.put(node, urgentAt);
+            if (fullPauseMillis > 0) {
+                fullSoon.add(node);
+            } else {
+                fullSoon.remove(node);
+            }
             queue.add(new Waiting(node, gcId, urgentAt, fullPauseMillis, seq++));
             events.add(event(SlotEvent.Type.QUEUED, node, gcId, 0, "lead " + leadMillis + " ms"
                 + (fullPauseMillis > 0 ? ", full offered (" + fullPauseMillis + " ms)" : "")));
@@ -212,6 +223,9 @@ public final class SlotLedger {
         }
         grants.remove(node);
         dueAt.remove(node); // it collected: its next collection is a whole eden away, and unknown until it says
+        if (g.full()) {
+            fullSoon.remove(node);
+        }
         seen(node);
         events.add(event(SlotEvent.Type.RELEASED, node, g.gcId(), g.epoch(), "pause " + pauseMillis + " ms"));
         promote(events);
@@ -282,7 +296,7 @@ public final class SlotLedger {
     public LedgerState state() {
         List<LedgerState.Member> members = new ArrayList<>();
         lastSeen.forEach((node, at) -> members.add(new LedgerState.Member(node, at,
-            dueAt.getOrDefault(node, Long.MAX_VALUE))));
+            dueAt.getOrDefault(node, Long.MAX_VALUE), fullSoon.contains(node))));
         List<QueueEntry> waiting = new ArrayList<>();
         for (Waiting w : queue) {
             waiting.add(new QueueEntry(w.node(), w.gcId(), w.urgentAt(), w.fullPauseMillis()));
@@ -304,6 +318,9 @@ public final class SlotLedger {
             ledger.lastSeen.put(m.node(), m.lastSeen());
             if (m.dueAt() != Long.MAX_VALUE) {
                 ledger.dueAt.put(m.node(), m.dueAt());
+            }
+            if (m.fullSoon()) {
+                ledger.fullSoon.add(m.node());
             }
         }
         for (Grant g : state.grants()) {
@@ -380,6 +397,7 @@ public final class SlotLedger {
             }
             it.remove();
             dueAt.remove(node);
+            fullSoon.remove(node);
             queue.removeIf(w -> w.node().equals(node));
             events.add(event(SlotEvent.Type.LOST, node, 0, 0, "silent for " + silent + " ms"));
         }
@@ -420,23 +438,28 @@ public final class SlotLedger {
     }
 
     /**
-     * @return whether a full collection offered by {@code node} fits now: nobody else waits, and the other members not
-     *     collecting that expect to collect before {@code until} can each be granted as due, beyond K, while it runs
-     *     (none when due requests are never granted beyond K)
+     * @return whether a full collection offered by {@code node} fits now: nobody else waits, and either another
+     *     member's full collection is near too (it offered one with its last request) and one more may collect beyond
+     *     K meanwhile, or the other members not collecting that expect to collect before {@code until} can each be
+     *     granted as due, beyond K, while it runs (none when due requests are never granted beyond K)
      */
     private boolean fullFits(String node, long until, int live, long liveCollecting) {
         if (!queue.isEmpty()) {
             return false;
         }
-        long room = Math.min(policy.allowanceWhenDue(live) - grants.size() - 1,
-            live - liveCollecting - 1 - policy.minHealthy());
+        long room = Math.max(0, Math.min(policy.allowanceWhenDue(live) - grants.size() - 1,
+            live - liveCollecting - 1 - policy.minHealthy()));
+        boolean anotherFullSoon = fullSoon.stream().anyMatch(n -> !n.equals(node));
+        if (room > 0 && anotherFullSoon) {
+            return true; // two full collections are near: run this one now, or they come due together
+        }
         int due = 0;
         for (Map.Entry<String, Long> d : dueAt.entrySet()) {
             if (!d.getKey().equals(node) && !grants.containsKey(d.getKey()) && d.getValue() < until) {
                 due++;
             }
         }
-        return due <= Math.max(0, room);
+        return due <= room;
     }
 
     /** @return {@link Status#UNKNOWN_NODE} for {@code node}, with the events of this call */

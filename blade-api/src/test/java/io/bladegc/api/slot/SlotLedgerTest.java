@@ -108,6 +108,29 @@ class SlotLedgerTest {
     }
 
     @Test
+    void whenAnotherMembersFullCollectionIsNearTooAnOfferIsTakenThoughOthersComeDueDuringIt() {
+        SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 10_000, 5_000, 2), "a", "b", "c");
+        l.heartbeat("a", 100, 0);
+        l.heartbeat("c", 300, 0);
+        Grant b = l.acquire("b", 1, 50, 500, 0).grant();
+        assertThat(b.full()).as("a and c come due during it, and nobody else's full collection is near").isFalse();
+        l.release("b", b.epoch(), 30, 40);
+        l.heartbeat("b", 300, 40);
+        Grant a = l.acquire("a", 1, 50, 500, 50).grant();
+        assertThat(a.full()).as("b's full collection is near too: a runs its own now, one of them beyond K meanwhile")
+            .isTrue();
+        l.release("a", a.epoch(), 500, 600);
+        l.heartbeat("a", 100, 600);
+        l.heartbeat("c", 300, 600);
+        Grant b2 = l.acquire("b", 2, 50, 500, 610).grant();
+        assertThat(b2.full()).as("a ran its full collection: b's is the only one near, and a and c come due")
+            .isFalse();
+        assertThat(l.state().members()).extracting(LedgerState.Member::node, LedgerState.Member::fullSoon)
+            .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("a", false),
+                org.assertj.core.groups.Tuple.tuple("b", true), org.assertj.core.groups.Tuple.tuple("c", false));
+    }
+
+    @Test
     void aGrantBeyondKNeverRunsTheFullCollectionOffered() {
         SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 10_000, 5_000, 2), "a", "b", "c");
         l.acquire("a", 1, 50, 0);
@@ -140,6 +163,7 @@ class SlotLedgerTest {
         l.acquire("b", 1, 100, 300, 0);
         SlotLedger restored = SlotLedger.restore(policy, l.state());
         assertThat(restored.state()).isEqualTo(l.state());
+        assertThat(l.state().members()).extracting(LedgerState.Member::fullSoon).contains(true);
         Outcome a = l.release("a", 1, 5, 10);
         assertThat(restored.release("a", 1, 5, 10)).isEqualTo(a);
         assertThat(l.grantOf("b").full()).as("c is due at 700, after 10 + 300 + 100").isTrue();
