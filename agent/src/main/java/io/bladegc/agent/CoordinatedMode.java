@@ -59,7 +59,7 @@ final class CoordinatedMode implements AutoCloseable {
         CoordinationCounters counters = new CoordinationCounters();
         CoordinatorClient client = new CoordinatorClient(options.coordinators(), options.nodeId(), options.token(),
             options.coordinatorTimeout(), counters, log);
-        Membership membership = new Membership(client, options.nodeId(), heartbeat, node::dueInMillis, counters,
+        Membership membership = new Membership(client, options.nodeId(), heartbeat, node::dueInMillis, node::fullDueInMillis, counters,
             log);
         GrantHolder holder = new GrantHolder(node, new CoordinatorPort(client, membership), Preparation.NONE,
             settings(options), THREAD_NAME, "", log);

@@ -154,16 +154,24 @@ final class CoordinatorClient implements AutoCloseable {
     }
 
     /**
-     * Says the node is alive, and when its JVM expects to collect; {@link Kind#UNKNOWN_NODE} means join again.
+     * Says the node is alive, and when its JVM expects to collect and to run a full collection;
+     * {@link Kind#UNKNOWN_NODE} means join again.
      *
-     * @param dueInMillis the heap watcher's time left before the JVM collects on its own, or -1 when it has none;
-     *                    beyond {@value #MAX_DUE_MILLIS} ms (a nearly idle JVM) it is sent as unknown, which it
-     *                    practically is: the coordinator refuses a larger value, and a refused heartbeat makes the
-     *                    node collect on its own until the next one (seen in the load sweep: 36,733,645,506 ms)
+     * @param dueInMillis     the heap watcher's time left before the JVM collects on its own, or -1 when it has none;
+     *                        beyond {@value #MAX_DUE_MILLIS} ms (a nearly idle JVM) it is sent as unknown, which it
+     *                        practically is: the coordinator refuses a larger value, and a refused heartbeat makes
+     *                        the node collect on its own until the next one (seen in the load sweep: 36,733,645,506 ms)
+     * @param fullDueInMillis the same for the JVM's next full collection
      */
-    void heartbeat(long dueInMillis) throws CoordinatorException {
-        boolean known = dueInMillis >= 0 && dueInMillis <= MAX_DUE_MILLIS;
-        await(post("heartbeat", known ? Map.of("dueInMillis", dueInMillis) : null));
+    void heartbeat(long dueInMillis, long fullDueInMillis) throws CoordinatorException {
+        Map<String, Object> body = new LinkedHashMap<>();
+        if (dueInMillis >= 0 && dueInMillis <= MAX_DUE_MILLIS) {
+            body.put("dueInMillis", dueInMillis);
+        }
+        if (fullDueInMillis >= 0 && fullDueInMillis <= MAX_DUE_MILLIS) {
+            body.put("fullDueInMillis", fullDueInMillis);
+        }
+        await(post("heartbeat", body.isEmpty() ? null : body));
     }
 
     /** Leaves the cluster; a grant held is given back. */

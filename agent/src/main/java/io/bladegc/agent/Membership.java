@@ -49,15 +49,18 @@ final class Membership implements AutoCloseable {
     private boolean closed;
     private volatile boolean up;
     private final LongSupplier dueInMillis;
+    private final LongSupplier fullDueInMillis;
 
     /**
-     * @param dueInMillis what each heartbeat tells the coordinator: the time left before the JVM collects on its own
-     *                    ({@link io.bladegc.api.BladeNode#leadTimeMillis()}), -1 when unknown
+     * @param dueInMillis     what each heartbeat tells the coordinator: the time left before the JVM collects on its own
+     *                        ({@link io.bladegc.api.BladeNode#dueInMillis()}), -1 when unknown
+     * @param fullDueInMillis the same for its next full collection ({@link io.bladegc.api.BladeNode#fullDueInMillis()})
      */
     Membership(CoordinatorClient client, String nodeId, Duration interval, LongSupplier dueInMillis,
-               CoordinationCounters counters, System.Logger log) {
+               LongSupplier fullDueInMillis, CoordinationCounters counters, System.Logger log) {
         this.client = client;
         this.dueInMillis = dueInMillis;
+        this.fullDueInMillis = fullDueInMillis;
         this.nodeId = nodeId;
         this.interval = interval;
         this.counters = counters;
@@ -93,7 +96,7 @@ final class Membership implements AutoCloseable {
         }
         try {
             if (s == State.UP) {
-                client.heartbeat(dueInMillis.getAsLong());
+                client.heartbeat(dueInMillis.getAsLong(), fullDueInMillis.getAsLong());
             } else {
                 client.join();
                 joined();

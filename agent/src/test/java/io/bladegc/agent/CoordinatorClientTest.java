@@ -65,7 +65,7 @@ class CoordinatorClientTest {
     @Test
     void everyOperationPostsToItsPathWithItsBody() throws Exception {
         client.join();
-        client.heartbeat(-1);
+        client.heartbeat(-1, -1);
         assertThat(client.acquire(3, 120, 0, 50).get().kind()).isEqualTo(SlotAnswer.Kind.GRANTED);
         client.renew(7);
         client.release(7, 12);
@@ -84,12 +84,16 @@ class CoordinatorClientTest {
 
     @Test
     void heartbeatsSayWhenTheJvmCollectsAndAFullCollectionIsOfferedAndItsAcceptanceRead() throws Exception {
-        client.heartbeat(1_234);
-        client.heartbeat(-1);
-        client.heartbeat(36_733_645_506L); // a nearly idle JVM's prediction, beyond what the coordinator accepts
-        assertThat(fake.calls("heartbeat").get(0).body()).containsEntry("dueInMillis", 1_234);
+        client.heartbeat(1_234, 5_678);
+        client.heartbeat(-1, -1);
+        client.heartbeat(36_733_645_506L, 36_733_645_507L); // a nearly idle JVM: beyond what the coordinator accepts
+        client.heartbeat(-1, 5_678);
+        assertThat(fake.calls("heartbeat").get(0).body()).containsEntry("dueInMillis", 1_234)
+            .containsEntry("fullDueInMillis", 5_678);
         assertThat(fake.calls("heartbeat").get(1).body()).isEmpty();
         assertThat(fake.calls("heartbeat").get(2).body()).as("sent as unknown, not refused").isEmpty();
+        assertThat(fake.calls("heartbeat").get(3).body()).doesNotContainKey("dueInMillis")
+            .containsEntry("fullDueInMillis", 5_678);
         fake.on("acquire", c -> Reply.status(200, "{\"status\":\"GRANTED\",\"epoch\":7,\"remainingMillis\":9000,"
             + "\"full\":true}"));
         assertThat(client.acquire(1, 80, 450, 50).get().full()).isTrue();
@@ -188,7 +192,7 @@ class CoordinatorClientTest {
     @Test
     void aNonJsonErrorBodyIsShownAsTextOnOneLineAndShort() {
         fake.on("heartbeat", c -> Reply.status(502, "<html>\n" + "x".repeat(500) + "</html>"));
-        CoordinatorException e = failure(() -> client.heartbeat(-1));
+        CoordinatorException e = failure(() -> client.heartbeat(-1, -1));
         assertThat(e.getMessage()).startsWith("heartbeat: HTTP 502: <html> xxx").endsWith("...").doesNotContain("\n")
             .hasSizeLessThan(250);
     }
@@ -229,7 +233,7 @@ class CoordinatorClientTest {
         fake.on("heartbeat", c -> Reply.blackHoled());
         CoordinatorClient c = client(List.of(fake.uri()), "n", null, Duration.ofMillis(500));
         long t0 = System.nanoTime();
-        CoordinatorException e = failure(() -> c.heartbeat(-1));
+        CoordinatorException e = failure(() -> c.heartbeat(-1, -1));
         Duration took = Duration.ofNanos(System.nanoTime() - t0);
         c.close();
         assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);

@@ -29,7 +29,7 @@ class CoordinatorPortTest {
         CoordinationCounters counters = new CoordinationCounters();
         LogLines log = new LogLines();
         client = new CoordinatorClient(List.of(fake.uri()), "n1", null, Duration.ofSeconds(2), counters, log);
-        membership = new Membership(client, "n1", NO_REGULAR_HEARTBEAT, () -> 420, counters, log);
+        membership = new Membership(client, "n1", NO_REGULAR_HEARTBEAT, () -> 420, () -> 3_000, counters, log);
         port = new CoordinatorPort(client, membership);
         membership.start();
         await().atMost(Duration.ofSeconds(5)).until(membership::isUp);
@@ -48,6 +48,7 @@ class CoordinatorPortTest {
         assertThat(port.release(7, 3).kind()).isEqualTo(Released.Kind.RELEASED);
         await().atMost(Duration.ofSeconds(5)).until(() -> fake.calls("heartbeat").size() == 1);
         assertThat(fake.calls("heartbeat").get(0).longField("dueInMillis")).isEqualTo(420);
+        assertThat(fake.calls("heartbeat").get(0).longField("fullDueInMillis")).isEqualTo(3_000);
         assertThat(fake.calls("heartbeat").get(0).nanos()).as("after the release, not before")
             .isGreaterThan(fake.calls("release").get(0).nanos());
     }

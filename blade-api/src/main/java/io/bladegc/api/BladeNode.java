@@ -105,6 +105,18 @@ public interface BladeNode {
     }
 
     /**
+     * @return the time the JVM is expected to go on before this node needs a full collection (its old generation no
+     *     longer takes two young collections' promotion: the node then asks for a full one, and the JVM would soon run
+     *     one on its own), at its average allocation rate and promotion per young collection, in milliseconds, or -1
+     *     when unknown (right after a collection, before it measured again; after a full collection, until a young
+     *     one). A coordinator keeps the nodes' full collections apart with it. The default implementation returns
+     *     -1.
+     */
+    default long fullDueInMillis() {
+        return -1;
+    }
+
+    /**
      * Tells the node that request-handling code now passes through its gate (a servlet filter started). While no
      * gate user is attached and the default handler is in place, the node only observes: it forces nothing.
      */

@@ -92,7 +92,8 @@ final class CoordinatorHandler extends SimpleChannelInboundHandler<FullHttpReque
                 RequestBodies.none(body);
                 return reply(slots.join(node));
             case HEARTBEAT:
-                return reply(slots.heartbeat(node, RequestBodies.dueInMillis(body)));
+                RequestBodies.Heartbeat h = RequestBodies.heartbeat(body);
+                return reply(slots.heartbeat(node, h.dueInMillis(), h.fullDueInMillis()));
             case LEAVE:
                 RequestBodies.none(body);
                 return reply(slots.leave(node));

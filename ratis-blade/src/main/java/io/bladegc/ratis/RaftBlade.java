@@ -141,7 +141,8 @@ public final class RaftBlade implements AutoCloseable {
         long every = Math.max(1, options.memberTimeout().toMillis() / 3);
         Optional<BladeNode> node = Blade.node();
         LongSupplier due = node.isPresent() ? node.get()::dueInMillis : () -> -1;
-        heartbeats.scheduleWithFixedDelay(() -> heartbeat(slots, self, due, unavailable), 0, every,
+        LongSupplier fullDue = node.isPresent() ? node.get()::fullDueInMillis : () -> -1;
+        heartbeats.scheduleWithFixedDelay(() -> heartbeat(slots, self, due, fullDue, unavailable), 0, every,
             TimeUnit.MILLISECONDS);
         if (node.isEmpty()) {
             LOG.log(Level.WARNING, "Blade raft " + self + ": no Blade node in this JVM (attach the agent: "
@@ -174,9 +175,10 @@ public final class RaftBlade implements AutoCloseable {
             options.callTimeout().multipliedBy(2).plus(MAX_WAIT), FIRST_LEAD, false);
     }
 
-    private static void heartbeat(SlotClient slots, String self, LongSupplier due, AtomicLong unavailable) {
+    private static void heartbeat(SlotClient slots, String self, LongSupplier due, LongSupplier fullDue,
+                                  AtomicLong unavailable) {
         try {
-            Outcome o = slots.heartbeat(self, due.getAsLong());
+            Outcome o = slots.heartbeat(self, due.getAsLong(), fullDue.getAsLong());
             if (o.status() == Status.UNKNOWN_NODE) {
                 slots.join(self);
             }

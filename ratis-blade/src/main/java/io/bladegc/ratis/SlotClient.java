@@ -62,16 +62,17 @@ public final class SlotClient implements AutoCloseable {
 
     /** {@code SlotLedger.heartbeat}: marks a member alive; {@code UNKNOWN_NODE} means join first. */
     public Outcome heartbeat(String node) throws IOException {
-        return heartbeat(node, -1);
+        return heartbeat(node, -1, -1);
     }
 
     /**
-     * {@code SlotLedger.heartbeat}, saying when the member expects its JVM to collect.
+     * {@code SlotLedger.heartbeat}, saying when the member expects its JVM to collect, and to run a full collection.
      *
-     * @param dueInMillis the time left before the member's JVM collects on its own, -1 when unknown
+     * @param dueInMillis     the time left before the member's JVM collects on its own, -1 when unknown
+     * @param fullDueInMillis the time left before the member's JVM runs a full collection on its own, -1 when unknown
      */
-    public Outcome heartbeat(String node, long dueInMillis) throws IOException {
-        return write(SlotCommand.heartbeat(node, dueInMillis));
+    public Outcome heartbeat(String node, long dueInMillis, long fullDueInMillis) throws IOException {
+        return write(SlotCommand.heartbeat(node, dueInMillis, fullDueInMillis));
     }
 
     /** {@code SlotLedger.leave}: removes a member; a grant it holds is given back. */

@@ -150,7 +150,7 @@ final class SlotCodec {
             out.writeUTF(m.node());
             out.writeLong(m.lastSeen());
             out.writeLong(m.dueAt());
-            out.writeBoolean(m.fullSoon());
+            out.writeLong(m.fullDueAt());
         }
         writeGrants(out, state.grants());
         writeQueue(out, state.queue());
@@ -168,7 +168,7 @@ final class SlotCodec {
         int n = in.readInt();
         List<LedgerState.Member> members = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            members.add(new LedgerState.Member(in.readUTF(), in.readLong(), in.readLong(), in.readBoolean()));
+            members.add(new LedgerState.Member(in.readUTF(), in.readLong(), in.readLong(), in.readLong()));
         }
         LedgerState state = new LedgerState(members, readGrants(in), readQueue(in), in.readLong(), in.readLong(),
             in.readLong());

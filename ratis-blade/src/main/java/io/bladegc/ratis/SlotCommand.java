@@ -12,7 +12,8 @@ import java.util.Objects;
  *                    ({@link Op#HEARTBEAT}; -1 when unknown), else 0
  * @param epoch       the grant's epoch ({@link Op#RELEASE}, {@link Op#RENEW}), else 0
  * @param pauseMillis the measured pause ({@link Op#RELEASE}), the pause of a full collection offered in place of the
- *                    young one ({@link Op#ACQUIRE}; 0 for none), else 0
+ *                    young one ({@link Op#ACQUIRE}; 0 for none), when the peer expects its JVM's next full collection
+ *                    ({@link Op#HEARTBEAT}; -1 when unknown), else 0
  */
 public record SlotCommand(Op op, String node, long gcId, long leadMillis, long epoch, long pauseMillis) {
 
@@ -34,8 +35,8 @@ public record SlotCommand(Op op, String node, long gcId, long leadMillis, long e
         return new SlotCommand(Op.JOIN, node, 0, 0, 0, 0);
     }
 
-    static SlotCommand heartbeat(String node, long dueInMillis) {
-        return new SlotCommand(Op.HEARTBEAT, node, 0, dueInMillis, 0, 0);
+    static SlotCommand heartbeat(String node, long dueInMillis, long fullDueInMillis) {
+        return new SlotCommand(Op.HEARTBEAT, node, 0, dueInMillis, 0, fullDueInMillis);
     }
 
     static SlotCommand leave(String node) {

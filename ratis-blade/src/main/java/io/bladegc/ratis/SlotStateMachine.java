@@ -182,7 +182,7 @@ public final class SlotStateMachine extends BaseStateMachine {
     private Outcome apply(SlotCommand c, long now) {
         return switch (c.op()) {
             case JOIN -> ledger.join(c.node(), now);
-            case HEARTBEAT -> ledger.heartbeat(c.node(), c.leadMillis(), now);
+            case HEARTBEAT -> ledger.heartbeat(c.node(), c.leadMillis(), c.pauseMillis(), now);
             case LEAVE -> ledger.leave(c.node(), now);
             case ACQUIRE -> ledger.acquire(c.node(), c.gcId(), c.leadMillis(), c.pauseMillis(), now);
             case RELEASE -> ledger.release(c.node(), c.epoch(), c.pauseMillis(), now);

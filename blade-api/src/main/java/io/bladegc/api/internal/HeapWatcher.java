@@ -54,6 +54,7 @@ final class HeapWatcher {
     private double peakBytesPerNano;
     private volatile long lastLeadNanos = Long.MAX_VALUE;
     private volatile long lastDueNanos = Long.MAX_VALUE;
+    private volatile long lastFullDueNanos = Long.MAX_VALUE;
     private long lastCount = -1;
     private long lastUsed;
     private long lastNanos;
@@ -99,6 +100,16 @@ final class HeapWatcher {
         return lastDueNanos;
     }
 
+    /**
+     * @return the latest expected time to the node's next full collection, in nanoseconds: the young collections its
+     *     old generation still takes (as {@link Prediction} counts them, two short of full) at the average promotion
+     *     per young collection, each a whole eden at the average allocation rate, after the next one comes due
+     *     ({@link #lastDueNanos()}); {@link Long#MAX_VALUE} when unknown (no young collection since the last full one)
+     */
+    long lastFullDueNanos() {
+        return lastFullDueNanos;
+    }
+
     void onCollection(GcEvents.Collection c) {
         if (c.reclaims() && c.generation() == Generation.OLD) {
             promotedPerYoung = 0; // an old collection starts a new era: estimate from the young ones after it
@@ -133,6 +144,17 @@ final class HeapWatcher {
         }
     }
 
+    /** @return when the node's full collection comes due (see {@link #lastFullDueNanos()}) */
+    private long fullDueNanos(long edenCapacity, long dueNanos) {
+        long promoted = promotedPerYoung;
+        double rate = bytesPerNano;
+        if (promoted <= 0 || rate <= 0 || dueNanos == Long.MAX_VALUE) {
+            return Long.MAX_VALUE;
+        }
+        long youngs = Math.max(0, (layout.oldFree() - layout.survivorCommitted()) / promoted - 2);
+        return (long) Math.min(Long.MAX_VALUE, dueNanos + youngs * (edenCapacity / rate));
+    }
+
     private void sample() {
         long epoch = forcingEpoch.getAsLong();
         long now = System.nanoTime();
@@ -151,6 +173,7 @@ final class HeapWatcher {
             // unknown (the one from before the collection would tell the coordinator this node is due at once)
             freshSamples = 0;
             lastDueNanos = Long.MAX_VALUE;
+            lastFullDueNanos = Long.MAX_VALUE;
             return;
         }
         double rate = (double) (used - previous) / Math.max(1, dt);
@@ -166,12 +189,14 @@ final class HeapWatcher {
         if (capacity <= 0 || r <= 0) {
             lastLeadNanos = Long.MAX_VALUE;
             lastDueNanos = Long.MAX_VALUE;
+            lastFullDueNanos = Long.MAX_VALUE;
             return;
         }
         long headroom = Math.max(0, capacity - used);
         long lead = (long) (headroom / r);
         lastLeadNanos = lead;
         lastDueNanos = bytesPerNano > 0 ? (long) Math.min(Long.MAX_VALUE, headroom / bytesPerNano) : Long.MAX_VALUE;
+        lastFullDueNanos = fullDueNanos(capacity, lastDueNanos);
         // never ask before eden is half full: with a lead time longer than that (a slow drain, a long queue at the
         // coordinator) the node would collect a nearly empty eden again and again; a preparation (a leader's hand-off)
         // comes on top, once, but never before a quarter of eden is full

@@ -291,6 +291,12 @@ public final class LocalNode implements BladeNode {
     }
 
     @Override
+    public long fullDueInMillis() {
+        long due = watcher.lastFullDueNanos();
+        return due == Long.MAX_VALUE ? -1 : due / 1_000_000;
+    }
+
+    @Override
     public void attachGate() {
         gateUsers.incrementAndGet();
     }

@@ -27,13 +27,13 @@ public record LedgerState(List<Member> members, List<Grant> grants, List<QueueEn
      * @param node     its id
      * @param lastSeen when it was last heard from (the ledger's clock)
      * @param dueAt    when it expects its JVM to collect (the ledger's clock), {@link Long#MAX_VALUE} when unknown
-     * @param fullSoon whether its last request offered a full collection in place of a young one, and it has not run
-     *                 one since
+     * @param fullDueAt when it expects its JVM to run a full collection (the ledger's clock), {@link Long#MAX_VALUE}
+     *                  when unknown
      */
-    public record Member(String node, long lastSeen, long dueAt, boolean fullSoon) {
-        /** A member whose next collection is unknown. */
+    public record Member(String node, long lastSeen, long dueAt, long fullDueAt) {
+        /** A member whose next collections are unknown. */
         public Member(String node, long lastSeen) {
-            this(node, lastSeen, Long.MAX_VALUE, false);
+            this(node, lastSeen, Long.MAX_VALUE, Long.MAX_VALUE);
         }
     }
 }

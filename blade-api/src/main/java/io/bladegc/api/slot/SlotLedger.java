@@ -6,7 +6,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -29,11 +28,13 @@ import java.util.TreeSet;
  *       queue, but a grant it holds still runs to its deadline (it may be collecting while frozen);</li>
  *   <li><b>spreading full collections</b>: a node whose old generation fills up may offer, with a request for a young
  *       collection, to run the full collection in its place now ({@code fullPauseMillis}), before it comes due at a
- *       worse time. Its grant says {@link Grant#full() full} only when nobody else waits and the other members that
- *       expect their JVM to collect (from their heartbeats and requests) before that pause and
- *       {@value #FULL_MARGIN_MILLIS} ms have passed can each be granted as due, beyond K, meanwhile (none without
- *       {@link SlotPolicy#maxCollectingWhenDue()}): otherwise two full collections, or a full one and another node's
- *       young one, come due together and one of them escapes while it queues behind the other;</li>
+ *       worse time. Its grant says {@link Grant#full() full} only when nobody else waits, and either another
+ *       member's full collection is near too (its last request offered one, and it has not run one since) and one
+ *       more node may collect beyond K meanwhile, or the other members that expect their JVM to collect (from their
+ *       heartbeats and requests) before that pause and {@value #FULL_MARGIN_MILLIS} ms have passed can each be
+ *       granted as due, beyond K, meanwhile (none without {@link SlotPolicy#maxCollectingWhenDue()}): otherwise two
+ *       full collections, or a full one and another node's young one, come due together and one of them escapes
+ *       while it queues behind the other;</li>
  *   <li><b>due requests</b>: when K are collecting and the most urgent request's node is expected to collect on its
  *       own within {@value #DUE_MARGIN_MILLIS} ms, it is granted beyond K while fewer than
  *       {@link SlotPolicy#maxCollectingWhenDue()} collect and {@code minHealthy} holds (its event says
@@ -74,8 +75,8 @@ public final class SlotLedger {
     private final Map<String, Long> lastSeen = new LinkedHashMap<>();
     /** When members expect their JVM to collect, for those that said so since their last collection. */
     private final Map<String, Long> dueAt = new LinkedHashMap<>();
-    /** Members whose last request offered a full collection in its place, and that have not run one since. */
-    private final Set<String> fullSoon = new TreeSet<>();
+    /** When members expect their JVM's next full collection (the ledger's clock), as their heartbeats say. */
+    private final Map<String, Long> fullDueAt = new LinkedHashMap<>();
     private final Map<String, Grant> grants = new LinkedHashMap<>();
     private final TreeSet<Waiting> queue = new TreeSet<>(MOST_URGENT_FIRST);
     private final long grantsFrom;
@@ -122,11 +123,23 @@ public final class SlotLedger {
     }
 
     /**
-     * Marks a member alive and notes when it expects its JVM to collect.
+     * Marks a member alive and notes when it expects its JVM to collect; its next full collection stays as it was.
      *
      * @param dueInMillis the time left before the member's JVM collects on its own, or a negative number when unknown
      */
     public Outcome heartbeat(String node, long dueInMillis, long now) {
+        return heartbeat(node, dueInMillis, Long.MIN_VALUE, now);
+    }
+
+    /**
+     * Marks a member alive and notes when it expects its JVM to collect, and to run its next full collection.
+     *
+     * @param dueInMillis     the time left before the member's JVM collects on its own, or a negative number when
+     *                        unknown (what the ledger knew stays)
+     * @param fullDueInMillis the time left before the member's JVM runs a full collection on its own, or a negative
+     *                        number when unknown (what the ledger knew goes: a node says so right after a collection)
+     */
+    public Outcome heartbeat(String node, long dueInMillis, long fullDueInMillis, long now) {
         List<SlotEvent> events = advance(now);
         if (!lastSeen.containsKey(node)) {
             return notAMember(node, events);
@@ -134,6 +147,11 @@ public final class SlotLedger {
         seen(node);
         if (dueInMillis >= 0) {
             dueAt.put(node, saturatedAdd(clock, dueInMillis));
+        }
+        if (fullDueInMillis >= 0) {
+            fullDueAt.put(node, saturatedAdd(clock, fullDueInMillis));
+        } else if (fullDueInMillis != Long.MIN_VALUE) {
+            fullDueAt.remove(node);
         }
         return answer(Status.OK, node, "", events);
     }
@@ -145,7 +163,7 @@ public final class SlotLedger {
             return notAMember(node, events);
         }
         dueAt.remove(node);
-        fullSoon.remove(node);
+        fullDueAt.remove(node);
         queue.removeIf(w -> w.node().equals(node));
         Grant g = grants.remove(node);
         if (g != null) {
@@ -168,9 +186,9 @@ public final class SlotLedger {
 
     /**
      * Asks for a slot as {@link #acquire(String, long, long, long)} does, offering to run a full collection in place
-     * of the requested one: the grant is {@link Grant#full() full} when nobody else waits and the other members that
-     * expect to collect before {@code fullPauseMillis} + {@value #FULL_MARGIN_MILLIS} ms from the grant can each be
-     * granted as due, beyond K, meanwhile (see the class comment). The offer is fixed
+     * of the requested one: the grant is {@link Grant#full() full} when it fits (see the class comment: nobody else
+     * waits, and another member's full collection is near too or those due within {@code fullPauseMillis} +
+     * {@value #FULL_MARGIN_MILLIS} ms from the grant can collect beyond K meanwhile). The offer is fixed
      * with the first call for {@code gcId}.
      *
      * @param fullPauseMillis the expected pause of that full collection; 0 offers none
@@ -198,11 +216,6 @@ public final class SlotLedger {
             }
             long urgentAt = saturatedAdd(clock, leadMillis);
             dueAt.put(node, urgentAt);
-            if (fullPauseMillis > 0) {
-                fullSoon.add(node);
-            } else {
-                fullSoon.remove(node);
-            }
             queue.add(new Waiting(node, gcId, urgentAt, fullPauseMillis, seq++));
             events.add(event(SlotEvent.Type.QUEUED, node, gcId, 0, "lead " + leadMillis + " ms"
                 + (fullPauseMillis > 0 ? ", full offered (" + fullPauseMillis + " ms)" : "")));
@@ -224,7 +237,7 @@ public final class SlotLedger {
         grants.remove(node);
         dueAt.remove(node); // it collected: its next collection is a whole eden away, and unknown until it says
         if (g.full()) {
-            fullSoon.remove(node);
+            fullDueAt.remove(node); // unknown until it says again
         }
         seen(node);
         events.add(event(SlotEvent.Type.RELEASED, node, g.gcId(), g.epoch(), "pause " + pauseMillis + " ms"));
@@ -296,7 +309,7 @@ public final class SlotLedger {
     public LedgerState state() {
         List<LedgerState.Member> members = new ArrayList<>();
         lastSeen.forEach((node, at) -> members.add(new LedgerState.Member(node, at,
-            dueAt.getOrDefault(node, Long.MAX_VALUE), fullSoon.contains(node))));
+            dueAt.getOrDefault(node, Long.MAX_VALUE), fullDueAt.getOrDefault(node, Long.MAX_VALUE))));
         List<QueueEntry> waiting = new ArrayList<>();
         for (Waiting w : queue) {
             waiting.add(new QueueEntry(w.node(), w.gcId(), w.urgentAt(), w.fullPauseMillis()));
@@ -319,8 +332,8 @@ public final class SlotLedger {
             if (m.dueAt() != Long.MAX_VALUE) {
                 ledger.dueAt.put(m.node(), m.dueAt());
             }
-            if (m.fullSoon()) {
-                ledger.fullSoon.add(m.node());
+            if (m.fullDueAt() != Long.MAX_VALUE) {
+                ledger.fullDueAt.put(m.node(), m.fullDueAt());
             }
         }
         for (Grant g : state.grants()) {
@@ -397,7 +410,7 @@ public final class SlotLedger {
             }
             it.remove();
             dueAt.remove(node);
-            fullSoon.remove(node);
+            fullDueAt.remove(node);
             queue.removeIf(w -> w.node().equals(node));
             events.add(event(SlotEvent.Type.LOST, node, 0, 0, "silent for " + silent + " ms"));
         }
@@ -424,7 +437,8 @@ public final class SlotLedger {
             }
             Waiting w = queue.pollFirst();
             boolean full = !beyondK && w.fullPauseMillis() > 0 && fullFits(w.node(),
-                saturatedAdd(clock, saturatedAdd(w.fullPauseMillis(), FULL_MARGIN_MILLIS)), live, liveCollecting);
+                saturatedAdd(clock, saturatedAdd(w.fullPauseMillis(), FULL_MARGIN_MILLIS)), w.fullPauseMillis(), live,
+                liveCollecting);
             Grant g = new Grant(w.node(), w.gcId(), ++epoch, clock, saturatedAdd(clock, policy.leaseMillis()), full);
             grants.put(w.node(), g);
             events.add(event(SlotEvent.Type.GRANTED, w.node(), w.gcId(), g.epoch(),
@@ -438,20 +452,30 @@ public final class SlotLedger {
     }
 
     /**
-     * @return whether a full collection offered by {@code node} fits now: nobody else waits, and either another
-     *     member's full collection is near too (it offered one with its last request) and one more may collect beyond
-     *     K meanwhile, or the other members not collecting that expect to collect before {@code until} can each be
-     *     granted as due, beyond K, while it runs (none when due requests are never granted beyond K)
+     * @return whether a full collection offered by {@code node} fits now: nobody else waits, no other member's full
+     *     collection comes due before {@code until}, and either another one comes due within one more such pause (two
+     *     full collections near: this one now, so that they do not come due together) and one more node may collect
+     *     beyond K meanwhile, or the other members not collecting that expect to collect before {@code until} can each
+     *     be granted as due, beyond K, while it runs (none when due requests are never granted beyond K)
      */
-    private boolean fullFits(String node, long until, int live, long liveCollecting) {
+    private boolean fullFits(String node, long until, long pauseMillis, int live, long liveCollecting) {
         if (!queue.isEmpty()) {
             return false;
         }
         long room = Math.max(0, Math.min(policy.allowanceWhenDue(live) - grants.size() - 1,
             live - liveCollecting - 1 - policy.minHealthy()));
-        boolean anotherFullSoon = fullSoon.stream().anyMatch(n -> !n.equals(node));
-        if (room > 0 && anotherFullSoon) {
-            return true; // two full collections are near: run this one now, or they come due together
+        long near = saturatedAdd(until, saturatedAdd(pauseMillis, FULL_MARGIN_MILLIS));
+        boolean fullNear = false;
+        for (Map.Entry<String, Long> d : fullDueAt.entrySet()) {
+            if (!d.getKey().equals(node) && !grants.containsKey(d.getKey())) {
+                if (d.getValue() < until) {
+                    return false; // its full collection would come due during this one: it goes first
+                }
+                fullNear |= d.getValue() < near;
+            }
+        }
+        if (fullNear && room > 0) {
+            return true;
         }
         int due = 0;
         for (Map.Entry<String, Long> d : dueAt.entrySet()) {

@@ -108,26 +108,32 @@ class SlotLedgerTest {
     }
 
     @Test
-    void whenAnotherMembersFullCollectionIsNearTooAnOfferIsTakenThoughOthersComeDueDuringIt() {
+    void whenAnotherMembersFullCollectionComesDueSoonAfterAnOfferIsTakenThoughOthersComeDueDuringIt() {
         SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 10_000, 5_000, 2), "a", "b", "c");
-        l.heartbeat("a", 100, 0);
-        l.heartbeat("c", 300, 0);
-        Grant b = l.acquire("b", 1, 50, 500, 0).grant();
-        assertThat(b.full()).as("a and c come due during it, and nobody else's full collection is near").isFalse();
-        l.release("b", b.epoch(), 30, 40);
-        l.heartbeat("b", 300, 40);
-        Grant a = l.acquire("a", 1, 50, 500, 50).grant();
-        assertThat(a.full()).as("b's full collection is near too: a runs its own now, one of them beyond K meanwhile")
-            .isTrue();
-        l.release("a", a.epoch(), 500, 600);
-        l.heartbeat("a", 100, 600);
-        l.heartbeat("c", 300, 600);
-        Grant b2 = l.acquire("b", 2, 50, 500, 610).grant();
-        assertThat(b2.full()).as("a ran its full collection: b's is the only one near, and a and c come due")
-            .isFalse();
-        assertThat(l.state().members()).extracting(LedgerState.Member::node, LedgerState.Member::fullSoon)
-            .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("a", false),
-                org.assertj.core.groups.Tuple.tuple("b", true), org.assertj.core.groups.Tuple.tuple("c", false));
+        l.heartbeat("b", 100, 5_000, 0);
+        l.heartbeat("c", 300, 8_000, 0);
+        Grant a = l.acquire("a", 1, 50, 500, 0).grant();
+        assertThat(a.full()).as("b and c come due during it, and no other full collection is near").isFalse();
+        l.release("a", a.epoch(), 30, 40);
+        l.heartbeat("b", 100, 900, 40);
+        Grant again = l.acquire("a", 2, 50, 500, 50).grant();
+        assertThat(again.full()).as("b's full collection comes due at 940, right after this one (650): a runs its own "
+            + "now, and b and c their young ones beyond K meanwhile").isTrue();
+        l.release("a", again.epoch(), 500, 600);
+        assertThat(l.state().members()).extracting(LedgerState.Member::node, LedgerState.Member::fullDueAt)
+            .as("a's is unknown until it says again").containsExactlyInAnyOrder(
+                org.assertj.core.groups.Tuple.tuple("a", Long.MAX_VALUE),
+                org.assertj.core.groups.Tuple.tuple("b", 940L), org.assertj.core.groups.Tuple.tuple("c", 8_000L));
+    }
+
+    @Test
+    void anOfferIsNotTakenWhenAnotherMembersFullCollectionComesDueDuringIt() {
+        SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 10_000, 5_000, 2), "a", "b", "c");
+        l.heartbeat("b", 5_000, 400, 0); // b's full collection would start while a's runs: b's goes first
+        assertThat(l.acquire("a", 1, 50, 500, 0).grant().full()).isFalse();
+        l.release("a", l.grantOf("a").epoch(), 30, 40);
+        l.heartbeat("b", 5_000, -1, 40); // b collected: its next full collection is unknown, and so no longer near
+        assertThat(l.acquire("a", 2, 50, 500, 50).grant().full()).as("nobody is due during it").isTrue();
     }
 
     @Test
@@ -163,7 +169,9 @@ class SlotLedgerTest {
         l.acquire("b", 1, 100, 300, 0);
         SlotLedger restored = SlotLedger.restore(policy, l.state());
         assertThat(restored.state()).isEqualTo(l.state());
-        assertThat(l.state().members()).extracting(LedgerState.Member::fullSoon).contains(true);
+        l.heartbeat("c", 700, 2_000, 0);
+        assertThat(SlotLedger.restore(policy, l.state()).state()).isEqualTo(l.state());
+        assertThat(l.state().members()).extracting(LedgerState.Member::fullDueAt).contains(2_000L);
         Outcome a = l.release("a", 1, 5, 10);
         assertThat(restored.release("a", 1, 5, 10)).isEqualTo(a);
         assertThat(l.grantOf("b").full()).as("c is due at 700, after 10 + 300 + 100").isTrue();

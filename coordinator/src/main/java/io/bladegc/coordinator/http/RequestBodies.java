@@ -23,6 +23,10 @@ public final class RequestBodies {
     public record Acquire(long gcId, long leadMillis, long fullPauseMillis, long waitMillis) {
     }
 
+    /** {@code POST /v1/nodes/{id}/heartbeat}: each -1 when absent. */
+    public record Heartbeat(long dueInMillis, long fullDueInMillis) {
+    }
+
     /** {@code POST /v1/nodes/{id}/release}. */
     public record Release(long epoch, long pauseMillis) {
     }
@@ -43,12 +47,13 @@ public final class RequestBodies {
     }
 
     /**
-     * Heartbeat: no body, or {@code {"dueInMillis": 0..1 day}} (when the node expects its JVM to collect).
-     *
-     * @return {@code dueInMillis}, or -1 when absent
+     * Heartbeat: no body, or {@code {"dueInMillis": 0..1 day, "fullDueInMillis": 0..1 day}} (when the node expects its
+     * JVM to collect, and to run a full collection), each optional.
      */
-    public static long dueInMillis(ByteBuf body) throws ApiException {
-        return integer(object(body, false), "dueInMillis", 0, MAX_LEAD_MILLIS, -1L);
+    public static Heartbeat heartbeat(ByteBuf body) throws ApiException {
+        JsonNode o = object(body, false);
+        return new Heartbeat(integer(o, "dueInMillis", 0, MAX_LEAD_MILLIS, -1L),
+            integer(o, "fullDueInMillis", 0, MAX_LEAD_MILLIS, -1L));
     }
 
     /** {@code {"epoch": 1.., "pauseMillis": 0..1 hour (default 0)}}. */

@@ -17,7 +17,7 @@ import java.util.List;
 public interface Ledger {
     Outcome join(String node, long now);
 
-    Outcome heartbeat(String node, long dueInMillis, long now);
+    Outcome heartbeat(String node, long dueInMillis, long fullDueInMillis, long now);
 
     Outcome leave(String node, long now);
 

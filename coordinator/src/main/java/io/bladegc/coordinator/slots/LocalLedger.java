@@ -21,8 +21,8 @@ final class LocalLedger implements Ledger {
     }
 
     @Override
-    public Outcome heartbeat(String node, long dueInMillis, long now) {
-        return ledger.heartbeat(node, dueInMillis, now);
+    public Outcome heartbeat(String node, long dueInMillis, long fullDueInMillis, long now) {
+        return ledger.heartbeat(node, dueInMillis, fullDueInMillis, now);
     }
 
     @Override

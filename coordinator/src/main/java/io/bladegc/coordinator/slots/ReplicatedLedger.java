@@ -69,8 +69,8 @@ public final class ReplicatedLedger implements Ledger {
     }
 
     @Override
-    public Outcome heartbeat(String node, long dueInMillis, long now) {
-        return write(() -> client.heartbeat(node, dueInMillis));
+    public Outcome heartbeat(String node, long dueInMillis, long fullDueInMillis, long now) {
+        return write(() -> client.heartbeat(node, dueInMillis, fullDueInMillis));
     }
 
     @Override

@@ -89,9 +89,12 @@ public final class SlotService implements AutoCloseable {
         });
     }
 
-    /** Marks {@code node} alive and notes when it expects its JVM to collect ({@code dueInMillis}; -1: unknown). */
-    public CompletableFuture<SlotReply> heartbeat(String node, long dueInMillis) {
-        return submit(node, now -> apply(ledger.heartbeat(node, dueInMillis, now), node, 0, now));
+    /**
+     * Marks {@code node} alive and notes when it expects its JVM to collect ({@code dueInMillis}) and to run a full
+     * collection ({@code fullDueInMillis}); -1: unknown.
+     */
+    public CompletableFuture<SlotReply> heartbeat(String node, long dueInMillis, long fullDueInMillis) {
+        return submit(node, now -> apply(ledger.heartbeat(node, dueInMillis, fullDueInMillis, now), node, 0, now));
     }
 
     /** Removes {@code node}; its queued request goes, a grant it holds is given back. */

@@ -27,12 +27,17 @@ class RequestBodiesTest {
     }
 
     @Test
-    void aHeartbeatMaySayWhenTheNodeIsDue() throws ApiException {
-        assertThat(RequestBodies.dueInMillis(Unpooled.EMPTY_BUFFER)).isEqualTo(-1);
-        assertThat(RequestBodies.dueInMillis(body("{}"))).isEqualTo(-1);
-        assertThat(RequestBodies.dueInMillis(body("{\"dueInMillis\":2500}"))).isEqualTo(2_500);
-        assertThatThrownBy(() -> RequestBodies.dueInMillis(body("{\"dueInMillis\":-3}")))
+    void aHeartbeatMaySayWhenTheNodeIsDueAndWhenItsFullCollectionIs() throws ApiException {
+        assertThat(RequestBodies.heartbeat(Unpooled.EMPTY_BUFFER)).isEqualTo(new RequestBodies.Heartbeat(-1, -1));
+        assertThat(RequestBodies.heartbeat(body("{}"))).isEqualTo(new RequestBodies.Heartbeat(-1, -1));
+        assertThat(RequestBodies.heartbeat(body("{\"dueInMillis\":2500}")))
+            .isEqualTo(new RequestBodies.Heartbeat(2_500, -1));
+        assertThat(RequestBodies.heartbeat(body("{\"dueInMillis\":2500,\"fullDueInMillis\":9000}")))
+            .isEqualTo(new RequestBodies.Heartbeat(2_500, 9_000));
+        assertThatThrownBy(() -> RequestBodies.heartbeat(body("{\"dueInMillis\":-3}")))
             .hasMessageContaining("field 'dueInMillis' must be between 0 and 86400000");
+        assertThatThrownBy(() -> RequestBodies.heartbeat(body("{\"fullDueInMillis\":86400001}")))
+            .hasMessageContaining("field 'fullDueInMillis' must be between 0 and 86400000");
     }
 
     @Test

@@ -160,8 +160,8 @@ class SlotServiceTest {
         CompletableFuture<SlotReply> b = service.acquire("b", 1, 100, 0, 30_000);
         for (int i = 0; i < 40; i++) { // b and c keep heartbeating, a is frozen
             slotThread.advance(250);
-            service.heartbeat("b", -1);
-            service.heartbeat("c", -1);
+            service.heartbeat("b", -1, -1);
+            service.heartbeat("c", -1, -1);
         }
         // a's lease (10 s) ran out at the first tick after START + 10 s; a itself was lost after 5 s of silence
         SlotReply granted = now(b);
@@ -248,7 +248,7 @@ class SlotServiceTest {
 
     @Test
     void unknownNodesAreAnsweredUnknown() {
-        assertThat(now(service.heartbeat("x", -1)).kind()).isEqualTo(SlotReply.Kind.UNKNOWN_NODE);
+        assertThat(now(service.heartbeat("x", -1, -1)).kind()).isEqualTo(SlotReply.Kind.UNKNOWN_NODE);
         assertThat(now(service.acquire("x", 1, 1, 0, 1_000)).kind()).isEqualTo(SlotReply.Kind.UNKNOWN_NODE);
         assertThat(now(service.leave("x")).kind()).isEqualTo(SlotReply.Kind.UNKNOWN_NODE);
     }
