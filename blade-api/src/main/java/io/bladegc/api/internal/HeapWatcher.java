@@ -144,15 +144,21 @@ final class HeapWatcher {
         }
     }
 
-    /** @return when the node's full collection comes due (see {@link #lastFullDueNanos()}) */
-    private long fullDueNanos(long edenCapacity, long dueNanos) {
-        long promoted = promotedPerYoung;
-        double rate = bytesPerNano;
-        if (promoted <= 0 || rate <= 0 || dueNanos == Long.MAX_VALUE) {
+    /**
+     * @param dueNanos     the time to the next young collection, {@link Long#MAX_VALUE} when unknown
+     * @param oldRoom      the old generation's free room, less a survivor space
+     * @param promoted     what a young collection promotes, more than 0
+     * @param periodNanos  the time between two young collections (a whole eden at the average rate)
+     * @return when the node's full collection comes due (see {@link #lastFullDueNanos()}): after the next young
+     *     collection, one period for each further young collection whose promotion the room still takes with two
+     *     young collections' worth to spare
+     */
+    static long fullDueNanos(long dueNanos, long oldRoom, long promoted, double periodNanos) {
+        if (dueNanos == Long.MAX_VALUE || !(periodNanos > 0)) {
             return Long.MAX_VALUE;
         }
-        long youngs = Math.max(0, (layout.oldFree() - layout.survivorCommitted()) / promoted - 2);
-        return (long) Math.min(Long.MAX_VALUE, dueNanos + youngs * (edenCapacity / rate));
+        long youngs = Math.max(0, oldRoom / promoted - 2);
+        return (long) Math.min(Long.MAX_VALUE, dueNanos + youngs * periodNanos);
     }
 
     private void sample() {
@@ -196,7 +202,10 @@ final class HeapWatcher {
         long lead = (long) (headroom / r);
         lastLeadNanos = lead;
         lastDueNanos = bytesPerNano > 0 ? (long) Math.min(Long.MAX_VALUE, headroom / bytesPerNano) : Long.MAX_VALUE;
-        lastFullDueNanos = fullDueNanos(capacity, lastDueNanos);
+        long promoted = promotedPerYoung;
+        long oldFree = layout.oldFree();
+        lastFullDueNanos = promoted > 0 ? fullDueNanos(lastDueNanos, oldFree - layout.survivorCommitted(), promoted,
+            capacity / bytesPerNano) : Long.MAX_VALUE;
         // never ask before eden is half full: with a lead time longer than that (a slow drain, a long queue at the
         // coordinator) the node would collect a nearly empty eden again and again; a preparation (a leader's hand-off)
         // comes on top, once, but never before a quarter of eden is full
@@ -204,8 +213,6 @@ final class HeapWatcher {
         long needed = Math.min(Math.min(neededLeadNanos.getAsLong(), fillNanos / 2) + preparationLeadNanos.getAsLong(),
             fillNanos / 4 * 3);
         if (lead <= needed && freshSamples >= 2) {
-            long oldFree = layout.oldFree();
-            long promoted = promotedPerYoung;
             boolean oldFull = oldFree < 2 * promoted + layout.survivorCommitted();
             boolean oldSoon = oldFree < EARLY_YOUNGS * promoted + layout.survivorCommitted();
             onLowLead.accept(new Prediction(oldFull ? Generation.OLD : Generation.YOUNG, used, headroom, lead,

@@ -28,13 +28,13 @@ import java.util.TreeSet;
  *       queue, but a grant it holds still runs to its deadline (it may be collecting while frozen);</li>
  *   <li><b>spreading full collections</b>: a node whose old generation fills up may offer, with a request for a young
  *       collection, to run the full collection in its place now ({@code fullPauseMillis}), before it comes due at a
- *       worse time. Its grant says {@link Grant#full() full} only when nobody else waits, and either another
- *       member's full collection is near too (its last request offered one, and it has not run one since) and one
- *       more node may collect beyond K meanwhile, or the other members that expect their JVM to collect (from their
- *       heartbeats and requests) before that pause and {@value #FULL_MARGIN_MILLIS} ms have passed can each be
- *       granted as due, beyond K, meanwhile (none without {@link SlotPolicy#maxCollectingWhenDue()}): otherwise two
- *       full collections, or a full one and another node's young one, come due together and one of them escapes
- *       while it queues behind the other;</li>
+ *       worse time. Its grant says {@link Grant#full() full} only when nobody else waits, no other member's full
+ *       collection comes due (from its heartbeats) before that pause and {@value #FULL_MARGIN_MILLIS} ms have
+ *       passed, and either another member's full collection comes due within one more such pause and one more node
+ *       may collect beyond K meanwhile, or the other members that expect their JVM to collect (from their heartbeats
+ *       and requests) before the pause has passed can each be granted as due, beyond K, meanwhile (none without
+ *       {@link SlotPolicy#maxCollectingWhenDue()}): otherwise two full collections, or a full one and another node's
+ *       young one, come due together and one of them escapes while it queues behind the other;</li>
  *   <li><b>due requests</b>: when K are collecting and the most urgent request's node is expected to collect on its
  *       own within {@value #DUE_MARGIN_MILLIS} ms, it is granted beyond K while fewer than
  *       {@link SlotPolicy#maxCollectingWhenDue()} collect and {@code minHealthy} holds (its event says
@@ -73,10 +73,8 @@ public final class SlotLedger {
     private final SlotPolicy policy;
     /** Members by when they were last seen, oldest first: a refresh moves a member to the end (time never goes back). */
     private final Map<String, Long> lastSeen = new LinkedHashMap<>();
-    /** When members expect their JVM to collect, for those that said so since their last collection. */
-    private final Map<String, Long> dueAt = new LinkedHashMap<>();
-    /** When members expect their JVM's next full collection (the ledger's clock), as their heartbeats say. */
-    private final Map<String, Long> fullDueAt = new LinkedHashMap<>();
+    /** When members expect their JVM to collect, and to need a full collection. */
+    private final DueTimes due = new DueTimes();
     private final Map<String, Grant> grants = new LinkedHashMap<>();
     private final TreeSet<Waiting> queue = new TreeSet<>(MOST_URGENT_FIRST);
     private final long grantsFrom;
@@ -146,12 +144,12 @@ public final class SlotLedger {
         }
         seen(node);
         if (dueInMillis >= 0) {
-            dueAt.put(node, saturatedAdd(clock, dueInMillis));
+            due.due(node, saturatedAdd(clock, dueInMillis));
         }
         if (fullDueInMillis >= 0) {
-            fullDueAt.put(node, saturatedAdd(clock, fullDueInMillis));
+            due.fullDue(node, saturatedAdd(clock, fullDueInMillis));
         } else if (fullDueInMillis != Long.MIN_VALUE) {
-            fullDueAt.remove(node);
+            due.fullDue(node, Long.MAX_VALUE);
         }
         return answer(Status.OK, node, "", events);
     }
@@ -162,8 +160,7 @@ public final class SlotLedger {
         if (lastSeen.remove(node) == null) {
             return notAMember(node, events);
         }
-        dueAt.remove(node);
-        fullDueAt.remove(node);
+        due.forget(node);
         queue.removeIf(w -> w.node().equals(node));
         Grant g = grants.remove(node);
         if (g != null) {
@@ -187,9 +184,9 @@ public final class SlotLedger {
     /**
      * Asks for a slot as {@link #acquire(String, long, long, long)} does, offering to run a full collection in place
      * of the requested one: the grant is {@link Grant#full() full} when it fits (see the class comment: nobody else
-     * waits, and another member's full collection is near too or those due within {@code fullPauseMillis} +
-     * {@value #FULL_MARGIN_MILLIS} ms from the grant can collect beyond K meanwhile). The offer is fixed
-     * with the first call for {@code gcId}.
+     * waits, no other member's full collection comes due within {@code fullPauseMillis} +
+     * {@value #FULL_MARGIN_MILLIS} ms from the grant, and those who come due then can collect beyond K meanwhile).
+     * The offer is fixed with the first call for {@code gcId}.
      *
      * @param fullPauseMillis the expected pause of that full collection; 0 offers none
      */
@@ -215,7 +212,7 @@ public final class SlotLedger {
                 queue.remove(waiting); // a newer request replaces one the node no longer needs
             }
             long urgentAt = saturatedAdd(clock, leadMillis);
-            dueAt.put(node, urgentAt);
+            due.due(node, urgentAt);
             queue.add(new Waiting(node, gcId, urgentAt, fullPauseMillis, seq++));
             events.add(event(SlotEvent.Type.QUEUED, node, gcId, 0, "lead " + leadMillis + " ms"
                 + (fullPauseMillis > 0 ? ", full offered (" + fullPauseMillis + " ms)" : "")));
@@ -235,10 +232,7 @@ public final class SlotLedger {
             return answer(Status.STALE_EPOCH, node, staleMessage(node, grantEpoch, g), events);
         }
         grants.remove(node);
-        dueAt.remove(node); // it collected: its next collection is a whole eden away, and unknown until it says
-        if (g.full()) {
-            fullDueAt.remove(node); // unknown until it says again
-        }
+        due.collected(node, g.full());
         seen(node);
         events.add(event(SlotEvent.Type.RELEASED, node, g.gcId(), g.epoch(), "pause " + pauseMillis + " ms"));
         promote(events);
@@ -275,14 +269,14 @@ public final class SlotLedger {
         }
         Waiting w = waitingOf(node);
         if (w != null && w.gcId() == gcId) {
-            dueAt.remove(node);
+            due.collected(node, false);
             queue.remove(w);
             events.add(event(SlotEvent.Type.CANCELLED, node, gcId, 0, "queued"));
         }
         Grant g = grants.get(node);
         if (g != null && g.gcId() == gcId) {
             grants.remove(node);
-            dueAt.remove(node);
+            due.collected(node, false);
             events.add(event(SlotEvent.Type.CANCELLED, node, gcId, g.epoch(), "granted"));
             promote(events);
         }
@@ -309,7 +303,7 @@ public final class SlotLedger {
     public LedgerState state() {
         List<LedgerState.Member> members = new ArrayList<>();
         lastSeen.forEach((node, at) -> members.add(new LedgerState.Member(node, at,
-            dueAt.getOrDefault(node, Long.MAX_VALUE), fullDueAt.getOrDefault(node, Long.MAX_VALUE))));
+            due.dueAt(node), due.fullDueAt(node))));
         List<QueueEntry> waiting = new ArrayList<>();
         for (Waiting w : queue) {
             waiting.add(new QueueEntry(w.node(), w.gcId(), w.urgentAt(), w.fullPauseMillis()));
@@ -330,11 +324,9 @@ public final class SlotLedger {
         for (LedgerState.Member m : state.members()) {
             ledger.lastSeen.put(m.node(), m.lastSeen());
             if (m.dueAt() != Long.MAX_VALUE) {
-                ledger.dueAt.put(m.node(), m.dueAt());
+                ledger.due.due(m.node(), m.dueAt());
             }
-            if (m.fullDueAt() != Long.MAX_VALUE) {
-                ledger.fullDueAt.put(m.node(), m.fullDueAt());
-            }
+            ledger.due.fullDue(m.node(), m.fullDueAt());
         }
         for (Grant g : state.grants()) {
             ledger.grants.put(g.node(), g);
@@ -409,8 +401,7 @@ public final class SlotLedger {
                 break;
             }
             it.remove();
-            dueAt.remove(node);
-            fullDueAt.remove(node);
+            due.forget(node);
             queue.removeIf(w -> w.node().equals(node));
             events.add(event(SlotEvent.Type.LOST, node, 0, 0, "silent for " + silent + " ms"));
         }
@@ -452,38 +443,14 @@ public final class SlotLedger {
     }
 
     /**
-     * @return whether a full collection offered by {@code node} fits now: nobody else waits, no other member's full
-     *     collection comes due before {@code until}, and either another one comes due within one more such pause (two
-     *     full collections near: this one now, so that they do not come due together) and one more node may collect
-     *     beyond K meanwhile, or the other members not collecting that expect to collect before {@code until} can each
-     *     be granted as due, beyond K, while it runs (none when due requests are never granted beyond K)
+     * @return whether a full collection offered by {@code node} fits now: nobody else waits, and
+     *     {@link DueTimes#fullFits} with the room beyond K that {@code minHealthy} leaves
      */
     private boolean fullFits(String node, long until, long pauseMillis, int live, long liveCollecting) {
-        if (!queue.isEmpty()) {
-            return false;
-        }
         long room = Math.max(0, Math.min(policy.allowanceWhenDue(live) - grants.size() - 1,
             live - liveCollecting - 1 - policy.minHealthy()));
-        long near = saturatedAdd(until, saturatedAdd(pauseMillis, FULL_MARGIN_MILLIS));
-        boolean fullNear = false;
-        for (Map.Entry<String, Long> d : fullDueAt.entrySet()) {
-            if (!d.getKey().equals(node) && !grants.containsKey(d.getKey())) {
-                if (d.getValue() < until) {
-                    return false; // its full collection would come due during this one: it goes first
-                }
-                fullNear |= d.getValue() < near;
-            }
-        }
-        if (fullNear && room > 0) {
-            return true;
-        }
-        int due = 0;
-        for (Map.Entry<String, Long> d : dueAt.entrySet()) {
-            if (!d.getKey().equals(node) && !grants.containsKey(d.getKey()) && d.getValue() < until) {
-                due++;
-            }
-        }
-        return due <= room;
+        return queue.isEmpty() && due.fullFits(node, until,
+            saturatedAdd(until, saturatedAdd(pauseMillis, FULL_MARGIN_MILLIS)), room, grants::containsKey);
     }
 
     /** @return {@link Status#UNKNOWN_NODE} for {@code node}, with the events of this call */
@@ -532,7 +499,7 @@ public final class SlotLedger {
         return new SlotEvent(type, node, gcId, grantEpoch, clock, detail);
     }
 
-    private static long saturatedAdd(long a, long b) {
+    static long saturatedAdd(long a, long b) {
         long r = a + b;
         return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
     }

@@ -1,0 +1,89 @@
+package io.bladegc.api.slot;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * When each member expects its JVM to collect, and to need a full collection, on the ledger's clock, as its heartbeats
+ * and requests said; and whether a full collection offered now fits between them. Part of {@link SlotLedger}'s state
+ * (it is in the ledger's snapshot). A time not known is {@link Long#MAX_VALUE}.
+ *
+ * <p>Not thread-safe: the ledger's one caller.
+ */
+final class DueTimes {
+    private final Map<String, Long> dueAt = new LinkedHashMap<>();
+    private final Map<String, Long> fullDueAt = new LinkedHashMap<>();
+
+    /** The member's JVM is expected to collect at {@code at}. */
+    void due(String node, long at) {
+        dueAt.put(node, at);
+    }
+
+    /** The member needs a full collection at {@code at}; {@link Long#MAX_VALUE}: no longer known. */
+    void fullDue(String node, long at) {
+        if (at == Long.MAX_VALUE) {
+            fullDueAt.remove(node);
+        } else {
+            fullDueAt.put(node, at);
+        }
+    }
+
+    long dueAt(String node) {
+        return dueAt.getOrDefault(node, Long.MAX_VALUE);
+    }
+
+    long fullDueAt(String node) {
+        return fullDueAt.getOrDefault(node, Long.MAX_VALUE);
+    }
+
+    /**
+     * The member collected (or its request went): its next collection is a whole eden away, unknown until it says;
+     * after a full collection its next full one is unknown too.
+     */
+    void collected(String node, boolean full) {
+        dueAt.remove(node);
+        if (full) {
+            fullDueAt.remove(node);
+        }
+    }
+
+    /** The member left or was lost. */
+    void forget(String node) {
+        dueAt.remove(node);
+        fullDueAt.remove(node);
+    }
+
+    /**
+     * @param node       who offers a full collection
+     * @param until      when it would end, with the margin
+     * @param near       until when another member's full collection counts as near (one more such pause)
+     * @param room       how many more may collect beyond K while it runs
+     * @param collecting who holds a grant now (their times do not count)
+     * @return whether the full collection fits now: no other member's full collection comes due before {@code until}
+     *     (that one goes first), and either another one comes due before {@code near} and {@code room} is at least one
+     *     (two full collections near: this one now, and who comes due during it collects beyond K), or the other
+     *     members due before {@code until} are at most {@code room}
+     */
+    boolean fullFits(String node, long until, long near, long room, Predicate<String> collecting) {
+        boolean fullNear = false;
+        for (Map.Entry<String, Long> d : fullDueAt.entrySet()) {
+            if (!d.getKey().equals(node) && !collecting.test(d.getKey())) {
+                if (d.getValue() < until) {
+                    return false;
+                }
+                fullNear |= d.getValue() < near;
+            }
+        }
+        if (fullNear && room > 0) {
+            return true;
+        }
+        int due = 0;
+        for (Map.Entry<String, Long> d : dueAt.entrySet()) {
+            if (!d.getKey().equals(node) && !collecting.test(d.getKey()) && d.getValue() < until) {
+                due++;
+            }
+        }
+        return due <= room;
+    }
+}
