@@ -61,15 +61,18 @@ final class DueTimes {
      * @param room       how many more may collect beyond K while it runs
      * @param collecting who holds a grant now (their times do not count)
      * @return whether the full collection fits now: no other member's full collection comes due before {@code until}
-     *     (that one goes first), and either another one comes due before {@code near} and {@code room} is at least one
-     *     (two full collections near: this one now, and who comes due during it collects beyond K), or the other
-     *     members due before {@code until} are at most {@code room}
+     *     and no later than this member's own (that one goes first), and either another one comes due before
+     *     {@code near} and {@code room} is at least one (two full collections near: this one now, and who comes due
+     *     during it collects beyond K), or the other members due before {@code until} are at most {@code room}. A full
+     *     collection due during this one but after this member's own is near too: waiting would only bring the two
+     *     closer, as two members in step refused each other's offers until both had to collect.
      */
     boolean fullFits(String node, long until, long near, long room, Predicate<String> collecting) {
+        long own = fullDueAt(node);
         boolean fullNear = false;
         for (Map.Entry<String, Long> d : fullDueAt.entrySet()) {
             if (!d.getKey().equals(node) && !collecting.test(d.getKey())) {
-                if (d.getValue() < until) {
+                if (d.getValue() < until && d.getValue() <= own) {
                     return false;
                 }
                 fullNear |= d.getValue() < near;

@@ -137,6 +137,17 @@ class SlotLedgerTest {
     }
 
     @Test
+    void ofTwoMembersInStepTheOneWhoseFullCollectionComesDueFirstRunsItNow() {
+        SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 10_000, 5_000, 2), "a", "b", "c");
+        l.heartbeat("a", 5_000, 300, 0);
+        l.heartbeat("b", 5_000, 400, 0); // both within a's pause: one of them must go now, the first due
+        Grant b = l.acquire("b", 1, 50, 500, 0).grant();
+        assertThat(b.full()).as("a's full collection comes due first: a goes first").isFalse();
+        l.release("b", b.epoch(), 20, 30);
+        assertThat(l.acquire("a", 1, 50, 500, 40).grant().full()).as("b's comes due after a's own").isTrue();
+    }
+
+    @Test
     void aGrantBeyondKNeverRunsTheFullCollectionOffered() {
         SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 10_000, 5_000, 2), "a", "b", "c");
         l.acquire("a", 1, 50, 0);
