@@ -30,7 +30,7 @@ import java.util.TreeSet;
  *       collection, to run the full collection in its place now ({@code fullPauseMillis}), before it comes due at a
  *       worse time. Its grant says {@link Grant#full() full} only when nobody else waits, no other member's full
  *       collection comes due (from its heartbeats) before that pause and {@value #FULL_MARGIN_MILLIS} ms have
- *       passed, and either another member's full collection comes due within one more such pause and one more node
+ *       passed and no later than the offerer's own, and either another member's full collection comes due within one more such pause and one more node
  *       may collect beyond K meanwhile, or the other members that expect their JVM to collect (from their heartbeats
  *       and requests) before the pause has passed can each be granted as due, beyond K, meanwhile (none without
  *       {@link SlotPolicy#maxCollectingWhenDue()}): otherwise two full collections, or a full one and another node's
