@@ -54,7 +54,8 @@ final class HeapWatcher {
     private double peakBytesPerNano;
     private volatile long lastLeadNanos = Long.MAX_VALUE;
     private volatile long lastDueNanos = Long.MAX_VALUE;
-    private volatile long lastFullDueNanos = Long.MAX_VALUE;
+    /** Eden's capacity at the last sample: where the JVM starts a young collection. */
+    private volatile long lastCapacity;
     private long lastCount = -1;
     private long lastUsed;
     private long lastNanos;
@@ -104,10 +105,17 @@ final class HeapWatcher {
      * @return the latest expected time to the node's next full collection, in nanoseconds: the young collections its
      *     old generation still takes (as {@link Prediction} counts them, two short of full) at the average promotion
      *     per young collection, each a whole eden at the average allocation rate, after the next one comes due
-     *     ({@link #lastDueNanos()}); {@link Long#MAX_VALUE} when unknown (no young collection since the last full one)
+     *     ({@link #lastDueNanos()}); {@link Long#MAX_VALUE} when unknown (no young collection since the last full one).
+     *     Reads the old generation's pool: for the heartbeat's caller, not for every sample.
      */
     long lastFullDueNanos() {
-        return lastFullDueNanos;
+        long promoted = promotedPerYoung;
+        double rate = bytesPerNano;
+        if (promoted <= 0 || rate <= 0) {
+            return Long.MAX_VALUE;
+        }
+        return fullDueNanos(lastDueNanos, layout.oldFree() - layout.survivorCommitted(), promoted,
+            lastCapacity / rate);
     }
 
     void onCollection(GcEvents.Collection c) {
@@ -179,7 +187,6 @@ final class HeapWatcher {
             // unknown (the one from before the collection would tell the coordinator this node is due at once)
             freshSamples = 0;
             lastDueNanos = Long.MAX_VALUE;
-            lastFullDueNanos = Long.MAX_VALUE;
             return;
         }
         double rate = (double) (used - previous) / Math.max(1, dt);
@@ -195,17 +202,13 @@ final class HeapWatcher {
         if (capacity <= 0 || r <= 0) {
             lastLeadNanos = Long.MAX_VALUE;
             lastDueNanos = Long.MAX_VALUE;
-            lastFullDueNanos = Long.MAX_VALUE;
             return;
         }
+        lastCapacity = capacity;
         long headroom = Math.max(0, capacity - used);
         long lead = (long) (headroom / r);
         lastLeadNanos = lead;
         lastDueNanos = bytesPerNano > 0 ? (long) Math.min(Long.MAX_VALUE, headroom / bytesPerNano) : Long.MAX_VALUE;
-        long promoted = promotedPerYoung;
-        long oldFree = layout.oldFree();
-        lastFullDueNanos = promoted > 0 ? fullDueNanos(lastDueNanos, oldFree - layout.survivorCommitted(), promoted,
-            capacity / bytesPerNano) : Long.MAX_VALUE;
         // never ask before eden is half full: with a lead time longer than that (a slow drain, a long queue at the
         // coordinator) the node would collect a nearly empty eden again and again; a preparation (a leader's hand-off)
         // comes on top, once, but never before a quarter of eden is full
@@ -213,6 +216,8 @@ final class HeapWatcher {
         long needed = Math.min(Math.min(neededLeadNanos.getAsLong(), fillNanos / 2) + preparationLeadNanos.getAsLong(),
             fillNanos / 4 * 3);
         if (lead <= needed && freshSamples >= 2) {
+            long oldFree = layout.oldFree();
+            long promoted = promotedPerYoung;
             boolean oldFull = oldFree < 2 * promoted + layout.survivorCommitted();
             boolean oldSoon = oldFree < EARLY_YOUNGS * promoted + layout.survivorCommitted();
             onLowLead.accept(new Prediction(oldFull ? Generation.OLD : Generation.YOUNG, used, headroom, lead,

@@ -15,17 +15,21 @@ final class DueTimes {
     private final Map<String, Long> dueAt = new LinkedHashMap<>();
     private final Map<String, Long> fullDueAt = new LinkedHashMap<>();
 
-    /** The member's JVM is expected to collect at {@code at}. */
+    /** The member's JVM is expected to collect at {@code at}; {@link Long#MAX_VALUE}: no longer known. */
     void due(String node, long at) {
-        dueAt.put(node, at);
+        put(dueAt, node, at);
     }
 
     /** The member needs a full collection at {@code at}; {@link Long#MAX_VALUE}: no longer known. */
     void fullDue(String node, long at) {
+        put(fullDueAt, node, at);
+    }
+
+    private static void put(Map<String, Long> times, String node, long at) {
         if (at == Long.MAX_VALUE) {
-            fullDueAt.remove(node);
+            times.remove(node);
         } else {
-            fullDueAt.put(node, at);
+            times.put(node, at);
         }
     }
 

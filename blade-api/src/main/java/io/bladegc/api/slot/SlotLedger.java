@@ -30,8 +30,8 @@ import java.util.TreeSet;
  *       collection, to run the full collection in its place now ({@code fullPauseMillis}), before it comes due at a
  *       worse time. Its grant says {@link Grant#full() full} only when nobody else waits, no other member's full
  *       collection comes due (from its heartbeats) before that pause and {@value #FULL_MARGIN_MILLIS} ms have
- *       passed and no later than the offerer's own, and either another member's full collection comes due within one more such pause and one more node
- *       may collect beyond K meanwhile, or the other members that expect their JVM to collect (from their heartbeats
+ *       passed and no later than the offerer's own, and either another member's full collection comes due within
+ *       one more such pause and one more node may collect beyond K meanwhile, or the other members that expect their JVM to collect (from their heartbeats
  *       and requests) before the pause has passed can each be granted as due, beyond K, meanwhile (none without
  *       {@link SlotPolicy#maxCollectingWhenDue()}): otherwise two full collections, or a full one and another node's
  *       young one, come due together and one of them escapes while it queues behind the other;</li>
@@ -115,18 +115,17 @@ public final class SlotLedger {
         return answer(Status.OK, node, "", events);
     }
 
-    /** Marks a member alive; what it expects of its next collection stays as it was. */
+    /** Marks a member alive, saying nothing of its next collections ({@link #heartbeat(String, long, long, long)}). */
     public Outcome heartbeat(String node, long now) {
-        return heartbeat(node, -1, now);
+        return heartbeat(node, -1, -1, now);
     }
 
     /**
-     * Marks a member alive and notes when it expects its JVM to collect; its next full collection stays as it was.
-     *
-     * @param dueInMillis the time left before the member's JVM collects on its own, or a negative number when unknown
+     * Marks a member alive and notes when it expects its JVM to collect, saying nothing of its next full collection
+     * (see {@link #heartbeat(String, long, long, long)}).
      */
     public Outcome heartbeat(String node, long dueInMillis, long now) {
-        return heartbeat(node, dueInMillis, Long.MIN_VALUE, now);
+        return heartbeat(node, dueInMillis, -1, now);
     }
 
     /**
@@ -146,11 +145,7 @@ public final class SlotLedger {
         if (dueInMillis >= 0) {
             due.due(node, saturatedAdd(clock, dueInMillis));
         }
-        if (fullDueInMillis >= 0) {
-            due.fullDue(node, saturatedAdd(clock, fullDueInMillis));
-        } else if (fullDueInMillis != Long.MIN_VALUE) {
-            due.fullDue(node, Long.MAX_VALUE);
-        }
+        due.fullDue(node, fullDueInMillis >= 0 ? saturatedAdd(clock, fullDueInMillis) : Long.MAX_VALUE);
         return answer(Status.OK, node, "", events);
     }
 
@@ -323,9 +318,7 @@ public final class SlotLedger {
         ledger.clock = state.clock();
         for (LedgerState.Member m : state.members()) {
             ledger.lastSeen.put(m.node(), m.lastSeen());
-            if (m.dueAt() != Long.MAX_VALUE) {
-                ledger.due.due(m.node(), m.dueAt());
-            }
+            ledger.due.due(m.node(), m.dueAt());
             ledger.due.fullDue(m.node(), m.fullDueAt());
         }
         for (Grant g : state.grants()) {
