@@ -2,6 +2,8 @@ package io.bladegc.coordinator;
 
 import io.bladegc.coordinator.http.BearerToken;
 import io.bladegc.coordinator.http.BodyLimit;
+import io.bladegc.coordinator.http.ConnectionActivity;
+import io.bladegc.coordinator.http.ConnectionLimit;
 import io.bladegc.coordinator.http.MalformedRequestHandler;
 import io.bladegc.coordinator.http.PipelinedRequests;
 import io.bladegc.coordinator.http.RequestDeadlineHandler;
@@ -14,7 +16,6 @@ import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The pipeline of one connection, and the limits that protect the coordinator, all here rather than in handlers:
@@ -24,12 +25,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  *                                         strict framing: Content-Length with Transfer-Encoding, duplicate or bad
  *                                         Content-Length, bare LF line ends are decode failures (400)
  *   body        BodyLimit                 aggregates, body <= 64 KiB (else 413 and close)
+ *   activity    ConnectionActivity        when the connection was last busy, for ConnectionLimit
  *   deadline    RequestDeadlineHandler    a request must arrive within requestTimeout of its first byte (else 408)
  *   malformed   MalformedRequestHandler   decode failures -> 400/414/431 and close
  *   pipelining  PipelinedRequests         one request at a time, answers in order
  *   api         CoordinatorHandler        the routes
  * </pre>
- * Connections beyond {@link CoordinatorConfig#maxConnections()} are closed as soon as they are accepted.
+ * Beyond {@link CoordinatorConfig#maxConnections()} a new connection takes the place of the one idle longest, or is
+ * closed as soon as it is accepted when none has been idle for a second ({@link ConnectionLimit}).
  */
 public final class CoordinatorServerInitializer extends ChannelInitializer<SocketChannel> {
     /** The longest request line. */
@@ -45,7 +48,7 @@ public final class CoordinatorServerInitializer extends ChannelInitializer<Socke
     private final SlotService slots;
     private final BearerToken token;
     private final ChannelGroup channels;
-    private final AtomicInteger open = new AtomicInteger();
+    private final ConnectionLimit limit;
 
     /**
      * @param config   limits, timeouts and token
@@ -57,6 +60,7 @@ public final class CoordinatorServerInitializer extends ChannelInitializer<Socke
         this.slots = slots;
         this.token = BearerToken.of(config.token());
         this.channels = channels;
+        this.limit = new ConnectionLimit(config.maxConnections());
     }
 
     /** @return the decoder settings: the size limits, and strict parsing whatever the system properties say */
@@ -73,19 +77,18 @@ public final class CoordinatorServerInitializer extends ChannelInitializer<Socke
 
     /** @return connections open now */
     int openConnections() {
-        return open.get();
+        return limit.open();
     }
 
     @Override
     protected void initChannel(SocketChannel ch) {
-        if (open.incrementAndGet() > config.maxConnections()) {
-            open.decrementAndGet();
+        configure(ch.pipeline());
+        if (!limit.admit(ch, ch.pipeline().get(ConnectionActivity.class))) {
             ch.close();
             return;
         }
-        ch.closeFuture().addListener(f -> open.decrementAndGet());
+        ch.closeFuture().addListener(f -> limit.closed(ch));
         channels.add(ch);
-        configure(ch.pipeline());
     }
 
     /** Sets up one connection's pipeline (also used by tests on an embedded channel). */
@@ -94,6 +97,7 @@ public final class CoordinatorServerInitializer extends ChannelInitializer<Socke
             .addLast("idle", new IdleStateHandler(0, 0, config.idleTimeoutMillis(), TimeUnit.MILLISECONDS))
             .addLast("http", new HttpServerCodec(decoderConfig()))
             .addLast("body", new BodyLimit(MAX_BODY))
+            .addLast("activity", new ConnectionActivity(System::nanoTime))
             .addLast("deadline", new RequestDeadlineHandler(config.requestTimeoutMillis()))
             .addLast("malformed", new MalformedRequestHandler())
             .addLast("pipelining", new PipelinedRequests())

@@ -452,20 +452,45 @@ class CoordinatorServerIT {
     }
 
     @Test
-    void connectionsBeyondTheLimitAreClosedAtOnce() throws Exception {
+    void idleSocketsBeyondTheLimitMakeRoomForMembers() throws Exception {
         start(config().withLimits(5, 100), SlotService.builder().build());
-        List<RawClient> held = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            RawClient c = new RawClient(address());
-            toClose.add(0, c);
-            held.add(c);
+        try (RawClient holder = new RawClient(address()); RawClient queued = new RawClient(address())) {
+            holder.send(raw("/v1/nodes/a/join", ""));
+            assertThat(holder.readStatus()).isEqualTo(200);
+            queued.send(raw("/v1/nodes/b/join", ""));
+            assertThat(queued.readStatus()).isEqualTo(200);
+            holder.send(raw("/v1/nodes/a/acquire", "{\"gcId\":1,\"leadMillis\":10}"));
+            String granted = holder.readResponse();
+            assertThat(granted).contains("GRANTED");
+            long epoch = JSON.readTree(granted.substring(granted.indexOf("\r\n\r\n"))).get("epoch").asLong();
+            queued.send(raw("/v1/nodes/b/acquire", "{\"gcId\":1,\"leadMillis\":10,\"waitMillis\":15000}"));
+            List<RawClient> flood = new ArrayList<>();
+            for (int i = 0; i < 3; i++) { // the limit is reached: five open
+                RawClient c = new RawClient(address());
+                toClose.add(0, c);
+                flood.add(c);
+            }
+            await().atMost(Duration.ofSeconds(5)).until(() -> server.openConnections() == 5);
+            try (RawClient early = new RawClient(address())) {
+                assertThat(early.closedByServer(500)).as("nobody idle for a second yet").isTrue();
+            }
+            Thread.sleep(1_100);
+            for (int i = 0; i < 3; i++) { // each new connection displaces one idle socket that never was served
+                RawClient member = new RawClient(address());
+                toClose.add(0, member);
+                member.send(raw("/v1/nodes/c" + i + "/join", ""));
+                assertThat(member.readStatus()).isEqualTo(200);
+            }
+            for (RawClient c : flood) {
+                assertThat(c.closedByServer(1_000)).isTrue();
+            }
+            holder.send(raw("/v1/nodes/a/release", "{\"epoch\":" + epoch + "}"));
+            assertThat(holder.readStatus()).as("the served holder kept its connection").isEqualTo(200);
+            assertThat(queued.readResponse()).as("the long-poll kept its connection").contains("GRANTED");
         }
-        await().atMost(Duration.ofSeconds(5)).until(() -> server.openConnections() == 5);
-        try (RawClient extra = new RawClient(address())) {
-            assertThat(extra.closedByServer(3_000)).isTrue();
-        }
-        held.get(0).close();
-        await().atMost(Duration.ofSeconds(5)).until(() -> server.openConnections() == 4);
-        assertThat(get("/health").statusCode()).isEqualTo(200);
+    }
+
+    private static String raw(String path, String body) {
+        return "POST " + path + " HTTP/1.1\r\nHost: c\r\nContent-Length: " + body.length() + "\r\n\r\n" + body;
     }
 }
