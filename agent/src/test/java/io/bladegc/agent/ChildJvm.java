@@ -80,6 +80,12 @@ final class ChildJvm {
      * anything that configures Blade or the JVM behind the test's back, plus {@code env}.
      */
     static Run run(Path java, Map<String, String> env, String... jvmArgs) throws IOException, InterruptedException {
+        return run(java, env, TinyApp.class, jvmArgs);
+    }
+
+    /** Runs {@code main} (a class of the test classes) as {@link #run(Path, Map, String...)} runs TinyApp. */
+    static Run run(Path java, Map<String, String> env, Class<?> main, String... jvmArgs)
+            throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("blade-child-");
         List<String> cmd = new ArrayList<>();
         cmd.add(java.toString());
@@ -88,7 +94,7 @@ final class ChildJvm {
         cmd.addAll(Arrays.asList(jvmArgs));
         cmd.add("-cp");
         cmd.add(testClasses().toString());
-        cmd.add(TinyApp.class.getName());
+        cmd.add(main.getName());
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()); // any crash file lands in dir
         pb.environment().keySet().removeIf(k -> k.startsWith("BLADE_") || k.equals("JAVA_TOOL_OPTIONS")
             || k.equals("JDK_JAVA_OPTIONS") || k.equals("_JAVA_OPTIONS"));

@@ -48,7 +48,12 @@ public final class GcEvents implements AutoCloseable {
                              long edenBefore) {
         /** @return whether someone asked for it ({@code System.gc()}, {@code jcmd GC.run}) rather than the heap */
         public boolean explicit() {
-            return "System.gc()".equals(cause) || "Diagnostic Command".equals(cause);
+            return kind() == GcCause.EXPLICIT;
+        }
+
+        /** @return why it ran, as far as the prediction is concerned */
+        GcCause kind() {
+            return GcCause.of(cause);
         }
 
         /** @return the duration in nanoseconds (the JVM reports milliseconds) */

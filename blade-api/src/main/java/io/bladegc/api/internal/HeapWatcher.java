@@ -14,6 +14,8 @@ import java.util.function.LongSupplier;
  * young collections began earlier (G1 starts one when eden reaches its target length, a few regions short of the
  * committed size, or earlier still to keep regions free for evacuation; thread-local allocation buffers make the
  * point vary): the lowest of the last four young collections' starting occupancy, capped by the committed size.
+ * Only collections that began because eden was full count ({@link GcCause#EDEN_FULL}): one for Metaspace's
+ * threshold or a heap dump begins wherever eden happens to be.
  * When that lead time falls below what Blade needs ({@code neededLead}, at most half of eden's fill time, plus the
  * handler's preparation, at most three quarters of it), it hands a {@link Prediction} to its consumer. The
  * prediction says {@link Generation#OLD} when the old generation has less room than two young collections' worth
@@ -122,7 +124,7 @@ final class HeapWatcher {
         if (c.reclaims() && c.generation() == Generation.OLD) {
             promotedPerYoung = 0; // an old collection starts a new era: estimate from the young ones after it
         } else if (c.reclaims()) {
-            if (!c.explicit() && c.edenBefore() > 0) {
+            if (c.kind() == GcCause.EDEN_FULL && c.edenBefore() > 0) {
                 learnTrigger(c.edenBefore());
             }
             long p = promotedPerYoung;

@@ -189,7 +189,9 @@ public final class LocalNode implements BladeNode {
         if (trigger.isForced(c.bean(), c.id())) {
             counters.forced.increment();
         } else {
-            if (armed()) {
+            if (c.kind() == GcCause.OTHER) {
+                counters.otherCause.increment(); // not the heap's doing: neither predicted nor an escape
+            } else if (armed()) {
                 counters.escaped.increment();
             }
             outstanding.set(null); // the JVM collected on its own: the request is moot, a new one may come

@@ -13,6 +13,8 @@ final class NodeCounters {
     final LongAdder forced = new LongAdder();
     /** Collections the JVM ran on its own while Blade meant to schedule them. */
     final LongAdder escaped = new LongAdder();
+    /** Collections the JVM ran for a reason other than the heap's occupancy ({@link GcCause#OTHER}). */
+    final LongAdder otherCause = new LongAdder();
     /** {@code startGc} calls that found the JVM had collected already. */
     final LongAdder alreadyCollected = new LongAdder();
     /** {@code startGc} calls the JVM refused. */
@@ -25,6 +27,7 @@ final class NodeCounters {
         m.put("Collections", collections.sum());
         m.put("Forced", forced.sum());
         m.put("Escaped", escaped.sum());
+        m.put("OtherCause", otherCause.sum());
         m.put("AlreadyCollected", alreadyCollected.sum());
         m.put("Refused", refused.sum());
         m.put("DrainTimeouts", drainTimeouts.sum());
