@@ -3,6 +3,7 @@ package io.bladegc.api;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -37,7 +38,8 @@ final class ChannelNode implements BladeNode {
             throw new IllegalStateException("the Blade node in this JVM speaks channel version " + version
                 + ", this copy of blade-api speaks " + NodeChannel.VERSION + ": use one Blade version in a JVM");
         }
-        this.gate = new Gate((AtomicLong) ch.get("gateState"), (Runnable) ch.get("gateDrained"));
+        this.gate = new Gate((AtomicLong) ch.get("gateState"), (Runnable) ch.get("gateDrained"),
+            (LongAdder) ch.getOrDefault("gateShed", new LongAdder()));
         this.retryAfter = (LongSupplier) ch.get("retryAfter");
         this.pauseNanos = (LongSupplier) ch.get("pauseNanos");
         this.collections = (LongSupplier) ch.getOrDefault("collections", (LongSupplier) () -> -1);

@@ -2,6 +2,7 @@ package io.bladegc.api;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -13,7 +14,8 @@ import java.util.concurrent.locks.LockSupport;
  * admitted by {@code tryEnter} is never cut off: closing only refuses new ones.
  *
  * <p>The whole state is one {@link AtomicLong}: bit 62 says closed, the low bits count requests in flight. Entering
- * and leaving are one atomic add each, wait-free and allocation-free. Because the state word and the drain wake-up
+ * and leaving are one atomic add each, wait-free and allocation-free; a refused entry is also counted
+ * ({@link #shed()}, a striped counter, touched only while the gate is closed). Because the state word and the drain wake-up
  * are JDK types, two copies of this class loaded by different class loaders (a webapp's and the agent's) can share
  * one gate; see {@link Blade#node()}.
  *
@@ -34,12 +36,14 @@ public final class Gate {
 
     private final AtomicLong state;
     private final Runnable onDrained;
+    private final LongAdder shed;
     private volatile Thread drainer;
 
     /** A new, open gate with nobody in flight. */
     public Gate() {
         this.state = new AtomicLong();
         this.onDrained = this::wakeDrainer;
+        this.shed = new LongAdder();
     }
 
     /**
@@ -47,10 +51,12 @@ public final class Gate {
      *
      * @param state     the shared state word
      * @param onDrained called by {@link #exit()} when the last request leaves a closed gate
+     * @param shed      the shared count of refused entries
      */
-    Gate(AtomicLong state, Runnable onDrained) {
+    Gate(AtomicLong state, Runnable onDrained, LongAdder shed) {
         this.state = state;
         this.onDrained = onDrained;
+        this.shed = shed;
     }
 
     AtomicLong stateWord() {
@@ -61,6 +67,10 @@ public final class Gate {
         return onDrained;
     }
 
+    LongAdder shedCounter() {
+        return shed;
+    }
+
     /**
      * Admits a request if the gate is open.
      *
@@ -69,13 +79,15 @@ public final class Gate {
      */
     public boolean tryEnter() {
         if ((state.get() & CLOSED) != 0) {
-            return false; // closed: one volatile read, no write
+            shed.increment(); // closed: one volatile read, and a striped counter
+            return false;
         }
         long before = state.getAndIncrement();
         if ((before & CLOSED) == 0) {
             return true;
         }
         exit();
+        shed.increment();
         return false;
     }
 
@@ -89,6 +101,11 @@ public final class Gate {
     /** @return whether new requests are admitted */
     public boolean isOpen() {
         return (state.get() & CLOSED) == 0;
+    }
+
+    /** @return entries refused because the gate was closed, since the node started */
+    public long shed() {
+        return shed.sum();
     }
 
     /** @return requests admitted and not yet finished (a refused request may show for an instant) */

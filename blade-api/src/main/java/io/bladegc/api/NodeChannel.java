@@ -25,6 +25,7 @@ import javax.management.JMException;
  * node          Object                           the node itself (usable directly by the same class copy)
  * gateState     AtomicLong                       the gate's state word (see {@link Gate})
  * gateDrained   Runnable                         wakes the drainer when the last request leaves a closed gate
+ * gateShed      LongAdder                        entries the gate refused (absent from a node of an older Blade)
  * retryAfter    LongSupplier                     nanoseconds a shed client should wait
  * pauseNanos    LongSupplier                     cumulative pause time
  * collections   LongSupplier                     {@link BladeNode#collections()}
@@ -66,6 +67,7 @@ final class NodeChannel {
         ch.put("node", node);
         ch.put("gateState", gate.stateWord());
         ch.put("gateDrained", gate.drainedSignal());
+        ch.put("gateShed", gate.shedCounter());
         ch.put("retryAfter", (LongSupplier) () -> node.retryAfter().toNanos());
         ch.put("pauseNanos", (LongSupplier) node::pauseNanos);
         ch.put("collections", (LongSupplier) node::collections);

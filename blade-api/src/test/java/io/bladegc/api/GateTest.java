@@ -103,13 +103,27 @@ class GateTest {
     @Test
     void aViewSharesTheStateAndWakesTheOwnersDrainer() {
         Gate owner = new Gate();
-        Gate view = new Gate(owner.stateWord(), owner.drainedSignal());
+        Gate view = new Gate(owner.stateWord(), owner.drainedSignal(), owner.shedCounter());
         assertThat(view.tryEnter()).isTrue();
         assertThat(owner.inFlight()).isEqualTo(1);
         owner.close();
         assertThat(view.isOpen()).isFalse();
         assertThat(view.tryEnter()).isFalse();
+        assertThat(owner.shed()).as("the view's refusal, counted where the owner sees it").isEqualTo(1);
         view.exit();
         assertThat(owner.awaitDrained(Duration.ofMillis(1))).isTrue();
+    }
+
+    @Test
+    void onlyRefusedEntriesCountAsShed() {
+        Gate gate = new Gate();
+        assertThat(gate.tryEnter()).isTrue();
+        gate.exit();
+        gate.close();
+        assertThat(gate.tryEnter()).isFalse();
+        assertThat(gate.tryEnter()).isFalse();
+        gate.open();
+        assertThat(gate.tryEnter()).isTrue();
+        assertThat(gate.shed()).isEqualTo(2);
     }
 }

@@ -192,6 +192,7 @@ public final class DemoServer {
     }
 
     public static void main(String[] args) throws Exception {
+        BladeEventLines.enable();
         Options options;
         try {
             options = Options.parse(args);

@@ -1,5 +1,6 @@
 package io.bladegc.benchmarks.raftkv;
 
+import io.bladegc.benchmarks.demo.BladeEventLines;
 import io.bladegc.ratis.RaftBlade;
 import io.bladegc.ratis.RaftBladeOptions;
 import java.io.IOException;
@@ -177,6 +178,7 @@ public final class KvServer implements AutoCloseable {
      * @param args see the class comment
      */
     public static void main(String[] args) throws Exception {
+        BladeEventLines.enable();
         Options options;
         try {
             options = Options.parse(args);

@@ -49,7 +49,9 @@ import java.util.concurrent.LinkedBlockingQueue;
  * hand-off), so that a node that queued behind another has the room to wait for its turn the next time, and a
  * follower elected leader asks early enough to hand off first.
  * One log line per GC event with its timeline ({@code Blade GC #12 YOUNG granted (epoch 7): T_schedule 1.2 ms,
- * T_trailers 0.3 ms, T_gc 6.1 ms (COLLECTED), T_notify 0.4 ms; released}).
+ * T_trailers 0.3 ms, T_gc 6.1 ms (COLLECTED), T_notify 0.4 ms; released}): at INFO for the first
+ * {@value #EVENTS_AT_INFO} after start, then at DEBUG (the node tells a summary per minute at INFO); warnings always
+ * as warnings.
  *
  * <p>Thread-safe: {@link #onGcRequest} runs on the node's watcher thread and only enqueues; everything else runs on
  * the holder's thread; {@link #stats()} and {@link #pauses()} may be read from any thread.
@@ -58,6 +60,8 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
     /** Shortest wait asked for, so that a node past its lead time does not spin on {@code QUEUED} answers. */
     static final long MIN_WAIT_MILLIS = 10;
     private static final long MAX_LEAD_MILLIS = 3_600_000;
+    /** Event lines told at INFO after start, as the node tells its own; later ones at DEBUG. */
+    static final int EVENTS_AT_INFO = 5;
     /** {@code CANCELLED} answers in a row after which the node stops asking. */
     private static final int MAX_CANCELLED_ANSWERS = 3;
 
@@ -75,6 +79,7 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
     private final Thread thread;
     private volatile boolean closed;
     private volatile String lastEvent = "";
+    private int eventsTold;
 
     /** A request handed over by the upcall, with what the node looked like then. */
     private record Pending(GcRequest request, long upcallNanos, long collectionsAtUpcall) {
@@ -443,6 +448,6 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         String line = timeline.line();
         counters.timeline(timeline);
         lastEvent = line;
-        log.log(level, line);
+        log.log(level == Level.INFO && eventsTold++ >= EVENTS_AT_INFO ? Level.DEBUG : level, line);
     }
 }

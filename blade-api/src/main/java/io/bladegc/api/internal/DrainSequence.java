@@ -10,8 +10,8 @@ import java.time.Duration;
 
 /**
  * The default upcall handling on one node (GCI, BLADE's single-node case): close the gate, wait for the trailers,
- * collect, open the gate; one log line with the timeline. Runs on the {@code blade-gc} thread, never on a request
- * thread. If the trailers outlast the drain timeout it collects anyway, and counts and logs that.
+ * collect, open the gate; one log line with the timeline (at INFO for the first few after start, then at DEBUG:
+ * {@link MinuteSummary}). Runs on the {@code blade-gc} thread, never on a request thread. If the trailers outlast the drain timeout it collects anyway, and counts and logs that.
  *
  * <p>Thread-safe (one sequence at a time on the node's single gc thread; the estimate is volatile).
  */
@@ -25,10 +25,13 @@ final class DrainSequence {
     private final NodeCounters counters;
     private final HeapLayout layout;
     private final QuietWindows quiet = new QuietWindows();
+    private final MinuteSummary minutes;
     private volatile long drainEstimateNanos = INITIAL_DRAIN_NANOS;
 
-    DrainSequence(HeapLayout layout, Gate gate, Duration drainTimeout, BladeNode node, NodeCounters counters) {
+    DrainSequence(HeapLayout layout, Gate gate, Duration drainTimeout, BladeNode node, NodeCounters counters,
+                  MinuteSummary minutes) {
         this.layout = layout;
+        this.minutes = minutes;
         this.gate = gate;
         this.drainTimeout = drainTimeout;
         this.node = node;
@@ -73,10 +76,11 @@ final class DrainSequence {
                 quiet.add(quietFrom, layout.beanCounts());
             }
             long drainNanos = t1 - t0;
+            minutes.drained(drainNanos);
             drainEstimateNanos = Math.min(drainTimeout.toNanos(),
                 Math.max(drainNanos, drainEstimateNanos - (drainEstimateNanos >> 4)));
             if (logLine) {
-                LocalNode.LOG.log(Level.INFO, () -> String.format(
+                LocalNode.LOG.log(minutes.tellAtInfo() ? Level.INFO : Level.DEBUG, () -> String.format(
                     "Blade GC #%d %s %s: trailers %.1f ms, gc %.1f ms (estimated %.1f ms), headroom was %d KiB",
                     request.id(), request.generation(), outcome, drainNanos / 1e6, (t2 - t1) / 1e6,
                     request.estimatedPause().toNanos() / 1e6, request.remainingBytes() >> 10));

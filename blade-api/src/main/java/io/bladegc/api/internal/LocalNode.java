@@ -45,6 +45,7 @@ public final class LocalNode implements BladeNode {
     private final AtomicLong nextId = new AtomicLong();
     private final AtomicLong pauseNanos = new AtomicLong();
     private final NodeCounters counters = new NodeCounters();
+    private final MinuteSummary minutes = new MinuteSummary(System.nanoTime(), 0);
     private volatile GcHandler handler;
     private final AtomicReference<Issued> outstanding = new AtomicReference<>();
     private Issued lastIssued;
@@ -57,7 +58,8 @@ public final class LocalNode implements BladeNode {
         this.options = options;
         this.layout = HeapLayout.current();
         this.trigger = new GcTrigger(layout);
-        this.drainSequence = new DrainSequence(layout, gate, options.drainTimeout(), this, counters);
+        this.drainSequence = new DrainSequence(layout, gate, options.drainTimeout(), this, counters,
+            minutes);
         this.watcher = new HeapWatcher(layout, options.sampleInterval(), this::neededLeadNanos,
             this::preparationLeadNanos, this::onLowLead,
             trigger::forcingEpoch);
@@ -186,15 +188,25 @@ public final class LocalNode implements BladeNode {
         }
         counters.collections.increment();
         watcher.onCollection(c);
+        MinuteSummary.Kind kind;
         if (trigger.isForced(c.bean(), c.id())) {
             counters.forced.increment();
+            kind = MinuteSummary.Kind.FORCED;
         } else {
             if (c.kind() == GcCause.OTHER) {
                 counters.otherCause.increment(); // not the heap's doing: neither predicted nor an escape
+                kind = MinuteSummary.Kind.OTHER_CAUSE;
             } else if (armed()) {
                 counters.escaped.increment();
+                kind = MinuteSummary.Kind.ESCAPED;
+            } else {
+                kind = MinuteSummary.Kind.UNPLANNED;
             }
             outstanding.set(null); // the JVM collected on its own: the request is moot, a new one may come
+        }
+        String minute = minutes.collected(kind, System.nanoTime(), gate.shed());
+        if (minute != null) {
+            LOG.log(Level.INFO, minute);
         }
     }
 
