@@ -14,6 +14,7 @@ import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
@@ -22,11 +23,11 @@ import javax.net.ssl.SSLSocketFactory;
  * One HTTP/1.1 {@code POST} to a coordinator replica on a connection of its own ({@code Connection: close}), read
  * within bounds whatever answers: the whole exchange (connect, TLS handshake, request, status line, headers and body)
  * ends by one deadline, the status line and headers together are at most {@value #MAX_HEAD} bytes and the body at
- * most {@value #MAX_BODY} bytes, and a 2xx answer whose {@code Content-Type} is not {@code application/json} is
- * refused before its body is read. An answer out of bounds fails with a {@link CoordinatorException}, and the
- * connection is closed at once: nothing is read after. An endless, huge, drip-fed or stalled answer costs the
- * application at most these bytes of heap and one thread until the deadline. Answers of the real coordinator are a
- * few hundred bytes.
+ * most {@value #MAX_BODY} bytes, and a 2xx answer with a body whose {@code Content-Type} is not
+ * {@code application/json} is refused before its body is read. An answer out of bounds fails with a
+ * {@link CoordinatorException}, and the connection is closed at once: nothing is read after. An endless, huge,
+ * drip-fed or stalled answer costs the application at most these bytes of heap and one thread until the deadline.
+ * Answers of the real coordinator are a few hundred bytes.
  *
  * <p>The JDK's {@code java.net.http.HttpClient} is not used because it does not bound an answer once its headers
  * arrived (its request timeout ends there), and after refusing a status line or headers (a header block over its
@@ -41,8 +42,8 @@ final class BoundedExchange {
     /** The most bytes read for a body. */
     static final int MAX_BODY = 64 * 1024;
 
-    /** An answer read in full: its status, {@code Content-Type} ({@code ""} when none) and body as UTF-8 text. */
-    record Answer(int status, String contentType, String body) {
+    /** An answer read in full: its status and its body as UTF-8 text. */
+    record Answer(int status, String body) {
     }
 
     private final URI uri;
@@ -172,7 +173,8 @@ final class BoundedExchange {
                 }
             }
         } while (status / 100 == 1);
-        if (status / 100 == 2 && !isJson(contentType)) {
+        boolean noBody = status == 204 || status == 304 || contentLength == 0 && !chunked;
+        if (status / 100 == 2 && !noBody && !isJson(contentType)) {
             throw bad(status, "answer of type '" + CoordinatorAnswers.oneLine(contentType)
                 + "', expected application/json; not read");
         }
@@ -181,7 +183,7 @@ final class BoundedExchange {
                 + "; not read");
         }
         String body;
-        if (status == 204 || status == 304) {
+        if (noBody) {
             body = "";
         } else if (chunked) {
             body = chunkedBody(status);
@@ -190,7 +192,7 @@ final class BoundedExchange {
         } else {
             body = bodyToEnd(status);
         }
-        return new Answer(status, contentType, body);
+        return new Answer(status, body);
     }
 
     private static boolean isJson(String contentType) {
@@ -267,17 +269,12 @@ final class BoundedExchange {
         return line;
     }
 
-    /** What fails a line that is too long. */
-    private interface Overflow {
-        CoordinatorException failure();
-    }
-
     /** @return one line, CRLF or LF ended, without its end; at most {@code max} bytes, its end included */
-    private String line(int max, Overflow overflow) throws IOException, CoordinatorException {
+    private String line(int max, Supplier<CoordinatorException> tooLong) throws IOException, CoordinatorException {
         StringBuilder sb = new StringBuilder();
         while (true) {
             if (sb.length() >= max) {
-                throw overflow.failure();
+                throw tooLong.get();
             }
             int c = read();
             if (c < 0) {
