@@ -19,15 +19,34 @@ import java.util.function.Function;
  * ({@link CoordinatedMode}: threads {@code blade-coordination} and {@code blade-heartbeat}, and a shutdown hook that
  * leaves the cluster), which does no I/O before {@code main}. With {@code instrument=servlet} or
  * {@code explicitGc=coordinate|ignore} it instruments classes as they load ({@link Instrumenting}). It never stops the
- * application from starting, unless {@code strict=true} and an option is bad; a coordinated mode or an
- * instrumentation that cannot start leaves the node running without it. What it prints about bad options is bounded
- * ({@link OptionMessages}: a handful of lines, each cut and with control characters escaped).
+ * application from starting, unless {@code strict=true} and an option is bad: then, at start-up
+ * ({@code -javaagent}), it prints one line and ends the JVM with exit status {@value #STRICT_EXIT_STATUS} before
+ * {@code main}; attached to a JVM already running ({@code agentmain}) it prints the line and leaves the application
+ * alone. A coordinated mode or an instrumentation that cannot start leaves the node running without it. What it
+ * prints about bad options is bounded ({@link OptionMessages}: a handful of lines, each cut and with control
+ * characters escaped).
  */
 public final class BladeAgent {
     /** Set once the agent has been attached; a second attach prints one line and does nothing. */
     static final String ATTACHED_PROPERTY = "io.bladegc.agent.attached";
     static final String PREFIX = "[blade] ";
     static final String RUNS_ON = "; Blade is disabled, the application runs on";
+    /** The exit status of a JVM that {@code strict=true} stopped at start-up. */
+    static final int STRICT_EXIT_STATUS = 2;
+
+    /** The options are invalid and {@code strict=true}: the message is the one line to print. Stackless. */
+    static final class StrictFailure extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
+        StrictFailure(String line) {
+            super(line);
+        }
+
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this;
+        }
+    }
 
     /** Starts the coordinated mode on a node; tests pass their own. */
     @FunctionalInterface
@@ -52,14 +71,30 @@ public final class BladeAgent {
     private BladeAgent() {
     }
 
-    /** Called by the JVM for {@code -javaagent:blade-agent.jar=key=value,...} before {@code main}. */
+    /**
+     * Called by the JVM for {@code -javaagent:blade-agent.jar=key=value,...} before {@code main}. With
+     * {@code strict=true} and a bad option it prints one line and ends the JVM (exit status
+     * {@value #STRICT_EXIT_STATUS}).
+     */
     public static void premain(String agentArgs, Instrumentation inst) {
-        init(agentArgs, inst);
+        try {
+            init(agentArgs, inst);
+        } catch (StrictFailure e) {
+            System.err.println(e.getMessage() + "; the JVM exits");
+            System.exit(STRICT_EXIT_STATUS);
+        }
     }
 
-    /** Called by the JVM when the agent is attached to a running JVM. */
+    /**
+     * Called by the JVM when the agent is attached to a running JVM. With {@code strict=true} and a bad option it
+     * prints one line and does nothing: the application, already running, runs on.
+     */
     public static void agentmain(String agentArgs, Instrumentation inst) {
-        init(agentArgs, inst);
+        try {
+            init(agentArgs, inst);
+        } catch (StrictFailure e) {
+            System.err.println(e.getMessage() + "; the agent does not start, the running application runs on");
+        }
     }
 
     private static void init(String agentArgs, Instrumentation inst) {
@@ -72,7 +107,7 @@ public final class BladeAgent {
      * The whole agent, with its surroundings passed in.
      *
      * @return the node started, or {@code null} when Blade stays off
-     * @throws IllegalArgumentException only when an option is bad and {@code strict=true}
+     * @throws StrictFailure only when an option is bad and {@code strict=true}; nothing was printed yet
      */
     static BladeNode start(String agentArgs, Properties props, Map<String, String> env, PrintStream err,
                            System.Logger log, Function<BladeOptions, BladeNode> starter) {
@@ -83,7 +118,7 @@ public final class BladeAgent {
      * The whole agent, with its surroundings passed in, the coordinated mode's start and the instrumentation too.
      *
      * @return the node started, or {@code null} when Blade stays off
-     * @throws IllegalArgumentException only when an option is bad and {@code strict=true}
+     * @throws StrictFailure only when an option is bad and {@code strict=true}; nothing was printed yet
      */
     static BladeNode start(String agentArgs, Properties props, Map<String, String> env, PrintStream err,
                            System.Logger log, Function<BladeOptions, BladeNode> starter,
@@ -101,14 +136,10 @@ public final class BladeAgent {
             return null;
         }
         if (!result.ok()) {
-            boolean strict = result.options().strict();
-            String suffix = strict ? "; strict=true, so the agent fails" : RUNS_ON;
-            OptionMessages.lines(result.errors(), suffix).forEach(err::println);
-            if (strict) {
-                throw new IllegalArgumentException(PREFIX + "strict=true and the options are invalid: "
-                    + OptionMessages.bounded(result.errors().get(0))
-                    + (result.errors().size() > 1 ? " (and " + (result.errors().size() - 1) + " more)" : ""));
+            if (result.options().strict()) {
+                throw new StrictFailure(OptionMessages.strictLine(result.errors()));
             }
+            OptionMessages.lines(result.errors(), RUNS_ON).forEach(err::println);
             return null;
         }
         try {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.jr.ob.JSON;
 import io.bladegc.agent.CoordinatorException.Kind;
 import io.bladegc.api.grant.SlotAnswer;
 import java.io.IOException;
-import java.net.http.HttpTimeoutException;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -89,12 +88,8 @@ final class CoordinatorAnswers {
         }
         for (Throwable c = t; c != null; c = c.getCause()) {
             if (c instanceof CoordinatorException ce) {
-                return ce; // e.g. BoundedBody's, which the HTTP client may wrap in an IOException
+                return ce;
             }
-        }
-        if (t instanceof HttpTimeoutException) {
-            return new CoordinatorException(Kind.TIMEOUT, -1, op + ": no answer within the coordinator timeout ("
-                + describe(t) + ")");
         }
         return new CoordinatorException(Kind.UNREACHABLE, -1, op + ": " + describe(t));
     }

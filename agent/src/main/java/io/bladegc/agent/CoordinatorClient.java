@@ -1,7 +1,6 @@
 package io.bladegc.agent;
 
 import static io.bladegc.agent.CoordinatorAnswers.acquireAnswer;
-import static io.bladegc.agent.CoordinatorAnswers.describe;
 import static io.bladegc.agent.CoordinatorAnswers.oneLine;
 import static io.bladegc.agent.CoordinatorAnswers.statusFailure;
 import static io.bladegc.agent.CoordinatorAnswers.transportFailure;
@@ -14,9 +13,6 @@ import io.bladegc.api.grant.SlotAnswer;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -38,9 +35,11 @@ import java.util.stream.Collectors;
 
 /**
  * The node's side of the coordinator's HTTP/JSON API ({@code /v1/nodes/{id}/...}): join, heartbeat, leave,
- * acquire (long poll), release, renew, cancel. HTTP/1.1 through the JDK's {@link HttpClient}; JSON through
- * jackson-jr (shaded into the agent jar). Every call is bounded: connecting and each answer by
- * {@code coordinatorTimeout}; a failure is a {@link CoordinatorException} saying what kind it was, never a hang.
+ * acquire (long poll), release, renew, cancel. HTTP/1.1, one connection per call ({@link BoundedExchange}); JSON
+ * through jackson-jr (shaded into the agent jar). Every call is bounded: each attempt, from connecting to the last
+ * byte of the answer, by {@code coordinatorTimeout}, each answer to 16 KiB of headers and 64 KiB of body, and a call
+ * abandoned (its future cancelled, or not answered within its bound) has its connection closed; a failure is a
+ * {@link CoordinatorException} saying what kind it was, never a hang.
  * Mutating calls (all of them: the API has only POSTs) carry {@code Authorization: Bearer <token>} when a token is
  * configured; the token appears in no message.
  *
@@ -66,13 +65,15 @@ import java.util.stream.Collectors;
  * uses the acquire's time up, and the heartbeat thread's next join (which has the full bound) finds the leader.
  *
  * <p>Thread-safe: one client serves the coordination and heartbeat threads at once. Its I/O runs on daemon threads
- * named {@code blade-coordinator-http-N}.
+ * named {@code blade-coordinator-http-N}, at most {@value #MAX_THREADS}, each busy no longer than one attempt.
  */
 final class CoordinatorClient implements AutoCloseable {
     /** Extra time a caller waits beyond the HTTP timeout before giving up on its own. */
     static final Duration GRACE = Duration.ofMillis(100);
     /** The largest {@code dueInMillis} a heartbeat may carry (one day, coordinator/API.md). */
     static final long MAX_DUE_MILLIS = 86_400_000L;
+    /** The most calls out at once; one more fails at once ({@link Kind#UNREACHABLE}). */
+    static final int MAX_THREADS = 8;
     /** Less time than this left of an acquire's timeout is not worth another replica. */
     private static final long MIN_ATTEMPT_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -86,7 +87,6 @@ final class CoordinatorClient implements AutoCloseable {
     /** The index of the replica that answered last: where calls go first. */
     private final AtomicInteger current = new AtomicInteger();
     private final ExecutorService executor;
-    private final HttpClient http;
 
     /**
      * @param replicas the base URLs of the coordinator's replicas, e.g. {@code http://127.0.0.1:7070} (no trailing
@@ -110,19 +110,13 @@ final class CoordinatorClient implements AutoCloseable {
         this.counters = counters;
         this.log = log;
         AtomicInteger n = new AtomicInteger();
-        // threads only while calls are in flight (a handful at most), gone after 30 s idle
-        this.executor = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
+        // threads only while calls are out (a handful at most, each ends by its timeout), gone after 30 s idle
+        this.executor = new ThreadPoolExecutor(0, MAX_THREADS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
             r -> {
                 Thread t = new Thread(r, "blade-coordinator-http-" + n.incrementAndGet());
                 t.setDaemon(true);
                 return t;
             });
-        this.http = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(timeout)
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .executor(executor)
-            .build();
     }
 
     /** @return the bound on connecting to one replica and on its answer */
@@ -200,7 +194,7 @@ final class CoordinatorClient implements AutoCloseable {
      * @return the answer; fails with {@link CoordinatorException}
      */
     CompletableFuture<SlotAnswer> acquire(long gcId, long leadMillis, long fullPauseMillis, long waitMillis) {
-        return new FailoverCall("acquire", true, attemptTimeout -> {
+        CompletableFuture<Reply> call = new FailoverCall("acquire", true, attemptTimeout -> {
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("gcId", gcId);
             body.put("leadMillis", leadMillis);
@@ -210,13 +204,28 @@ final class CoordinatorClient implements AutoCloseable {
             // the long poll ends when it would have at the first replica: a later attempt waits only what is left
             body.put("waitMillis", Math.max(0, waitMillis - timeout.minus(attemptTimeout).toMillis()));
             return body;
-        }).start().thenApply(r -> {
+        }).start();
+        return abandoning(call, call.thenApply(r -> {
             try {
                 return acquireAnswer(r);
             } catch (CoordinatorException e) {
                 throw new CompletionException(e);
             }
+        }));
+    }
+
+    /**
+     * @param call      a call out
+     * @param dependent what is made of its answer
+     * @return {@code dependent}, which, when cancelled, cancels {@code call}: its exchange is abandoned
+     */
+    static <T, U> CompletableFuture<U> abandoning(CompletableFuture<T> call, CompletableFuture<U> dependent) {
+        dependent.whenComplete((u, e) -> {
+            if (dependent.isCancelled()) {
+                call.cancel(true);
+            }
         });
+        return dependent;
     }
 
     /**
@@ -294,6 +303,8 @@ final class CoordinatorClient implements AutoCloseable {
         private final int first = current.get();
         private final List<String> failures = new ArrayList<>();
         private final CompletableFuture<Reply> result = new CompletableFuture<>();
+        /** The attempt out: cancelled when {@link #result} is, so that its exchange is abandoned. */
+        private volatile CompletableFuture<Reply> out;
 
         /**
          * @param op         the operation, the last path segment
@@ -307,6 +318,11 @@ final class CoordinatorClient implements AutoCloseable {
         }
 
         CompletableFuture<Reply> start() {
+            result.whenComplete((r, e) -> {
+                if (result.isCancelled() && out != null) {
+                    out.cancel(true);
+                }
+            });
             attempt(0, timeout);
             return result;
         }
@@ -314,7 +330,11 @@ final class CoordinatorClient implements AutoCloseable {
         private void attempt(int tried, Duration attemptTimeout) {
             int index = (first + tried) % replicas.size();
             Map<String, Object> attemptBody = body.apply(attemptTimeout);
-            send(op, nodeBases.get(index), attemptBody, attemptTimeout).whenComplete((reply, failure) -> {
+            out = send(op, nodeBases.get(index), attemptBody, attemptTimeout);
+            if (result.isCancelled()) {
+                out.cancel(true);
+            }
+            out.whenComplete((reply, failure) -> {
                 if (failure == null) {
                     answeredBy(index);
                     result.complete(reply);
@@ -349,43 +369,50 @@ final class CoordinatorClient implements AutoCloseable {
         }
     }
 
-    /** @return the decoded JSON body of a 2xx answer from one replica; fails with {@link CoordinatorException} */
+    /**
+     * One exchange with one replica, on an I/O thread, bounded by {@code callTimeout} in all ({@link BoundedExchange});
+     * cancelling the future returned abandons the exchange (its connection is closed).
+     *
+     * @return the decoded JSON body of a 2xx answer; fails with {@link CoordinatorException}
+     */
     private CompletableFuture<Reply> send(String op, URI nodeBase, Map<String, Object> body, Duration callTimeout) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(nodeBase.resolve(op))
-            .timeout(callTimeout)
-            .header("Accept", "application/json");
-        if (authorization != null) {
-            b.header("Authorization", authorization);
-        }
+        byte[] json;
         try {
-            if (body == null) {
-                b.POST(HttpRequest.BodyPublishers.noBody());
-            } else {
-                b.header("Content-Type", "application/json");
-                b.POST(HttpRequest.BodyPublishers.ofString(JSON.std.asString(body), StandardCharsets.UTF_8));
-            }
+            json = body == null ? null : JSON.std.asString(body).getBytes(StandardCharsets.UTF_8);
         } catch (IOException e) {
             return CompletableFuture.failedFuture(new CoordinatorException(Kind.BAD_ANSWER, -1,
                 op + ": cannot write JSON: " + oneLine(e.getMessage())));
         }
         long sentNanos = System.nanoTime();
-        CompletableFuture<HttpResponse<String>> sent;
-        try {
-            sent = http.sendAsync(b.build(), BoundedBody.handler());
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(new CoordinatorException(Kind.UNREACHABLE, -1,
-                op + ": " + describe(e)));
-        }
-        return sent.handle((response, failure) -> {
-            if (failure != null) {
-                throw new CompletionException(transportFailure(op, failure));
+        BoundedExchange exchange = new BoundedExchange(nodeBase.resolve(op), authorization, json,
+            sentNanos + callTimeout.toNanos());
+        CompletableFuture<Reply> reply = new CompletableFuture<>();
+        reply.whenComplete((r, e) -> {
+            if (reply.isCancelled()) {
+                exchange.abandon();
             }
-            int status = response.statusCode();
-            if (status / 100 == 2) {
-                return new Reply(op, status, response.body(), sentNanos);
-            }
-            throw new CompletionException(statusFailure(op, status, response.body()));
         });
+        try {
+            executor.execute(() -> {
+                BoundedExchange.Answer answer;
+                try {
+                    answer = exchange.run();
+                } catch (CoordinatorException e) {
+                    reply.completeExceptionally(new CoordinatorException(e.kind(), e.status(),
+                        op + ": " + e.getMessage()));
+                    return;
+                }
+                if (answer.status() / 100 == 2) {
+                    reply.complete(new Reply(op, answer.status(), answer.body(), sentNanos));
+                } else {
+                    reply.completeExceptionally(statusFailure(op, answer.status(), answer.body()));
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            reply.completeExceptionally(new CoordinatorException(Kind.UNREACHABLE, -1, op + ": "
+                + MAX_THREADS + " coordinator calls are out already"));
+        }
+        return reply;
     }
 
     /** Waits for a call, bounded by {@link #callBound()}, and unwraps its failure. */

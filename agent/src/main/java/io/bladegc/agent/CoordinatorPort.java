@@ -35,14 +35,15 @@ final class CoordinatorPort implements SlotPort {
 
     @Override
     public CompletableFuture<SlotAnswer> acquire(long gcId, long leadMillis, long fullPauseMillis, long waitMillis) {
-        return client.acquire(gcId, leadMillis, fullPauseMillis, waitMillis).handle((answer, failure) -> {
+        CompletableFuture<SlotAnswer> call = client.acquire(gcId, leadMillis, fullPauseMillis, waitMillis);
+        return CoordinatorClient.abandoning(call, call.handle((answer, failure) -> {
             if (failure == null) {
                 return answer;
             }
             CoordinatorException e = CoordinatorAnswers.unwrap(failure);
             throw new CompletionException(new SlotPortException("coordinator " + Membership.reason(e),
                 e.kind() == Kind.TIMEOUT, e));
-        });
+        }));
     }
 
     @Override

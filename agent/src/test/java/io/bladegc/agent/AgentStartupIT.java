@@ -105,12 +105,27 @@ class AgentStartupIT {
     }
 
     @Test
-    void strictWithABadOptionStopsTheJvm() throws Exception {
-        Run r = ChildJvm.run(currentJava(), Map.of(), javaagent("strict=true,drainTimout=250ms"));
-        assertThat(r.exitCode()).as("exit code\n%s", r).isNotZero();
+    void strictWithABadOptionStopsTheJvmWithOneLineAndNoStackTrace() throws Exception {
+        Run r = ChildJvm.run(currentJava(), Map.of(), javaagent("strict=true,bogus=1,drainTimout=250ms"));
+        assertThat(r.exitCode()).as("exit code\n%s", r).isEqualTo(BladeAgent.STRICT_EXIT_STATUS);
         assertThat(r.stdout()).as("%s", r).doesNotContain("app ran");
-        assertThat(r.bladeLines()).as("%s", r).hasSize(1).first().asString()
-            .contains("'drainTimout'", VALID_KEYS, "strict=true");
+        assertThat(r.stderrLines()).as("all of stderr\n%s", r).singleElement().asString()
+            .isEqualTo("[blade] strict=true and the options are invalid: unknown option 'bogus' " + VALID_KEYS
+                + " (and 1 more); the JVM exits");
+    }
+
+    @Test
+    void thousandsOfBadOptionsPrintAHandfulOfShortLinesAndTheApplicationRuns() throws Exception {
+        StringBuilder args = new StringBuilder("margin=" + "7".repeat(50_000));
+        for (int i = 0; i < 2_000; i++) {
+            args.append(",k").append(i).append("=1");
+        }
+        Run r = ChildJvm.run(currentJava(), Map.of(), javaagent(args.toString()));
+        assertThat(r.exitCode()).as("%s", r).isZero();
+        assertThat(r.stdoutLines()).as("%s", r).contains("app ran", "blade node: none");
+        assertThat(r.stderrLines()).as("%s", r).hasSize(6)
+            .allSatisfy(l -> assertThat(l).startsWith("[blade] ").hasSizeLessThan(400));
+        assertThat(r.stderrLines().get(5)).isEqualTo("[blade] ... and 1996 more" + BladeAgent.RUNS_ON);
     }
 
     @Test

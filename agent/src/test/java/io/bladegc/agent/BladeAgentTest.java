@@ -84,20 +84,35 @@ class BladeAgentTest {
     }
 
     @Test
-    void strictMakesBadOptionsFatal() {
-        assertThatThrownBy(() -> start("strict=true,nope=1", Map.of()))
-            .isInstanceOf(IllegalArgumentException.class)
-            .hasMessageContaining("'nope'")
-            .hasMessageContaining("strict=true");
+    void strictMakesBadOptionsFatalWithOneLineForThePremainToPrint() {
+        assertThatThrownBy(() -> start("strict=true,nope=1,margin=x", Map.of()))
+            .isInstanceOf(BladeAgent.StrictFailure.class)
+            .hasMessage("[blade] strict=true and the options are invalid: unknown option 'nope' (valid: enabled, "
+                + "strict, drainTimeout, margin, sampleInterval, coordinator, nodeId, token, coordinatorTimeout, "
+                + "instrument, explicitGc) (and 1 more)")
+            .satisfies(e -> assertThat(e.getStackTrace()).isEmpty());
         assertThat(started).isEmpty();
-        assertThat(errLines()).singleElement().asString().startsWith("[blade] unknown option 'nope'")
-            .endsWith("strict=true, so the agent fails");
+        assertThat(errLines()).isEmpty();
     }
 
     @Test
     void strictFromEnvironmentCountsToo() {
         assertThatThrownBy(() -> start("margin=x", Map.of("BLADE_STRICT", "true")))
-            .isInstanceOf(IllegalArgumentException.class);
+            .isInstanceOf(BladeAgent.StrictFailure.class);
+    }
+
+    @Test
+    void thousandsOfBadOptionsPrintAHandfulOfShortLines() {
+        StringBuilder args = new StringBuilder("margin=" + "7".repeat(100_000) + ",nodeId=a\nb");
+        for (int i = 0; i < 5_000; i++) {
+            args.append(",k").append(i).append("=1");
+        }
+        assertThat(start(args.toString(), Map.of())).isNull();
+        assertThat(errLines()).hasSize(OptionMessages.MAX_LINES + 1)
+            .allSatisfy(l -> assertThat(l).startsWith("[blade] ").hasSizeLessThan(400))
+            .last().isEqualTo("[blade] ... and 4997 more" + BladeAgent.RUNS_ON);
+        assertThat(errLines().get(0)).contains("'margin=" + "7".repeat(80) + "...(100000 chars)'");
+        assertThat(errLines().get(1)).contains("'nodeId=a\\nb'");
     }
 
     @Test

@@ -90,7 +90,6 @@ final class ChildJvm {
         List<String> cmd = new ArrayList<>();
         cmd.add(java.toString());
         cmd.add("-Xmx64m");
-        cmd.add("-XX:-CreateCoredumpOnCrash"); // the strict case aborts the JVM on purpose
         cmd.addAll(Arrays.asList(jvmArgs));
         cmd.add("-cp");
         cmd.add(testClasses().toString());

@@ -284,7 +284,7 @@ class CoordinatorClientTest {
             try {
                 CoordinatorException e = failure(c::join);
                 assertThat(e.kind()).isEqualTo(Kind.BAD_ANSWER);
-                assertThat(e.getMessage()).contains("answer longer than " + BoundedBody.LIMIT + " bytes");
+                assertThat(e.getMessage()).contains("answer longer than " + BoundedExchange.MAX_BODY + " bytes");
                 assertThat(stopped.get(10, TimeUnit.SECONDS)).as("the connection closed by the client").isNotNull();
                 assertThat(written.get()).as("bytes sent before the client closed (socket buffers included)")
                     .isLessThan(64L << 20);

@@ -8,16 +8,17 @@ import org.junit.jupiter.api.Test;
 
 class OptionMessagesTest {
     @Test
-    void aHugeValueIsCutWithItsLengthSaid() {
+    void aHugeMessageIsCutWithItsLengthSaid() {
         String message = "malformed option 'margin=" + "9".repeat(100_000) + "'";
         String line = OptionMessages.bounded(message);
-        assertThat(line).hasSizeLessThan(OptionMessages.MAX_CHARS + 40)
-            .startsWith("malformed option 'margin=999").endsWith("... (" + message.length() + " characters in all)");
+        assertThat(line).hasSize(OptionMessages.MAX_CHARS + ("...(" + message.length() + " chars)").length())
+            .startsWith("malformed option 'margin=999").endsWith("9...(" + message.length() + " chars)");
     }
 
     @Test
     void controlCharactersAreEscapedNotEchoed() {
-        assertThat(OptionMessages.bounded("unknown option 'a\nb\u0007'")).isEqualTo("unknown option 'a\\nb\\u0007'");
+        assertThat(OptionMessages.bounded("unknown option 'a\nb\r\tc\u0007\u001b[31m'"))
+            .isEqualTo("unknown option 'a\\nb\\r\\tc\\u0007\\u001b[31m'");
     }
 
     @Test
@@ -34,6 +35,21 @@ class OptionMessagesTest {
         List<String> lines = OptionMessages.lines(errors, "; off");
         assertThat(lines).hasSize(OptionMessages.MAX_LINES + 1);
         assertThat(lines.get(0)).isEqualTo("[blade] unknown option 'k0'; off");
-        assertThat(lines.get(OptionMessages.MAX_LINES)).isEqualTo("[blade] and 4995 more option errors; off");
+        assertThat(lines.get(OptionMessages.MAX_LINES - 1)).isEqualTo("[blade] unknown option 'k4'; off");
+        assertThat(lines.get(OptionMessages.MAX_LINES)).isEqualTo("[blade] ... and 4995 more; off");
+    }
+
+    @Test
+    void asManyErrorsAsLinesHaveNoCount() {
+        List<String> errors = List.of("a", "b", "c", "d", "e");
+        assertThat(OptionMessages.lines(errors, "")).hasSize(OptionMessages.MAX_LINES).last().isEqualTo("[blade] e");
+    }
+
+    @Test
+    void theStrictLineIsOneLineWithTheFirstErrorAndACount() {
+        assertThat(OptionMessages.strictLine(List.of("unknown option 'bogus'\n", "x", "y")))
+            .isEqualTo("[blade] strict=true and the options are invalid: unknown option 'bogus'\\n (and 2 more)");
+        assertThat(OptionMessages.strictLine(List.of("unknown option 'bogus'")))
+            .isEqualTo("[blade] strict=true and the options are invalid: unknown option 'bogus'");
     }
 }

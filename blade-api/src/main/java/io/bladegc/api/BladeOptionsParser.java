@@ -11,7 +11,9 @@ import java.util.TreeMap;
 /**
  * Reads {@link BladeOptions} from agent arguments, system properties and the environment, or from one map of values
  * (servlet filter init-params). Never throws on bad input: every problem becomes one line in
- * {@link Result#errors()}, naming the option and the source it came from.
+ * {@link Result#errors()}, naming the option and the source it came from. A message shows at most
+ * {@value #MAX_SHOWN} characters of any value, key or name it quotes, control characters escaped
+ * ({@link #shortened}), so that every message is one short line whatever the input.
  *
  * <p>Formats:
  * <ul>
@@ -63,6 +65,9 @@ public final class BladeOptionsParser {
     /** Longest accepted duration for any option: anything longer is a typo, not a setting. */
     static final Duration MAX_DURATION = Duration.ofHours(1);
 
+    /** The most characters of a value, key or name a message shows: a longer one is cut. */
+    static final int MAX_SHOWN = 80;
+
     static final String VALID = "(valid: " + String.join(", ", KEYS) + ")";
 
     private BladeOptionsParser() {
@@ -109,7 +114,7 @@ public final class BladeOptionsParser {
                 String key = keyOfEnv(name);
                 String from = " from environment variable " + name;
                 if (key == null) {
-                    reader.errors.add("unknown option in environment variable '" + name + "' (valid: "
+                    reader.errors.add("unknown option in environment variable '" + shortened(name) + "' (valid: "
                         + String.join(", ", KEYS.stream().map(BladeOptionsParser::envName).toList()) + ")");
                 } else {
                     reader.read(key, e.getValue(), from);
@@ -127,7 +132,8 @@ public final class BladeOptionsParser {
                 String key = e.getKey().substring(PROPERTY_PREFIX.length());
                 String from = " from system property " + e.getKey();
                 if (!KEYS.contains(key)) {
-                    reader.errors.add("unknown option '" + key + "'" + from + " " + VALID);
+                    reader.errors.add("unknown option '" + shortened(key) + "' from system property "
+                        + shortened(e.getKey()) + " " + VALID);
                 } else {
                     reader.read(key, e.getValue(), from);
                 }
@@ -142,15 +148,15 @@ public final class BladeOptionsParser {
                 }
                 int eq = item.indexOf('=');
                 if (eq < 0) {
-                    reader.errors.add("malformed option '" + item + "': expected key=value " + VALID);
+                    reader.errors.add("malformed option '" + shortened(item) + "': expected key=value " + VALID);
                     continue;
                 }
                 String key = item.substring(0, eq).trim();
                 String value = item.substring(eq + 1).trim();
                 if (key.isEmpty()) {
-                    reader.errors.add("malformed option '" + item + "': expected key=value " + VALID);
+                    reader.errors.add("malformed option '" + shortened(item) + "': expected key=value " + VALID);
                 } else if (!KEYS.contains(key)) {
-                    reader.errors.add("unknown option '" + key + "' " + VALID);
+                    reader.errors.add("unknown option '" + shortened(key) + "' " + VALID);
                 } else if (seen.containsKey(key)) {
                     reader.errors.add("option '" + key + "' given twice: '" + key + "=" + shown(key, seen.get(key))
                         + "' and '" + key + "=" + shown(key, value) + "'");
@@ -176,7 +182,7 @@ public final class BladeOptionsParser {
             for (Map.Entry<String, String> e : new TreeMap<>(values).entrySet()) {
                 String key = e.getKey() == null ? "" : e.getKey().trim();
                 if (!KEYS.contains(key)) {
-                    reader.errors.add("unknown option '" + key + "' " + VALID);
+                    reader.errors.add("unknown option '" + shortened(key) + "' " + VALID);
                 } else {
                     reader.read(key, e.getValue(), "");
                 }
@@ -198,9 +204,29 @@ public final class BladeOptionsParser {
         return sb.toString();
     }
 
-    /** @return the value as a message may show it: secrets hidden */
+    /** @return the value as a message may show it: secrets hidden, others {@link #shortened} */
     static String shown(String key, String value) {
-        return SECRET_KEYS.contains(key) ? HIDDEN : value;
+        return SECRET_KEYS.contains(key) ? HIDDEN : shortened(value);
+    }
+
+    /**
+     * @return {@code text} as a message may show it, whatever it holds: control characters escaped (a newline as
+     *     {@code \n}, a tab as {@code \t}, others as {@code \}{@code uXXXX}), and cut after
+     *     {@value #MAX_SHOWN} characters, with its length said: {@code ...(100000 chars)}
+     */
+    static String shortened(String text) {
+        StringBuilder sb = new StringBuilder();
+        int i = 0;
+        for (; i < text.length() && sb.length() < MAX_SHOWN; i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                default -> sb.append(Character.isISOControl(c) ? String.format("\\u%04x", (int) c) : c);
+            }
+        }
+        return i < text.length() ? sb.append("...(").append(text.length()).append(" chars)").toString() : sb.toString();
     }
 
     private static String keyOfEnv(String name) {

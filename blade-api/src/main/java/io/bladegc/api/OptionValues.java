@@ -75,14 +75,15 @@ final class OptionValues {
                     + "http://127.0.0.1:7070|http://127.0.0.1:7071");
                 return null;
             }
-            URI uri = parseCoordinator(part, where, " " + which + " '" + part + "'");
+            URI uri = parseCoordinator(part, where, " " + which + " '" + BladeOptionsParser.shortened(part) + "'");
             if (uri == null) {
                 return null;
             }
             URI same = BladeOptions.withoutTrailingSlash(uri);
             for (int j = 0; j < uris.size(); j++) {
                 if (BladeOptions.withoutTrailingSlash(uris.get(j)).equals(same)) {
-                    errors.add("malformed option " + where + ": the coordinator " + which + " '" + part
+                    errors.add("malformed option " + where + ": the coordinator " + which + " '"
+                        + BladeOptionsParser.shortened(part)
                         + "' repeats URL " + (j + 1) + "; list each coordinator replica once");
                     return null;
                 }
@@ -173,8 +174,9 @@ final class OptionValues {
             return null;
         }
         if (BARE_NUMBER.matcher(value).matches()) {
-            errors.add("malformed option " + where + ": a duration needs a unit (ms, s or m), e.g. " + value
-                + "ms or " + value + "s");
+            String number = value.length() <= 20 ? value : "20";
+            errors.add("malformed option " + where + ": a duration needs a unit (ms, s or m), e.g. " + number
+                + "ms or " + number + "s");
             return null;
         }
         if (value.length() > 1 && (value.charAt(0) == 'P' || value.charAt(0) == 'p'

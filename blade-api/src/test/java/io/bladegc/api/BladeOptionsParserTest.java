@@ -400,6 +400,56 @@ class BladeOptionsParserTest {
         }
     }
 
+    /** Messages quote what they were given, but never more than a short, printable piece of it (issue 15). */
+    @Nested
+    class QuotedInput {
+        @Test
+        void aHugeValueIsShownShortWithItsLength() {
+            String e = singleError(args("margin=" + "9".repeat(100_000)));
+            assertThat(e).isEqualTo("malformed option 'margin=" + "9".repeat(BladeOptionsParser.MAX_SHOWN)
+                + "...(100000 chars)': a duration needs a unit (ms, s or m), e.g. 20ms or 20s");
+        }
+
+        @Test
+        void aHugeUnknownKeyIsShownShortAndTheValidKeysStillListed() {
+            String e = singleError(args("k".repeat(5_000) + "=1"));
+            assertThat(e).isEqualTo("unknown option '" + "k".repeat(BladeOptionsParser.MAX_SHOWN) + "...(5000 chars)' "
+                + VALID_LIST);
+        }
+
+        @Test
+        void aHugeItemWithoutEqualsSignIsShownShort() {
+            assertThat(singleError(args("x".repeat(1_000)))).startsWith("malformed option '"
+                + "x".repeat(BladeOptionsParser.MAX_SHOWN) + "...(1000 chars)': expected key=value");
+        }
+
+        @Test
+        void controlCharactersAreEscapedNotEchoed() {
+            String e = singleError(args("nodeId=a\nb\tc\u0007d\re"));
+            assertThat(e).startsWith("malformed option 'nodeId=a\\nb\\tc\\u0007d\\re'");
+        }
+
+        @Test
+        void unknownPropertiesAndVariablesAreShownShortToo() {
+            String name = "x".repeat(200);
+            Result r = BladeOptionsParser.parse(null, props("blade." + name, "1"), env("BLADE_" + name.toUpperCase(),
+                "1"));
+            assertThat(r.errors()).hasSize(2).allSatisfy(e -> assertThat(e).contains("...(").hasSizeLessThan(500));
+        }
+
+        @Test
+        void aCoordinatorListShowsEachUrlShort() {
+            String e = singleError(args("coordinator=http://a:1|ftp://" + "h".repeat(500)));
+            assertThat(e).contains("URL 2 of 2 'ftp://" + "h".repeat(BladeOptionsParser.MAX_SHOWN - 6)
+                + "...(506 chars)'");
+        }
+
+        @Test
+        void theTokenStaysHidden() {
+            assertThat(singleError(args("token=s3cr3t x"))).contains("'token=(hidden)'").doesNotContain("s3cr3t");
+        }
+    }
+
     @Nested
     class Coordinator {
 

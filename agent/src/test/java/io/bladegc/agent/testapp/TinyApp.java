@@ -13,7 +13,9 @@ import javax.management.ObjectName;
  * two seconds ({@code -Dtinyapp.allocateMillis=...} to change), as a busy service would, and then also prints
  * {@code blade stats: Mode=..., Collections=..., Forced=...} from the same MBean. With
  * {@code -Dtinyapp.coordination=true} it also prints {@code blade coordination: Grants=..., ...} from the MBean
- * {@code io.bladegc:type=Coordination}. It knows nothing of Blade's classes, like any application.
+ * {@code io.bladegc:type=Coordination}. With {@code -Dtinyapp.heap=true} it ends with
+ * {@code heap after full collection: <bytes>}, the heap in use after {@code System.gc()}. It knows nothing of Blade's
+ * classes, like any application.
  */
 public final class TinyApp {
     private TinyApp() {
@@ -38,6 +40,12 @@ public final class TinyApp {
         }
         if (Boolean.getBoolean("tinyapp.coordination")) {
             System.out.println("blade coordination: " + coordinationStats());
+        }
+        if (Boolean.getBoolean("tinyapp.heap")) {
+            sink = null;
+            System.gc();
+            System.out.println("heap after full collection: "
+                + ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
         }
     }
 

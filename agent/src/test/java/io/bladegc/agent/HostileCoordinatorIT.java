@@ -1,0 +1,65 @@
+package io.bladegc.agent;
+
+import static io.bladegc.agent.ChildJvm.currentJava;
+import static io.bladegc.agent.ChildJvm.javaagent;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bladegc.agent.ChildJvm.Run;
+import io.bladegc.agent.HostileCoordinator.Answer;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The shaded agent in a child JVM under load (allocating for three seconds), its coordinator URL pointing at
+ * something hostile ({@link HostileCoordinator}): for each hostile answer the application finishes, and its heap after
+ * a full collection is within 10 % of the same run with no coordinator (a closed port): whatever answers, the agent
+ * keeps nothing of it.
+ */
+class HostileCoordinatorIT {
+    private static final double HEAP_TOLERANCE = 0.10;
+    private static long baselineHeap;
+
+    private static Run runAgainst(String coordinator) throws Exception {
+        return ChildJvm.run(currentJava(), Map.of(), "-XX:+UseSerialGC", "-XX:ParallelGCThreads=1", "-Xmn16m",
+            "-Dtinyapp.allocate=true", "-Dtinyapp.allocateMillis=3000", "-Dtinyapp.coordination=true",
+            "-Dtinyapp.heap=true", javaagent("coordinator=" + coordinator + ",nodeId=it-node,coordinatorTimeout=1s"));
+    }
+
+    private static long heapAfterFullCollection(Run r) {
+        assertThat(r.exitCode()).as("%s", r).isZero();
+        assertThat(r.stdoutLines()).as("%s", r).contains("app ran");
+        String line = r.stdoutLines().stream().filter(l -> l.startsWith("heap after full collection: ")).findFirst()
+            .orElseThrow(() -> new AssertionError("no heap line\n" + r));
+        return Long.parseLong(line.substring(line.indexOf(": ") + 2));
+    }
+
+    @BeforeAll
+    static void runWithNoCoordinator() throws Exception {
+        baselineHeap = heapAfterFullCollection(runAgainst("http://127.0.0.1:" + FakeCoordinator.closedPort()));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Answer.class)
+    void theApplicationFinishesAndItsHeapStaysAsWithNoCoordinator(Answer answer) throws Exception {
+        try (HostileCoordinator hostile = new HostileCoordinator(answer)) {
+            long t0 = System.nanoTime();
+            Run r = runAgainst(hostile.uri().toString());
+            Duration took = Duration.ofNanos(System.nanoTime() - t0);
+
+            long heap = heapAfterFullCollection(r);
+            System.out.printf("%s: heap after a full collection %d bytes (no coordinator: %d), %d connections, "
+                + "%d ms; %s%n", answer, heap, baselineHeap, hostile.connections().size(), took.toMillis(),
+                r.stderrLines().stream().filter(l -> l.contains("is unavailable")).findFirst().orElse("?"));
+            assertThat(hostile.connections()).as("the agent called it\n%s", r).isNotEmpty();
+            assertThat(r.stderr()).as("%s", r).contains("is unavailable");
+            assertThat(r.stdout()).as("%s", r).contains("CoordinatorUp=false");
+            assertThat(took).as("three seconds of work; each call ends within a second\n%s", r)
+                .isLessThan(Duration.ofSeconds(20));
+            assertThat((double) heap).as("heap after a full collection (no coordinator: %d bytes)\n%s", baselineHeap,
+                r).isBetween(baselineHeap * (1 - HEAP_TOLERANCE), baselineHeap * (1 + HEAP_TOLERANCE));
+        }
+    }
+}
