@@ -100,7 +100,11 @@ class CoordinatorServerIT {
     }
 
     private static JsonNode json(HttpResponse<String> r) throws IOException {
-        return JSON.readTree(r.body());
+        return json(r.body());
+    }
+
+    private static JsonNode json(String body) throws IOException {
+        return JSON.readTree(body);
     }
 
     private InetSocketAddress address() {
@@ -435,20 +439,87 @@ class CoordinatorServerIT {
     }
 
     @Test
-    void aClientThatPipelinesWithoutReadingIsCutOff() throws Exception {
+    void aClientThatPipelinesWithoutReadingIsCutOffAfterItsAnswers() throws Exception {
         start();
         Canary canary = canary();
         try (RawClient c = new RawClient(address())) {
             post("/v1/nodes/a/join", "");
             post("/v1/nodes/b/join", "");
             post("/v1/nodes/a/acquire", "{\"gcId\":1,\"leadMillis\":10}");
-            String body = "{\"gcId\":1,\"leadMillis\":10,\"waitMillis\":15000}";
+            String body = "{\"gcId\":1,\"leadMillis\":10,\"waitMillis\":1000}";
             String poll = "POST /v1/nodes/b/acquire HTTP/1.1\r\nHost: c\r\nContent-Length: " + body.length()
                 + "\r\n\r\n" + body;
-            c.trySend(poll + "GET /v1/cluster HTTP/1.1\r\nHost: c\r\n\r\n".repeat(200));
-            assertThat(c.closedByServer(5_000)).isTrue();
+            c.trySend(poll + "GET /health HTTP/1.1\r\nHost: c\r\n\r\n".repeat(200));
+            assertThat(c.closedByServer(6_000)).isTrue();
         }
         assertServedThroughout(canary, 10);
+    }
+
+    // ---- every executed request is answered (issue 15) ----
+
+    /** @return every response until the server closes the connection */
+    private static List<String> responsesUntilClosed(RawClient c) throws IOException {
+        List<String> answers = new ArrayList<>();
+        for (String r = c.readResponse(); !r.isEmpty(); r = c.readResponse()) {
+            answers.add(r);
+        }
+        return answers;
+    }
+
+    private static String rawPost(String path, String body) {
+        return "POST " + path + " HTTP/1.1\r\nHost: c\r\nContent-Length: " + body.length() + "\r\n\r\n" + body;
+    }
+
+    @Test
+    void aRequestFollowedByGarbageInOneWriteIsAnsweredBeforeThe400() throws Exception {
+        start();
+        post("/v1/nodes/b/join", "");
+        String garbage = "\u0016\u0003\u0001garbage\r\n\r\n";
+        try (RawClient c = new RawClient(address())) {
+            c.send(rawPost("/v1/nodes/a/join", "") + garbage);
+            List<String> answers = responsesUntilClosed(c);
+            assertThat(answers).hasSize(2);
+            assertThat(answers.get(0)).startsWith("HTTP/1.1 200 ").contains("\"node\":\"a\"");
+            assertThat(answers.get(1)).startsWith("HTTP/1.1 400 ").contains("malformed request");
+        }
+        assertThat(json(get("/v1/cluster")).path("members").toString()).isEqualTo("[\"a\",\"b\"]");
+        try (RawClient c = new RawClient(address())) {
+            c.send(rawPost("/v1/nodes/a/acquire", "{\"gcId\":1,\"leadMillis\":10}") + garbage);
+            List<String> answers = responsesUntilClosed(c);
+            assertThat(answers).hasSize(2);
+            assertThat(answers.get(0)).startsWith("HTTP/1.1 200 ").contains("\"status\":\"GRANTED\"");
+            assertThat(answers.get(1)).startsWith("HTTP/1.1 400 ");
+        }
+        JsonNode collecting = json(get("/v1/cluster")).path("collecting");
+        assertThat(collecting.size()).isEqualTo(1);
+        assertThat(collecting.get(0).path("node").asText()).isEqualTo("a");
+    }
+
+    @Test
+    void thirtyPipelinedRequestsInOneWriteAreAnsweredOrRefusedUnexecuted() throws Exception {
+        start();
+        StringBuilder flood = new StringBuilder();
+        for (int i = 1; i <= 30; i++) {
+            flood.append(rawPost("/v1/nodes/p" + i + "/join", ""));
+        }
+        List<String> answers;
+        try (RawClient c = new RawClient(address())) {
+            c.send(flood.toString());
+            answers = responsesUntilClosed(c);
+        }
+        List<String> answeredJoins = new ArrayList<>();
+        for (String a : answers.subList(0, answers.size() - 1)) {
+            assertThat(a).startsWith("HTTP/1.1 200 ");
+            answeredJoins.add(json(a.substring(a.indexOf("\r\n\r\n") + 4)).path("node").asText());
+        }
+        assertThat(answeredJoins).as("in request order").containsExactly("p1", "p2", "p3", "p4", "p5", "p6", "p7",
+            "p8", "p9");
+        assertThat(answers.get(answers.size() - 1)).startsWith("HTTP/1.1 503 ")
+            .contains("too many pipelined requests", "connection: close");
+        List<String> members = new ArrayList<>();
+        json(get("/v1/cluster")).path("members").forEach(m -> members.add(m.asText()));
+        assertThat(members).as("every executed join was answered, and no other was executed")
+            .containsExactlyInAnyOrderElementsOf(answeredJoins);
     }
 
     @Test
