@@ -42,7 +42,9 @@ import java.util.stream.Collectors;
  * jackson-jr (shaded into the agent jar). Every call is bounded: connecting and each answer by
  * {@code coordinatorTimeout}; a failure is a {@link CoordinatorException} saying what kind it was, never a hang.
  * Mutating calls (all of them: the API has only POSTs) carry {@code Authorization: Bearer <token>} when a token is
- * configured; the token appears in no message.
+ * configured; the token appears in no message. Every call also carries this node's member key
+ * ({@code Blade-Member-Key}, made at random for this client): the proof that it is the process that joined as this
+ * node, so that no other caller can cancel its grant or make it leave (coordinator/API.md, "Member keys").
  *
  * <p><b>Replicas.</b> A replicated coordinator has several replicas sharing one ledger; only the Raft leader serves
  * node calls, the others answer {@code 503 NOT_LEADER}. A call goes to the replica that last answered; when that one
@@ -75,11 +77,15 @@ final class CoordinatorClient implements AutoCloseable {
     static final long MAX_DUE_MILLIS = 86_400_000L;
     /** Less time than this left of an acquire's timeout is not worth another replica. */
     private static final long MIN_ATTEMPT_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** The header that carries the member key. */
+    static final String MEMBER_KEY_HEADER = "Blade-Member-Key";
 
     private final List<URI> replicas;
     private final List<URI> nodeBases;
     private final String nodeId;
     private final String authorization;
+    /** This node's member key: 128 random bits, base64url. */
+    private final String memberKey = newMemberKey();
     private final Duration timeout;
     private final CoordinationCounters counters;
     private final System.Logger log;
@@ -357,6 +363,7 @@ final class CoordinatorClient implements AutoCloseable {
         if (authorization != null) {
             b.header("Authorization", authorization);
         }
+        b.header(MEMBER_KEY_HEADER, memberKey);
         try {
             if (body == null) {
                 b.POST(HttpRequest.BodyPublishers.noBody());
@@ -386,6 +393,12 @@ final class CoordinatorClient implements AutoCloseable {
             }
             throw new CompletionException(statusFailure(op, status, response.body()));
         });
+    }
+
+    private static String newMemberKey() {
+        byte[] secret = new byte[16];
+        new java.security.SecureRandom().nextBytes(secret);
+        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
     }
 
     /** Waits for a call, bounded by {@link #callBound()}, and unwraps its failure. */

@@ -54,11 +54,19 @@ class CoordinatorHandlerTest {
         }
     }
 
+    /** A call with the member key of the node in {@code uri} ({@link TestKeys}). */
     private Answer call(HttpMethod method, String uri, String body, String authorization) {
+        return call(method, uri, body, authorization, TestKeys.forPath(uri));
+    }
+
+    private Answer call(HttpMethod method, String uri, String body, String authorization, String memberKey) {
         FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, method, uri,
             Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
         if (authorization != null) {
             request.headers().set(HttpHeaderNames.AUTHORIZATION, authorization);
+        }
+        if (memberKey != null) {
+            request.headers().set(TestKeys.HEADER, memberKey);
         }
         channel.writeInbound(request);
         channel.runPendingTasks();
@@ -82,6 +90,14 @@ class CoordinatorHandlerTest {
 
     private Answer post(String uri, String body) {
         return call(HttpMethod.POST, uri, body, null);
+    }
+
+    /** Sends a keyed POST and leaves its answer (a long-poll) to come later. */
+    private void postWithoutWaiting(String uri, String body) {
+        FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, uri,
+            Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
+        request.headers().set(TestKeys.HEADER, TestKeys.forPath(uri));
+        channel.writeInbound(request);
     }
 
     @Test
@@ -109,8 +125,7 @@ class CoordinatorHandlerTest {
         post("/v1/nodes/b/join", "");
         post("/v1/nodes/c/join", "");
         post("/v1/nodes/a/acquire", "{\"gcId\":1,\"leadMillis\":10}");
-        channel.writeInbound(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/v1/nodes/b/acquire",
-            Unpooled.copiedBuffer("{\"gcId\":4,\"leadMillis\":10,\"waitMillis\":5000}", StandardCharsets.UTF_8)));
+        postWithoutWaiting("/v1/nodes/b/acquire", "{\"gcId\":4,\"leadMillis\":10,\"waitMillis\":5000}");
         channel.runPendingTasks();
         Object none = channel.readOutbound();
         assertThat(none).isNull();
@@ -132,8 +147,7 @@ class CoordinatorHandlerTest {
         post("/v1/nodes/a/join", "");
         post("/v1/nodes/b/join", "");
         post("/v1/nodes/a/acquire", "{\"gcId\":1,\"leadMillis\":10}");
-        channel.writeInbound(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/v1/nodes/b/acquire",
-            Unpooled.copiedBuffer("{\"gcId\":1,\"leadMillis\":10,\"waitMillis\":1000}", StandardCharsets.UTF_8)));
+        postWithoutWaiting("/v1/nodes/b/acquire", "{\"gcId\":1,\"leadMillis\":10,\"waitMillis\":1000}");
         slotThread.advance(1_000);
         channel.runPendingTasks();
         Answer b = read();
@@ -199,8 +213,12 @@ class CoordinatorHandlerTest {
         // the token is checked before the node id and the body are even looked at
         assertThat(call(HttpMethod.POST, "/v1/nodes/%%%/join", "garbage", null).status()).isEqualTo(401);
         assertThat(call(HttpMethod.POST, "/v1/nodes/a/join", "", "Bearer s3cret").status()).isEqualTo(200);
-        assertThat(call(HttpMethod.GET, "/v1/cluster", "", null).status()).isEqualTo(200);
+        assertThat(call(HttpMethod.GET, "/v1/cluster", "", null).status()).as("the cluster view names nodes")
+            .isEqualTo(401);
+        assertThat(call(HttpMethod.HEAD, "/v1/cluster", "", "Bearer wrong").status()).isEqualTo(401);
+        assertThat(call(HttpMethod.GET, "/v1/cluster", "", "Bearer s3cret").status()).isEqualTo(200);
         assertThat(call(HttpMethod.GET, "/health", "", null).status()).isEqualTo(200);
+        assertThat(call(HttpMethod.GET, "/metrics", "", null).status()).isEqualTo(200);
     }
 
     @Test
@@ -247,8 +265,7 @@ class CoordinatorHandlerTest {
         post("/v1/nodes/a/join", "");
         post("/v1/nodes/b/join", "");
         post("/v1/nodes/a/acquire", "{\"gcId\":1,\"leadMillis\":10}");
-        channel.writeInbound(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/v1/nodes/b/acquire",
-            Unpooled.copiedBuffer("{\"gcId\":1,\"leadMillis\":10,\"waitMillis\":30000}", StandardCharsets.UTF_8)));
+        postWithoutWaiting("/v1/nodes/b/acquire", "{\"gcId\":1,\"leadMillis\":10,\"waitMillis\":30000}");
         assertThat(slots.cluster().join().waiting()).isEqualTo(1);
         channel.close();
         assertThat(slots.cluster().join().waiting()).isZero();

@@ -65,7 +65,8 @@ class CoordinatorPipelineTest {
     }
 
     private static String post(String path, String body) {
-        return "POST " + path + " HTTP/1.1\r\nHost: c\r\nContent-Length: " + body.length() + "\r\n\r\n" + body;
+        return "POST " + path + " HTTP/1.1\r\nHost: c\r\n" + TestKeys.HEADER + ": " + TestKeys.forPath(path)
+            + "\r\nContent-Length: " + body.length() + "\r\n\r\n" + body;
     }
 
     @Test
@@ -81,7 +82,8 @@ class CoordinatorPipelineTest {
         send(post("/v1/nodes/a/join", ""));
         send(post("/v1/nodes/b/join", ""));
         String body = "{\"gcId\":1,\"leadMillis\":5}";
-        String out = send("POST /v1/nodes/a/acquire HTTP/1.1\r\nHost: c\r\nTransfer-Encoding: chunked\r\n\r\n"
+        String out = send("POST /v1/nodes/a/acquire HTTP/1.1\r\nHost: c\r\nTransfer-Encoding: chunked\r\n"
+            + TestKeys.HEADER + ": " + TestKeys.of("a") + "\r\n\r\n"
             + Integer.toHexString(body.length()) + "\r\n" + body + "\r\n0\r\n\r\n");
         assertThat(statuses(out)).containsExactly(200, 200, 200);
         assertThat(out).contains("\"status\":\"GRANTED\"");

@@ -84,14 +84,20 @@ class CoordinatorServerIT {
         assertThat(canary.served()).isGreaterThanOrEqualTo(atLeast);
     }
 
+    /** POSTs with the member key of the node in {@code path} ({@link TestKeys}). */
     private HttpResponse<String> post(String path, String body) throws Exception {
-        return http.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30))
+        return http.send(keyed(HttpRequest.newBuilder(base.resolve(path)), path).timeout(Duration.ofSeconds(30))
             .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private CompletableFuture<HttpResponse<String>> postAsync(String path, String body) {
-        return http.sendAsync(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30))
+        return http.sendAsync(keyed(HttpRequest.newBuilder(base.resolve(path)), path).timeout(Duration.ofSeconds(30))
             .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static HttpRequest.Builder keyed(HttpRequest.Builder b, String path) {
+        String key = TestKeys.forPath(path);
+        return key == null ? b : b.header(TestKeys.HEADER, key);
     }
 
     private HttpResponse<String> get(String path) throws Exception {
@@ -467,7 +473,8 @@ class CoordinatorServerIT {
     }
 
     private static String rawPost(String path, String body) {
-        return "POST " + path + " HTTP/1.1\r\nHost: c\r\nContent-Length: " + body.length() + "\r\n\r\n" + body;
+        return "POST " + path + " HTTP/1.1\r\nHost: c\r\n" + TestKeys.HEADER + ": " + TestKeys.forPath(path)
+            + "\r\nContent-Length: " + body.length() + "\r\n\r\n" + body;
     }
 
     @Test
