@@ -225,8 +225,9 @@ class SlotServiceTest {
         now(service.acquire("a", key("a"), 1, 100, 0, 0));
         CompletableFuture<SlotReply> first = service.acquire("b", key("b"), 1, 100, 0, 5_000);
         CompletableFuture<SlotReply> second = service.acquire("b", key("b"), 2, 100, 0, 5_000);
-        assertThat(now(first).kind()).isEqualTo(SlotReply.Kind.QUEUED);
-        assertThat(now(first).gcId()).isEqualTo(2);
+        assertThat(now(first).kind()).as("API.md: replaced").isEqualTo(SlotReply.Kind.CANCELLED);
+        assertThat(now(first).gcId()).isEqualTo(1);
+        assertThat(now(first).message()).contains("replaced by GC request 2");
         assertThat(second).isNotDone();
         assertThat(service.cluster().join().waiting()).isEqualTo(1);
     }
