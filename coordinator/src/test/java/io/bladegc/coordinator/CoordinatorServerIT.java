@@ -214,7 +214,10 @@ class CoordinatorServerIT {
             .header("Authorization", "Bearer s3cret").POST(HttpRequest.BodyPublishers.noBody()).build(),
             HttpResponse.BodyHandlers.ofString());
         assertThat(ok.statusCode()).isEqualTo(200);
-        assertThat(get("/v1/cluster").statusCode()).isEqualTo(200);
+        assertThat(get("/v1/cluster").statusCode()).as("the cluster view names nodes").isEqualTo(401);
+        assertThat(http.send(HttpRequest.newBuilder(base.resolve("/v1/cluster")).header("Authorization",
+            "Bearer s3cret").build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+        assertThat(get("/health").statusCode()).isEqualTo(200);
     }
 
     @Test
