@@ -63,10 +63,11 @@ final class BoundedExchange {
     /**
      * @param uri           the {@code http://} or {@code https://} URL to post to
      * @param authorization the {@code Authorization} header's value, or {@code null}
+     * @param memberKey     the {@code Blade-Member-Key} header's value (the node's own key), or {@code null}
      * @param json          the request body, or {@code null} for none
      * @param deadlineNanos when, on the {@link System#nanoTime()} clock, the exchange fails with {@link Kind#TIMEOUT}
      */
-    BoundedExchange(URI uri, String authorization, byte[] json, long deadlineNanos) {
+    BoundedExchange(URI uri, String authorization, String memberKey, byte[] json, long deadlineNanos) {
         this.uri = uri;
         this.deadlineNanos = deadlineNanos;
         String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
@@ -76,6 +77,9 @@ final class BoundedExchange {
             .append("\r\nAccept: application/json\r\nConnection: close\r\n");
         if (authorization != null) {
             head.append("Authorization: ").append(authorization).append("\r\n");
+        }
+        if (memberKey != null) {
+            head.append(CoordinatorClient.MEMBER_KEY_HEADER).append(": ").append(memberKey).append("\r\n");
         }
         byte[] body = json == null ? new byte[0] : json;
         if (json != null) {

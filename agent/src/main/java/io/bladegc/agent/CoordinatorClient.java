@@ -14,8 +14,10 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +43,9 @@ import java.util.stream.Collectors;
  * abandoned (its future cancelled, or not answered within its bound) has its connection closed; a failure is a
  * {@link CoordinatorException} saying what kind it was, never a hang.
  * Mutating calls (all of them: the API has only POSTs) carry {@code Authorization: Bearer <token>} when a token is
- * configured; the token appears in no message.
+ * configured; the token appears in no message. Every call also carries this node's member key
+ * ({@code Blade-Member-Key}, made at random for this client): the proof that it is the process that joined as this
+ * node, so that no other caller can cancel its grant or make it leave (coordinator/API.md, "Member keys").
  *
  * <p><b>Replicas.</b> A replicated coordinator has several replicas sharing one ledger; only the Raft leader serves
  * node calls, the others answer {@code 503 NOT_LEADER}. A call goes to the replica that last answered; when that one
@@ -76,11 +80,15 @@ final class CoordinatorClient implements AutoCloseable {
     static final int MAX_THREADS = 8;
     /** Less time than this left of an acquire's timeout is not worth another replica. */
     private static final long MIN_ATTEMPT_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** The header that carries the member key. */
+    static final String MEMBER_KEY_HEADER = "Blade-Member-Key";
 
     private final List<URI> replicas;
     private final List<URI> nodeBases;
     private final String nodeId;
     private final String authorization;
+    /** This node's member key: 128 random bits, base64url. */
+    private final String memberKey = newMemberKey();
     private final Duration timeout;
     private final CoordinationCounters counters;
     private final System.Logger log;
@@ -384,7 +392,7 @@ final class CoordinatorClient implements AutoCloseable {
                 op + ": cannot write JSON: " + oneLine(e.getMessage())));
         }
         long sentNanos = System.nanoTime();
-        BoundedExchange exchange = new BoundedExchange(nodeBase.resolve(op), authorization, json,
+        BoundedExchange exchange = new BoundedExchange(nodeBase.resolve(op), authorization, memberKey, json,
             sentNanos + callTimeout.toNanos());
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         reply.whenComplete((r, e) -> {
@@ -413,6 +421,12 @@ final class CoordinatorClient implements AutoCloseable {
                 + MAX_THREADS + " coordinator calls are out already"));
         }
         return reply;
+    }
+
+    private static String newMemberKey() {
+        byte[] secret = new byte[16];
+        new SecureRandom().nextBytes(secret);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
     }
 
     /** Waits for a call, bounded by {@link #callBound()}, and unwraps its failure. */

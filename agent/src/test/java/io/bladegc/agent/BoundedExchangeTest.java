@@ -41,7 +41,7 @@ class BoundedExchangeTest {
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             CompletableFuture<String> head = serveOnce(server, answer);
             Answer a = new BoundedExchange(URI.create("http://127.0.0.1:" + server.getLocalPort() + "/v1/x"), null,
-                null, System.nanoTime() + TimeUnit.SECONDS.toNanos(5)).run();
+                null, null, System.nanoTime() + TimeUnit.SECONDS.toNanos(5)).run();
             head.get(5, TimeUnit.SECONDS);
             return a;
         }
@@ -53,11 +53,11 @@ class BoundedExchangeTest {
             CompletableFuture<String> head = serveOnce(server, "HTTP/1.1 204 No Content\r\n\r\n");
             int port = server.getLocalPort();
             Answer a = new BoundedExchange(URI.create("http://127.0.0.1:" + port + "/v1/nodes/n/join"), "Bearer t",
-                "{}".getBytes(StandardCharsets.UTF_8), System.nanoTime() + TimeUnit.SECONDS.toNanos(5)).run();
+                "key-of-n-0123456789", "{}".getBytes(StandardCharsets.UTF_8), System.nanoTime() + TimeUnit.SECONDS.toNanos(5)).run();
             assertThat(a).isEqualTo(new Answer(204, ""));
             assertThat(head.get(5, TimeUnit.SECONDS)).isEqualTo("POST /v1/nodes/n/join HTTP/1.1\r\nHost: 127.0.0.1:"
                 + port + "\r\nAccept: application/json\r\nConnection: close\r\nAuthorization: Bearer t\r\n"
-                + "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n");
+                + "Blade-Member-Key: key-of-n-0123456789\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n");
         }
     }
 

@@ -253,6 +253,23 @@ class CoordinatorClientTest {
     }
 
     @Test
+    void everyCallCarriesTheNodesOwnMemberKey() throws Exception {
+        client.join();
+        client.heartbeat(-1, -1);
+        client.acquire(1, 10, 0, 0).get(5, TimeUnit.SECONDS);
+        client.release(7, 1);
+        client.cancel(2);
+        client.leave();
+        String key = fake.calls().get(0).memberKey();
+        assertThat(key).matches("[A-Za-z0-9_-]{22}");
+        assertThat(fake.calls()).hasSize(6).allSatisfy(x -> assertThat(x.memberKey()).isEqualTo(key));
+        CoordinatorClient other = client(List.of(fake.uri()), "n", null, Duration.ofSeconds(2));
+        other.join();
+        assertThat(fake.calls().get(6).memberKey()).as("another process's key").isNotEqualTo(key);
+        other.close();
+    }
+
+    @Test
     void warmUpCallsNobody() {
         client.warmUp();
         assertThat(fake.calls()).isEmpty();

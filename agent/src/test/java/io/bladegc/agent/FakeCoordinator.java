@@ -36,7 +36,7 @@ final class FakeCoordinator implements AutoCloseable {
 
     /** One call as the coordinator saw it. */
     record Call(String node, String op, Map<String, Object> body, String authorization, String contentType,
-                long nanos) {
+                long nanos, String memberKey) {
         long longField(String name) {
             return ((Number) body.get(name)).longValue();
         }
@@ -183,7 +183,8 @@ final class FakeCoordinator implements AutoCloseable {
             String text = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             Map<String, Object> body = text.isBlank() ? Map.of() : JSON.std.mapFrom(text);
             Call call = new Call(parts[3], parts[4], body, ex.getRequestHeaders().getFirst("Authorization"),
-                ex.getRequestHeaders().getFirst("Content-Type"), System.nanoTime());
+                ex.getRequestHeaders().getFirst("Content-Type"), System.nanoTime(),
+                ex.getRequestHeaders().getFirst(CoordinatorClient.MEMBER_KEY_HEADER));
             calls.add(call);
             Reply r = script.getOrDefault(call.op(), this::defaultReply).apply(call);
             if (r.blackHole()) {

@@ -3,6 +3,7 @@ package io.bladegc.coordinator;
 import io.bladegc.coordinator.http.ApiException;
 import io.bladegc.coordinator.http.BearerToken;
 import io.bladegc.coordinator.http.Json;
+import io.bladegc.coordinator.http.MemberKeyHeader;
 import io.bladegc.coordinator.http.RequestBodies;
 import io.bladegc.coordinator.http.Responses;
 import io.bladegc.coordinator.http.Route;
@@ -26,7 +27,8 @@ import java.util.function.Function;
 /**
  * Routes one request at a time ({@link io.bladegc.coordinator.http.PipelinedRequests} sits ahead) to the
  * {@link SlotService} and writes the JSON answer: 404 / 405 / 401 / 400 before anything reaches the service, then the
- * service's answer mapped to a status code (see {@code coordinator/API.md}). Answers come back on the channel's event
+ * service's answer mapped to a status code (403 for a node call without the node's {@link MemberKeyHeader member
+ * key}) (see {@code coordinator/API.md}). Answers come back on the channel's event
  * loop. When the connection closes while an acquire long-polls, the poll is cancelled. One instance per channel.
  */
 final class CoordinatorHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
@@ -51,12 +53,12 @@ final class CoordinatorHandler extends SimpleChannelInboundHandler<FullHttpReque
         try {
             Route route = Route.match(request.method(), request.uri());
             metric = route.endpoint().metricName();
-            if (route.endpoint().mutating() && !token.accepts(request.headers().get(HttpHeaderNames.AUTHORIZATION))) {
+            if (route.endpoint().needsToken() && !token.accepts(request.headers().get(HttpHeaderNames.AUTHORIZATION))) {
                 throw new ApiException(HttpResponseStatus.UNAUTHORIZED, "UNAUTHORIZED",
                     "this call needs 'Authorization: Bearer <token>' with the coordinator's token",
                     Map.of(HttpHeaderNames.WWW_AUTHENTICATE.toString(), "Bearer realm=\"blade-coordinator\""));
             }
-            CompletableFuture<FullHttpResponse> answer = dispatch(route, request.content());
+            CompletableFuture<FullHttpResponse> answer = dispatch(route, request);
             String routeMetric = metric;
             answer.whenCompleteAsync((response, failure) -> {
                 pending = null;
@@ -71,7 +73,7 @@ final class CoordinatorHandler extends SimpleChannelInboundHandler<FullHttpReque
         }
     }
 
-    private CompletableFuture<FullHttpResponse> dispatch(Route route, ByteBuf body) throws ApiException {
+    private CompletableFuture<FullHttpResponse> dispatch(Route route, FullHttpRequest request) throws ApiException {
         switch (route.endpoint()) {
             case HEALTH:
                 return CompletableFuture.completedFuture(slots.isOpen()
@@ -87,26 +89,29 @@ final class CoordinatorHandler extends SimpleChannelInboundHandler<FullHttpReque
                 break;
         }
         String node = route.validNode();
+        String key = MemberKeyHeader.read(request.headers());
+        ByteBuf body = request.content();
         switch (route.endpoint()) {
             case JOIN:
                 RequestBodies.none(body);
-                return reply(slots.join(node));
+                return reply(slots.join(node, key));
             case HEARTBEAT:
                 RequestBodies.Heartbeat h = RequestBodies.heartbeat(body);
-                return reply(slots.heartbeat(node, h.dueInMillis(), h.fullDueInMillis()));
+                return reply(slots.heartbeat(node, key, h.dueInMillis(), h.fullDueInMillis()));
             case LEAVE:
                 RequestBodies.none(body);
-                return reply(slots.leave(node));
+                return reply(slots.leave(node, key));
             case ACQUIRE:
                 RequestBodies.Acquire a = RequestBodies.acquire(body, maxWaitMillis);
-                return reply(slots.acquire(node, a.gcId(), a.leadMillis(), a.fullPauseMillis(), a.waitMillis()));
+                return reply(slots.acquire(node, key, a.gcId(), a.leadMillis(), a.fullPauseMillis(),
+                    a.waitMillis()));
             case RELEASE:
                 RequestBodies.Release r = RequestBodies.release(body);
-                return reply(slots.release(node, r.epoch(), r.pauseMillis()));
+                return reply(slots.release(node, key, r.epoch(), r.pauseMillis()));
             case RENEW:
-                return reply(slots.renew(node, RequestBodies.epoch(body)));
+                return reply(slots.renew(node, key, RequestBodies.epoch(body)));
             case CANCEL:
-                return reply(slots.cancel(node, RequestBodies.gcId(body)));
+                return reply(slots.cancel(node, key, RequestBodies.gcId(body)));
             default:
                 throw new IllegalStateException("unrouted endpoint " + route.endpoint());
         }
@@ -131,6 +136,7 @@ final class CoordinatorHandler extends SimpleChannelInboundHandler<FullHttpReque
         return switch (kind) {
             case OK, GRANTED, QUEUED, CANCELLED -> HttpResponseStatus.OK;
             case UNKNOWN_NODE -> HttpResponseStatus.NOT_FOUND;
+            case FORBIDDEN -> HttpResponseStatus.FORBIDDEN;
             case STALE_EPOCH, REJECTED -> HttpResponseStatus.CONFLICT;
             case UNAVAILABLE, NOT_LEADER -> HttpResponseStatus.SERVICE_UNAVAILABLE;
         };

@@ -34,7 +34,8 @@ final class CoordinatorOptions {
             "address to listen on; a non-loopback address needs a token"),
         new Key("port", "<port>", Integer.toString(CoordinatorConfig.DEFAULT_PORT), "port to listen on (0: any)"),
         new Key("token", "<secret>", "none",
-            "shared secret: mutating calls need 'Authorization: Bearer <secret>' (or env " + TOKEN_ENV + ")"),
+            "shared secret: node calls and /v1/cluster need 'Authorization: Bearer <secret>' (or env " + TOKEN_ENV
+                + ")"),
         new Key("k", "<n>", "1", "at most this many nodes collecting at once"),
         new Key("k-fraction", "<0..1>", "0", "K as a share of live members (floor, at least 1); 0: use --k"),
         new Key("min-healthy", "<n>", "1", "never grant when fewer live members than this would be left serving"),

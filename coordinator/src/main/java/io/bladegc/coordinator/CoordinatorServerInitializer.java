@@ -28,9 +28,12 @@ import java.util.concurrent.TimeUnit;
  *   activity    ConnectionActivity        when the connection was last busy, for ConnectionLimit
  *   deadline    RequestDeadlineHandler    a request must arrive within requestTimeout of its first byte (else 408)
  *   malformed   MalformedRequestHandler   decode failures -> 400/414/431 and close
- *   pipelining  PipelinedRequests         one request at a time, answers in order
+ *   pipelining  PipelinedRequests         one request at a time, answers in order, at most 8 waiting (else 503)
  *   api         CoordinatorHandler        the routes
  * </pre>
+ * The handlers ahead of {@code pipelining} never answer themselves: 400, 408, 413, 414 and 431 go down the pipeline
+ * as a {@link io.bladegc.coordinator.http.FinalAnswer} in the place of their request, so they leave after the
+ * answers to the requests before them, and a request read before a bad one is always answered.
  * Beyond {@link CoordinatorConfig#maxConnections()} a new connection takes the place of the one idle longest, or is
  * closed as soon as it is accepted when none has been idle for a second ({@link ConnectionLimit}).
  */

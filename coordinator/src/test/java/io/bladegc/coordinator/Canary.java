@@ -34,7 +34,7 @@ final class Canary implements AutoCloseable {
 
     private HttpResponse<String> post(String path) throws Exception {
         return client.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(5))
-            .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            .header(TestKeys.HEADER, TestKeys.forPath(path)).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> get(String path) throws Exception {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.bladegc.api.slot.SlotPolicy;
 import io.bladegc.coordinator.http.BearerToken;
 import io.bladegc.coordinator.http.PipelinedRequests;
+import io.bladegc.coordinator.lb.LoadBalancer;
 import io.bladegc.coordinator.slots.ManualSlotExecutor;
 import io.bladegc.coordinator.slots.RecordingLoadBalancer;
 import io.bladegc.coordinator.slots.SlotService;
@@ -54,11 +55,19 @@ class CoordinatorHandlerTest {
         }
     }
 
+    /** A call with the member key of the node in {@code uri} ({@link TestKeys}). */
     private Answer call(HttpMethod method, String uri, String body, String authorization) {
+        return call(method, uri, body, authorization, TestKeys.forPath(uri));
+    }
+
+    private Answer call(HttpMethod method, String uri, String body, String authorization, String memberKey) {
         FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, method, uri,
             Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
         if (authorization != null) {
             request.headers().set(HttpHeaderNames.AUTHORIZATION, authorization);
+        }
+        if (memberKey != null) {
+            request.headers().set(TestKeys.HEADER, memberKey);
         }
         channel.writeInbound(request);
         channel.runPendingTasks();
@@ -82,6 +91,14 @@ class CoordinatorHandlerTest {
 
     private Answer post(String uri, String body) {
         return call(HttpMethod.POST, uri, body, null);
+    }
+
+    /** Sends a keyed POST and leaves its answer (a long-poll) to come later. */
+    private void postWithoutWaiting(String uri, String body) {
+        FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, uri,
+            Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
+        request.headers().set(TestKeys.HEADER, TestKeys.forPath(uri));
+        channel.writeInbound(request);
     }
 
     @Test
@@ -109,8 +126,7 @@ class CoordinatorHandlerTest {
         post("/v1/nodes/b/join", "");
         post("/v1/nodes/c/join", "");
         post("/v1/nodes/a/acquire", "{\"gcId\":1,\"leadMillis\":10}");
-        channel.writeInbound(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/v1/nodes/b/acquire",
-            Unpooled.copiedBuffer("{\"gcId\":4,\"leadMillis\":10,\"waitMillis\":5000}", StandardCharsets.UTF_8)));
+        postWithoutWaiting("/v1/nodes/b/acquire", "{\"gcId\":4,\"leadMillis\":10,\"waitMillis\":5000}");
         channel.runPendingTasks();
         Object none = channel.readOutbound();
         assertThat(none).isNull();
@@ -132,8 +148,7 @@ class CoordinatorHandlerTest {
         post("/v1/nodes/a/join", "");
         post("/v1/nodes/b/join", "");
         post("/v1/nodes/a/acquire", "{\"gcId\":1,\"leadMillis\":10}");
-        channel.writeInbound(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/v1/nodes/b/acquire",
-            Unpooled.copiedBuffer("{\"gcId\":1,\"leadMillis\":10,\"waitMillis\":1000}", StandardCharsets.UTF_8)));
+        postWithoutWaiting("/v1/nodes/b/acquire", "{\"gcId\":1,\"leadMillis\":10,\"waitMillis\":1000}");
         slotThread.advance(1_000);
         channel.runPendingTasks();
         Answer b = read();
@@ -199,8 +214,12 @@ class CoordinatorHandlerTest {
         // the token is checked before the node id and the body are even looked at
         assertThat(call(HttpMethod.POST, "/v1/nodes/%%%/join", "garbage", null).status()).isEqualTo(401);
         assertThat(call(HttpMethod.POST, "/v1/nodes/a/join", "", "Bearer s3cret").status()).isEqualTo(200);
-        assertThat(call(HttpMethod.GET, "/v1/cluster", "", null).status()).isEqualTo(200);
+        assertThat(call(HttpMethod.GET, "/v1/cluster", "", null).status()).as("the cluster view names nodes")
+            .isEqualTo(401);
+        assertThat(call(HttpMethod.HEAD, "/v1/cluster", "", "Bearer wrong").status()).isEqualTo(401);
+        assertThat(call(HttpMethod.GET, "/v1/cluster", "", "Bearer s3cret").status()).isEqualTo(200);
         assertThat(call(HttpMethod.GET, "/health", "", null).status()).isEqualTo(200);
+        assertThat(call(HttpMethod.GET, "/metrics", "", null).status()).isEqualTo(200);
     }
 
     @Test
@@ -247,8 +266,7 @@ class CoordinatorHandlerTest {
         post("/v1/nodes/a/join", "");
         post("/v1/nodes/b/join", "");
         post("/v1/nodes/a/acquire", "{\"gcId\":1,\"leadMillis\":10}");
-        channel.writeInbound(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/v1/nodes/b/acquire",
-            Unpooled.copiedBuffer("{\"gcId\":1,\"leadMillis\":10,\"waitMillis\":30000}", StandardCharsets.UTF_8)));
+        postWithoutWaiting("/v1/nodes/b/acquire", "{\"gcId\":1,\"leadMillis\":10,\"waitMillis\":30000}");
         assertThat(slots.cluster().join().waiting()).isEqualTo(1);
         channel.close();
         assertThat(slots.cluster().join().waiting()).isZero();
@@ -265,5 +283,155 @@ class CoordinatorHandlerTest {
         assertThat(call(HttpMethod.GET, "/v1/cluster", "", null).status()).isEqualTo(503);
         channel = channel(BearerToken.none());
         assertThat(call(HttpMethod.GET, "/health", "", null).status()).isEqualTo(503);
+    }
+
+    // ---- one test per status API.md documents that the tests above do not produce (issue 15) ----
+
+    @Test
+    void aLongPollEndsCancelledWhenItsRequestIsWithdrawnOrReplaced() {
+        post("/v1/nodes/a/join", "");
+        post("/v1/nodes/b/join", "");
+        post("/v1/nodes/a/acquire", "{\"gcId\":1,\"leadMillis\":10}");
+        EmbeddedChannel polling = channel;
+        postWithoutWaiting("/v1/nodes/b/acquire", "{\"gcId\":4,\"leadMillis\":10,\"waitMillis\":5000}");
+        channel = channel(BearerToken.none());
+        assertThat(post("/v1/nodes/b/cancel", "{\"gcId\":4}").field("status")).isEqualTo("OK");
+        EmbeddedChannel other = channel;
+        channel = polling;
+        channel.runPendingTasks();
+        Answer withdrawn = read();
+        assertThat(withdrawn.status()).isEqualTo(200);
+        assertThat(withdrawn.field("status")).isEqualTo("CANCELLED");
+        assertThat(withdrawn.json().path("gcId").asLong()).isEqualTo(4);
+
+        postWithoutWaiting("/v1/nodes/b/acquire", "{\"gcId\":5,\"leadMillis\":10,\"waitMillis\":5000}");
+        channel = other;
+        postWithoutWaiting("/v1/nodes/b/acquire", "{\"gcId\":6,\"leadMillis\":10,\"waitMillis\":5000}");
+        channel = polling;
+        channel.runPendingTasks();
+        Answer replaced = read();
+        assertThat(replaced.field("status")).isEqualTo("CANCELLED");
+        assertThat(replaced.json().path("gcId").asLong()).isEqualTo(5);
+        assertThat(replaced.field("message")).contains("replaced by GC request 6");
+        other.finishAndReleaseAll();
+    }
+
+    @Test
+    void aLongPollOfANodeThatLeavesEndsUnknownNode() {
+        post("/v1/nodes/a/join", "");
+        post("/v1/nodes/b/join", "");
+        post("/v1/nodes/a/acquire", "{\"gcId\":1,\"leadMillis\":10}");
+        EmbeddedChannel polling = channel;
+        postWithoutWaiting("/v1/nodes/b/acquire", "{\"gcId\":4,\"leadMillis\":10,\"waitMillis\":5000}");
+        channel = channel(BearerToken.none());
+        assertThat(post("/v1/nodes/b/leave", "").status()).isEqualTo(200);
+        channel.finishAndReleaseAll();
+        channel = polling;
+        channel.runPendingTasks();
+        Answer left = read();
+        assertThat(left.status()).isEqualTo(404);
+        assertThat(left.field("status")).isEqualTo("UNKNOWN_NODE");
+    }
+
+    @Test
+    void everyNodeCallButJoinIs404ForANodeThatIsNoMember() {
+        String[][] calls = {{"heartbeat", ""}, {"leave", ""}, {"acquire", "{\"gcId\":1,\"leadMillis\":1}"},
+            {"release", "{\"epoch\":1}"}, {"renew", "{\"epoch\":1}"}, {"cancel", "{\"gcId\":1}"}};
+        for (String[] c : calls) {
+            Answer a = post("/v1/nodes/ghost/" + c[0], c[1]);
+            assertThat(a.status()).as(c[0]).isEqualTo(404);
+            assertThat(a.field("status")).as(c[0]).isEqualTo("UNKNOWN_NODE");
+        }
+    }
+
+    @Test
+    void aRenewalOfAnotherEpochIs409StaleEpoch() {
+        post("/v1/nodes/a/join", "");
+        post("/v1/nodes/b/join", "");
+        long epoch = post("/v1/nodes/a/acquire", "{\"gcId\":1,\"leadMillis\":10}").json().path("epoch").asLong();
+        Answer stale = post("/v1/nodes/a/renew", "{\"epoch\":" + (epoch + 1) + "}");
+        assertThat(stale.status()).isEqualTo(409);
+        assertThat(stale.field("status")).isEqualTo("STALE_EPOCH");
+    }
+
+    @Test
+    void aNodeCallWithoutTheNodesMemberKeyIs403AndChangesNothing() {
+        post("/v1/nodes/a/join", "");
+        post("/v1/nodes/b/join", "");
+        long epoch = post("/v1/nodes/a/acquire", "{\"gcId\":1,\"leadMillis\":10}").json().path("epoch").asLong();
+        String forged = TestKeys.of("b");
+        String[][] calls = {{"join", ""}, {"heartbeat", ""}, {"leave", ""},
+            {"acquire", "{\"gcId\":2,\"leadMillis\":1}"}, {"release", "{\"epoch\":" + epoch + "}"},
+            {"renew", "{\"epoch\":" + epoch + "}"}, {"cancel", "{\"gcId\":1}"}};
+        for (String[] c : calls) {
+            for (String key : new String[] {forged, null}) {
+                Answer a = call(HttpMethod.POST, "/v1/nodes/a/" + c[0], c[1], null, key);
+                assertThat(a.status()).as(c[0] + " with key " + key).isEqualTo(403);
+                assertThat(a.field("status")).isEqualTo("FORBIDDEN");
+                assertThat(a.field("message")).contains("member key of node a");
+            }
+        }
+        JsonNode cluster = call(HttpMethod.GET, "/v1/cluster", "", null).json();
+        assertThat(cluster.path("collecting").get(0).path("epoch").asLong()).isEqualTo(epoch);
+        assertThat(cluster.path("members").toString()).isEqualTo("[\"a\",\"b\"]");
+        assertThat(lb.calls()).containsExactly("drain a");
+    }
+
+    @Test
+    void aJoinWithoutAMemberKeyGetsOneAndABadKeyIs400() {
+        Answer joined = call(HttpMethod.POST, "/v1/nodes/c/join", "", null, null);
+        assertThat(joined.status()).isEqualTo(200);
+        String key = joined.field("memberKey");
+        assertThat(key).matches("[A-Za-z0-9_-]{22}");
+        assertThat(call(HttpMethod.POST, "/v1/nodes/c/heartbeat", "", null, key).status()).isEqualTo(200);
+        assertThat(post("/v1/nodes/a/join", "").json().has("memberKey")).as("a key of its own").isFalse();
+        for (String bad : new String[] {"short", "has spaces in it here", "x".repeat(129), "key/with/slashes!!"}) {
+            Answer a = call(HttpMethod.POST, "/v1/nodes/c/heartbeat", "", null, bad);
+            assertThat(a.status()).as(bad).isEqualTo(400);
+            assertThat(a.field("message")).contains("Blade-Member-Key");
+        }
+    }
+
+    @Test
+    void aJoinBeyondTheMemberLimitIs503WithRetryAfter() {
+        channel.finishAndReleaseAll();
+        try (SlotService small = SlotService.builder().clock(slotThread.clock()).executor(slotThread).maxMembers(1)
+            .loadBalancerCalls(Runnable::run).build()) {
+            channel = new EmbeddedChannel(new PipelinedRequests(), new CoordinatorHandler(small, BearerToken.none(),
+                60_000));
+            assertThat(post("/v1/nodes/a/join", "").status()).isEqualTo(200);
+            Answer full = post("/v1/nodes/b/join", "");
+            assertThat(full.status()).isEqualTo(503);
+            assertThat(full.field("status")).isEqualTo("UNAVAILABLE");
+            assertThat(full.field("message")).contains("member limit");
+            assertThat(full.response().headers().get(HttpHeaderNames.RETRY_AFTER)).isEqualTo("1");
+        }
+    }
+
+    @Test
+    void aFaultInTheCoordinatorIs500() {
+        channel.finishAndReleaseAll();
+        LoadBalancer broken = new LoadBalancer() {
+            @Override
+            public void drain(String node) {
+            }
+
+            @Override
+            public void ready(String node) {
+            }
+
+            @Override
+            public String describe() {
+                throw new IllegalStateException("broken on purpose");
+            }
+        };
+        try (SlotService faulty = SlotService.builder().clock(slotThread.clock()).executor(slotThread)
+            .loadBalancer(broken).loadBalancerCalls(Runnable::run).build()) {
+            channel = new EmbeddedChannel(new PipelinedRequests(), new CoordinatorHandler(faulty, BearerToken.none(),
+                60_000));
+            Answer a = call(HttpMethod.GET, "/v1/cluster", "", null);
+            assertThat(a.status()).isEqualTo(500);
+            assertThat(a.field("status")).isEqualTo("INTERNAL_ERROR");
+        }
     }
 }

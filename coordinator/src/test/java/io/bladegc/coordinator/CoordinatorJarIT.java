@@ -177,7 +177,7 @@ class CoordinatorJarIT {
 
     private CompletableFuture<HttpResponse<String>> postAsync(URI base, String node, String op, String body) {
         return http.sendAsync(HttpRequest.newBuilder(base.resolve("/v1/nodes/" + node + "/" + op))
-            .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+            .header(TestKeys.HEADER, TestKeys.of(node)).timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
             HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -65,7 +65,8 @@ class CoordinatorPipelineTest {
     }
 
     private static String post(String path, String body) {
-        return "POST " + path + " HTTP/1.1\r\nHost: c\r\nContent-Length: " + body.length() + "\r\n\r\n" + body;
+        return "POST " + path + " HTTP/1.1\r\nHost: c\r\n" + TestKeys.HEADER + ": " + TestKeys.forPath(path)
+            + "\r\nContent-Length: " + body.length() + "\r\n\r\n" + body;
     }
 
     @Test
@@ -81,7 +82,8 @@ class CoordinatorPipelineTest {
         send(post("/v1/nodes/a/join", ""));
         send(post("/v1/nodes/b/join", ""));
         String body = "{\"gcId\":1,\"leadMillis\":5}";
-        String out = send("POST /v1/nodes/a/acquire HTTP/1.1\r\nHost: c\r\nTransfer-Encoding: chunked\r\n\r\n"
+        String out = send("POST /v1/nodes/a/acquire HTTP/1.1\r\nHost: c\r\nTransfer-Encoding: chunked\r\n"
+            + TestKeys.HEADER + ": " + TestKeys.of("a") + "\r\n\r\n"
             + Integer.toHexString(body.length()) + "\r\n" + body + "\r\n0\r\n\r\n");
         assertThat(statuses(out)).containsExactly(200, 200, 200);
         assertThat(out).contains("\"status\":\"GRANTED\"");
@@ -177,12 +179,68 @@ class CoordinatorPipelineTest {
     }
 
     @Test
-    void tooManyPipelinedRequestsCloseTheConnection() {
+    void requestsBeyondTheHeldOnesAreRefusedInTheirTurnAndNeverExecuted() {
         send(post("/v1/nodes/a/join", "") + post("/v1/nodes/b/join", "")
             + post("/v1/nodes/a/acquire", "{\"gcId\":1,\"leadMillis\":5}"));
-        String flood = post("/v1/nodes/b/acquire", "{\"gcId\":1,\"leadMillis\":5,\"waitMillis\":3000}")
-            + "GET /health HTTP/1.1\r\nHost: c\r\n\r\n".repeat(PipelinedRequests.MAX_HELD + 1);
-        send(flood);
+        wire.setLength(0);
+        StringBuilder flood = new StringBuilder(post("/v1/nodes/b/acquire",
+            "{\"gcId\":1,\"leadMillis\":5,\"waitMillis\":3000}"));
+        for (int i = 1; i <= PipelinedRequests.MAX_HELD + 3; i++) {
+            flood.append(post("/v1/nodes/n" + i + "/join", ""));
+        }
+        assertThat(statuses(send(flood.toString()))).isEmpty(); // all wait behind the long-poll
+        assertThat(channel.isOpen()).isTrue();
+        slotThread.advance(3_000);
+        channel.runPendingTasks();
+        String out = drain();
+        java.util.List<Integer> expected = new java.util.ArrayList<>();
+        for (int i = 0; i <= PipelinedRequests.MAX_HELD; i++) {
+            expected.add(200);
+        }
+        expected.add(503);
+        assertThat(statuses(out)).isEqualTo(expected);
+        assertThat(out).contains("too many pipelined requests", "retry-after: 1", "connection: close");
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(slots.cluster().join().view().members()).as("joined: exactly the answered ones")
+            .containsExactly("a", "b", "n1", "n2", "n3", "n4", "n5", "n6", "n7", "n8");
+    }
+
+    @Test
+    void aRequestBeforeGarbageIsAnsweredBeforeThe400() {
+        String out = send(post("/v1/nodes/a/join", "") + "\u0016\u0003\u0001garbage\r\n\r\n");
+        assertThat(statuses(out)).containsExactly(200, 400);
+        assertThat(out.indexOf("\"status\":\"OK\"")).isLessThan(out.indexOf("malformed request"));
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(slots.cluster().join().view().members()).containsExactly("a");
+    }
+
+    @Test
+    void aRequestBeforeAnOversizedOneIsAnsweredBeforeThe413() {
+        String out = send(post("/v1/nodes/a/join", "")
+            + "POST /v1/nodes/b/join HTTP/1.1\r\nHost: c\r\nContent-Length: 70000\r\n\r\n{"
+            + post("/v1/nodes/c/join", ""));
+        assertThat(statuses(out)).containsExactly(200, 413);
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(slots.cluster().join().view().members()).containsExactly("a");
+    }
+
+    @Test
+    void aRequestTrickledInBehindALongPollGets408AfterThePollsAnswer() {
+        channel.freezeTime();
+        send(post("/v1/nodes/a/join", "") + post("/v1/nodes/b/join", "")
+            + post("/v1/nodes/a/acquire", "{\"gcId\":1,\"leadMillis\":5}"));
+        wire.setLength(0);
+        send(post("/v1/nodes/b/acquire", "{\"gcId\":1,\"leadMillis\":5,\"waitMillis\":3000}"));
+        send("GET /hea");
+        channel.advanceTimeBy(2_000, TimeUnit.MILLISECONDS);
+        channel.runScheduledPendingTasks();
+        assertThat(statuses(drain())).as("the long-poll is answered first").isEmpty();
+        assertThat(channel.isOpen()).isTrue();
+        slotThread.advance(3_000);
+        channel.runPendingTasks();
+        String out = drain();
+        assertThat(statuses(out)).containsExactly(200, 408);
+        assertThat(out).contains("QUEUED");
         assertThat(channel.isOpen()).isFalse();
     }
 

@@ -138,7 +138,7 @@ class CoordinatorReplicationIT {
 
     private HttpResponse<String> post(String replica, String node, String call, String body) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPorts.get(replica) + "/v1/nodes/"
-                + node + "/" + call)).timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString(body))
+                + node + "/" + call)).header(TestKeys.HEADER, TestKeys.of(node)).timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString(body))
             .build(), HttpResponse.BodyHandlers.ofString());
     }
 

@@ -12,7 +12,9 @@ import java.util.regex.Pattern;
 /**
  * One keep-alive HTTP/1.1 connection to the coordinator, speaking for one node. Deliberately lean: a blocking
  * {@link Socket} with {@code TCP_NODELAY}, requests written as bytes, and only the status line,
- * {@code Content-Length} and (for acquire) the {@code epoch} field parsed. Not thread-safe: one thread per connection.
+ * {@code Content-Length} and (for acquire) the {@code epoch} field parsed. Each node's calls carry a member key made
+ * from its id ({@code Blade-Member-Key}: the coordinator lets only the caller that joined as a node act for it). Not
+ * thread-safe: one thread per connection.
  */
 final class NodeConnection implements AutoCloseable {
     private static final Pattern EPOCH = Pattern.compile("\"epoch\":(\\d+)");
@@ -62,6 +64,7 @@ final class NodeConnection implements AutoCloseable {
     int postNode(String id, String op, String body) throws IOException {
         byte[] b = body.getBytes(StandardCharsets.US_ASCII);
         String head = "POST /v1/nodes/" + id + "/" + op + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Blade-Member-Key: bench-member-key-" + id + "\r\n"
                 + "Content-Type: application/json\r\nContent-Length: " + b.length + "\r\n\r\n";
         byte[] h = head.getBytes(StandardCharsets.US_ASCII);
         byte[] req = new byte[h.length + b.length];

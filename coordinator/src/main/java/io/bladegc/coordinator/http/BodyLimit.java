@@ -7,8 +7,10 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 
 /**
  * Aggregates a request into one {@link io.netty.handler.codec.http.FullHttpRequest} of at most {@code maxBytes} of
- * body. A larger one (announced by {@code Content-Length}, or found out while reading chunks) is answered 413 with a
- * JSON message and the connection is closed, so the rest of the body is never read.
+ * body. A larger one (announced by {@code Content-Length}, or found out while reading chunks) becomes a
+ * {@link FinalAnswer}: 413 with a JSON message after the answers to the requests before it, then the connection
+ * closes, so the rest of the body is never read. (A refused {@code Expect: 100-continue} is answered by the aggregator
+ * itself, at once.)
  */
 public final class BodyLimit extends HttpObjectAggregator {
     private final int maxBytes;
@@ -20,7 +22,7 @@ public final class BodyLimit extends HttpObjectAggregator {
 
     @Override
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
-        Responses.send(ctx, Responses.error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "PAYLOAD_TOO_LARGE",
-            "request body larger than " + maxBytes + " bytes"), false);
+        ctx.fireChannelRead(new FinalAnswer(new ApiException(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+            "PAYLOAD_TOO_LARGE", "request body larger than " + maxBytes + " bytes")));
     }
 }

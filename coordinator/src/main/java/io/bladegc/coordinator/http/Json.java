@@ -70,6 +70,9 @@ public final class Json {
             if (!r.message().isEmpty()) {
                 g.writeStringField("message", r.message());
             }
+            if (!r.memberKey().isEmpty()) {
+                g.writeStringField("memberKey", r.memberKey());
+            }
             g.writeNumberField("now", r.now());
             g.writeEndObject();
         } catch (IOException e) {

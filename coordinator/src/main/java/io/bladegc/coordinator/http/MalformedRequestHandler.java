@@ -12,12 +12,13 @@ import io.netty.util.ReferenceCountUtil;
 import java.util.List;
 
 /**
- * Answers requests the decoder could not frame, and closes their connection: an over-long request line (414), over-
- * long headers (431), and everything else the decoder rejects (400), which includes the request-smuggling shapes:
- * {@code Content-Length} together with {@code Transfer-Encoding}, conflicting {@code Content-Length}s, bad chunk
- * sizes. Also 400 for any {@code Transfer-Encoding} but a single {@code chunked} (the decoder passes, e.g.,
- * {@code gzip, chunked}). After a framing error nothing more is read from the connection, so a smuggled second
- * request is never seen. Passes good requests on.
+ * Turns requests the decoder could not frame into a {@link FinalAnswer} that ends their connection: an over-long
+ * request line (414), over-long headers (431), and everything else the decoder rejects (400), which includes the
+ * request-smuggling shapes: {@code Content-Length} together with {@code Transfer-Encoding}, conflicting
+ * {@code Content-Length}s, bad chunk sizes. Also 400 for any {@code Transfer-Encoding} but a single {@code chunked}
+ * (the decoder passes, e.g., {@code gzip, chunked}). {@link PipelinedRequests} sends the answer after those of the
+ * requests before it; nothing after a framing error is read or executed, so a smuggled second request never runs.
+ * Passes good requests on.
  */
 public final class MalformedRequestHandler extends ChannelInboundHandlerAdapter {
 
@@ -27,7 +28,7 @@ public final class MalformedRequestHandler extends ChannelInboundHandlerAdapter 
             ApiException problem = problem(request);
             if (problem != null) {
                 ReferenceCountUtil.release(msg);
-                Responses.send(ctx, Responses.error(problem), false);
+                ctx.fireChannelRead(new FinalAnswer(problem));
                 return;
             }
         }

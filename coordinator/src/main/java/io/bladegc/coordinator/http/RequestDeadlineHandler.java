@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
  * Closes connections of clients that are too slow or gone:
  * <ul>
  *   <li><b>request deadline</b>: from the first bytes of a request, the whole request must arrive within
- *       {@code requestTimeoutMillis}, however steadily it trickles in (slowloris); otherwise 408 and close;</li>
+ *       {@code requestTimeoutMillis}, however steadily it trickles in (slowloris); otherwise a {@link FinalAnswer}: 408
+ *       after the answers to the requests before it, then close;</li>
  *   <li><b>idle</b>: an {@link IdleStateEvent} (from the {@code IdleStateHandler} ahead in the pipeline) closes a
  *       connection with no request in progress; a request in progress (an acquire long-poll) is bounded by its own
  *       wait instead.</li>
@@ -87,11 +88,9 @@ public final class RequestDeadlineHandler extends ChannelDuplexHandler {
 
     private void expired(ChannelHandlerContext ctx) {
         deadline = null;
-        if (inProgress == 0 && ctx.channel().isActive()) {
-            Responses.send(ctx, Responses.error(HttpResponseStatus.REQUEST_TIMEOUT, "REQUEST_TIMEOUT",
-                "request not received within " + requestTimeoutMillis + " ms"), false);
-        } else {
-            ctx.close(); // a response is still due on this connection: a 408 now would answer the wrong request
+        if (ctx.channel().isActive()) {
+            ctx.fireChannelRead(new FinalAnswer(new ApiException(HttpResponseStatus.REQUEST_TIMEOUT,
+                "REQUEST_TIMEOUT", "request not received within " + requestTimeoutMillis + " ms")));
         }
     }
 

@@ -22,9 +22,14 @@ public record Route(Endpoint endpoint, String node) {
     public enum Endpoint {
         JOIN, HEARTBEAT, LEAVE, ACQUIRE, RELEASE, RENEW, CANCEL, CLUSTER, HEALTH, METRICS;
 
-        /** @return whether the endpoint changes state (POST, token required when configured) */
+        /** @return whether the endpoint changes state (POST) */
         public boolean mutating() {
             return ordinal() <= CANCEL.ordinal();
+        }
+
+        /** @return whether a configured token is required: the node calls and the cluster view (it names nodes) */
+        public boolean needsToken() {
+            return mutating() || this == CLUSTER;
         }
 
         /** @return the method the endpoint takes (read-only endpoints also take HEAD) */

@@ -59,17 +59,24 @@ final class LongPolls {
     }
 
     /**
-     * Ends {@code node}'s open poll without answering it (a newer acquire replaces it).
+     * Ends {@code node}'s open poll, which a newer acquire for {@code gcId} replaces: a poll for another request is
+     * answered {@link SlotReply.Kind#CANCELLED} (that request is gone); one for the same request is left to the caller
+     * to answer with the newer acquire's answer.
      *
-     * @return the poll's future, for the caller to answer, or {@code null} when the node has none
+     * @return the future of a poll for the same request, or {@code null}
      */
-    CompletableFuture<SlotReply> take(String node) {
+    CompletableFuture<SlotReply> replace(String node, long gcId, long now) {
         Poll previous = polls.remove(node);
         if (previous == null) {
             return null;
         }
         previous.timeout.cancel();
-        return previous.future;
+        if (previous.gcId == gcId) {
+            return previous.future;
+        }
+        rotation.deliver(previous.future, SlotReply.of(SlotReply.Kind.CANCELLED, node, previous.gcId,
+            "GC request " + previous.gcId + " was replaced by GC request " + gcId, now));
+        return null;
     }
 
     /**

@@ -13,8 +13,10 @@ import io.bladegc.api.slot.Outcome;
  * @param position the node's place in the queue from 1 when {@link Kind#QUEUED}, else -1
  * @param message  why, for anything but success; may be empty
  * @param now      the coordinator's clock when the answer was made (milliseconds)
+ * @param memberKey the member key the coordinator made for the node when it joined without one, else {@code ""}
  */
-public record SlotReply(Kind kind, String node, long gcId, Grant grant, int position, String message, long now) {
+public record SlotReply(Kind kind, String node, long gcId, Grant grant, int position, String message, long now,
+                        String memberKey) {
 
     /** Kinds of answers; the HTTP layer maps each to a status code. */
     public enum Kind {
@@ -28,6 +30,8 @@ public record SlotReply(Kind kind, String node, long gcId, Grant grant, int posi
         CANCELLED,
         /** The node is not a member. */
         UNKNOWN_NODE,
+        /** The call does not carry the node's member key: it does not come from the process that joined as it. */
+        FORBIDDEN,
         /** The epoch is not that of the node's current grant. */
         STALE_EPOCH,
         /** The ledger refused; the message says why. */
@@ -49,19 +53,24 @@ public record SlotReply(Kind kind, String node, long gcId, Grant grant, int posi
         };
         Grant grant = kind == Kind.GRANTED ? o.grant() : null;
         long id = grant != null ? grant.gcId() : gcId;
-        return new SlotReply(kind, node, id, grant, kind == Kind.QUEUED ? o.queuePosition() : -1, o.message(), now);
+        return new SlotReply(kind, node, id, grant, kind == Kind.QUEUED ? o.queuePosition() : -1, o.message(), now, "");
     }
 
     static SlotReply granted(Grant grant, long now) {
-        return new SlotReply(Kind.GRANTED, grant.node(), grant.gcId(), grant, -1, "", now);
+        return new SlotReply(Kind.GRANTED, grant.node(), grant.gcId(), grant, -1, "", now, "");
     }
 
     static SlotReply queued(String node, long gcId, int position, long now) {
-        return new SlotReply(Kind.QUEUED, node, gcId, null, position, "", now);
+        return new SlotReply(Kind.QUEUED, node, gcId, null, position, "", now, "");
     }
 
     static SlotReply of(Kind kind, String node, long gcId, String message, long now) {
-        return new SlotReply(kind, node, gcId, null, -1, message, now);
+        return new SlotReply(kind, node, gcId, null, -1, message, now, "");
+    }
+
+    /** @return this answer carrying {@code key}, the member key made for the node */
+    SlotReply withMemberKey(String key) {
+        return new SlotReply(kind, node, gcId, grant, position, message, now, key);
     }
 
     /** @return milliseconds left on the grant, or 0 when there is none or it has run out */

@@ -25,6 +25,10 @@ import java.util.function.LongSupplier;
  * answers the acquire long-polls ({@link LongPolls}), and drives the load balancer through {@link Rotation}. Made by
  * {@link #builder()}.
  *
+ * <p>Every node call carries the node's member key ({@link MemberKeys}): a call for a node the ledger knows without
+ * that key is answered {@link SlotReply.Kind#FORBIDDEN} and changes nothing. A node joins with a key of its own
+ * choosing, or without one and gets one made for it in the answer ({@link SlotReply#memberKey()}).
+ *
  * <p>Thread-safe: every public method may be called from any thread; it hands the work to the executor and answers
  * with a future, which completes on the thread that ran the call (the caller's, another caller's, or the timer
  * thread {@code blade-coordinator-slots} for ticks and long-poll timeouts) or, for a grant, on the load-balancer
@@ -49,6 +53,7 @@ public final class SlotService implements AutoCloseable {
     private final long tickMillis;
     private final LongPolls polls;
     private final Set<String> members = new HashSet<>();
+    private final MemberKeys keys = new MemberKeys();
     private final RecentEvents recent = new RecentEvents(RECENT_EVENTS);
     private final SlotDemand demand = new SlotDemand();
     private volatile boolean closed;
@@ -78,42 +83,62 @@ public final class SlotService implements AutoCloseable {
         return new SlotServiceBuilder();
     }
 
-    /** Adds {@code node} as a member, or refreshes it. */
-    public CompletableFuture<SlotReply> join(String node) {
+    /**
+     * Adds {@code node} as a member, or refreshes it. A node the ledger knows must present its key; one it does not
+     * know binds {@code key}, or gets a key made for it when {@code key} is {@code null} (in the answer).
+     *
+     * @param key the node's member key, or {@code null}
+     */
+    public CompletableFuture<SlotReply> join(String node, String key) {
         return submit(node, now -> {
+            boolean known = knows(node);
+            if (!keys.admits(node, key, known)) {
+                return forbidden(node, 0, now);
+            }
             if (!members.contains(node) && members.size() >= maxMembers) {
                 return SlotReply.of(SlotReply.Kind.UNAVAILABLE, node, 0,
                     "member limit reached (" + maxMembers + " members)", now);
             }
-            return apply(ledger.join(node, now), node, 0, now);
+            SlotReply reply = apply(ledger.join(node, now), node, 0, now);
+            if (known || reply.kind() != SlotReply.Kind.OK) {
+                return reply;
+            }
+            String made = keys.issue(node, key);
+            return made == null ? reply : reply.withMemberKey(made);
         });
     }
 
     /**
      * Marks {@code node} alive and notes when it expects its JVM to collect ({@code dueInMillis}) and to run a full
-     * collection ({@code fullDueInMillis}); -1: unknown.
+     * collection ({@code fullDueInMillis}); -1: unknown. {@code key}: the node's member key, here and below.
      */
-    public CompletableFuture<SlotReply> heartbeat(String node, long dueInMillis, long fullDueInMillis) {
-        return submit(node, now -> apply(ledger.heartbeat(node, dueInMillis, fullDueInMillis, now), node, 0, now));
+    public CompletableFuture<SlotReply> heartbeat(String node, String key, long dueInMillis, long fullDueInMillis) {
+        return submitFor(node, key, 0,
+            now -> apply(ledger.heartbeat(node, dueInMillis, fullDueInMillis, now), node, 0, now));
     }
 
     /** Removes {@code node}; its queued request goes, a grant it holds is given back. */
-    public CompletableFuture<SlotReply> leave(String node) {
-        return submit(node, now -> apply(ledger.leave(node, now), node, 0, now));
+    public CompletableFuture<SlotReply> leave(String node, String key) {
+        return submitFor(node, key, 0, now -> apply(ledger.leave(node, now), node, 0, now));
     }
 
     /**
      * Asks for a slot. When the node is queued and {@code waitMillis > 0}, the answer waits until the node is granted
      * (after it was taken out of rotation), its request is gone, or {@code waitMillis} passed (then: its queue
-     * position). A newer acquire from the same node answers an older one that still waits. {@code fullPauseMillis}
+     * position). A newer acquire from the same node answers an older one that still waits: with its own answer for
+     * the same {@code gcId}, {@link SlotReply.Kind#CANCELLED} for another one (replaced). {@code fullPauseMillis}
      * offers a full collection in place of the young one (0: none); the grant says whether it was taken.
      */
-    public CompletableFuture<SlotReply> acquire(String node, long gcId, long leadMillis, long fullPauseMillis,
-                                                long waitMillis) {
+    public CompletableFuture<SlotReply> acquire(String node, String key, long gcId, long leadMillis,
+                                                long fullPauseMillis, long waitMillis) {
         CompletableFuture<SlotReply> result = new CompletableFuture<>();
         run(result, () -> {
             long now = clock.getAsLong();
-            CompletableFuture<SlotReply> previous = polls.take(node);
+            if (!keys.admits(node, key, knows(node))) {
+                result.complete(forbidden(node, gcId, now));
+                return;
+            }
+            CompletableFuture<SlotReply> previous = polls.replace(node, gcId, now);
             SlotReply reply = apply(ledger.acquire(node, gcId, leadMillis, fullPauseMillis, now), node, gcId, now);
             if (previous != null) {
                 rotation.deliver(previous, reply);
@@ -128,8 +153,8 @@ public final class SlotService implements AutoCloseable {
     }
 
     /** Gives a grant back after collecting; {@code pauseMillis} is the measured pause. */
-    public CompletableFuture<SlotReply> release(String node, long epoch, long pauseMillis) {
-        return submit(node, now -> {
+    public CompletableFuture<SlotReply> release(String node, String key, long epoch, long pauseMillis) {
+        return submitFor(node, key, 0, now -> {
             Outcome o = ledger.release(node, epoch, pauseMillis, now);
             if (o.status() == Status.OK) {
                 metrics.pause(pauseMillis);
@@ -139,13 +164,13 @@ public final class SlotService implements AutoCloseable {
     }
 
     /** Extends the node's grant by a lease from now. */
-    public CompletableFuture<SlotReply> renew(String node, long epoch) {
-        return submit(node, now -> apply(ledger.renew(node, epoch, now), node, 0, now));
+    public CompletableFuture<SlotReply> renew(String node, String key, long epoch) {
+        return submitFor(node, key, 0, now -> apply(ledger.renew(node, epoch, now), node, 0, now));
     }
 
     /** Withdraws GC request {@code gcId} (the JVM collected on its own): out of the queue, its grant given back. */
-    public CompletableFuture<SlotReply> cancel(String node, long gcId) {
-        return submit(node, now -> apply(ledger.cancel(node, gcId, now), node, gcId, now));
+    public CompletableFuture<SlotReply> cancel(String node, String key, long gcId) {
+        return submitFor(node, key, gcId, now -> apply(ledger.cancel(node, gcId, now), node, gcId, now));
     }
 
     /** @return members, grants, queue, recent events, as of now */
@@ -204,6 +229,29 @@ public final class SlotService implements AutoCloseable {
         executor.shutdown(2_000);
         rotation.shutdown(5_000);
         ledger.close();
+    }
+
+    /** {@link #submit} for a call that must carry the node's member key. */
+    private CompletableFuture<SlotReply> submitFor(String node, String key, long gcId, LongFunction<SlotReply> op) {
+        return submit(node, now -> keys.admits(node, key, knows(node)) ? op.apply(now) : forbidden(node, gcId, now));
+    }
+
+    /** @return whether the ledger knows {@code node}: a member, or the holder of a grant still running */
+    private boolean knows(String node) {
+        return members.contains(node) || ledger.grantOf(node) != null;
+    }
+
+    private static SlotReply forbidden(String node, long gcId, long now) {
+        return SlotReply.of(SlotReply.Kind.FORBIDDEN, node, gcId, "this call does not carry the member key of node "
+            + node + " (the key its join carried or was given): only the process that joined as " + node
+            + " may act for it", now);
+    }
+
+    /** The ledger may have let go of {@code node}: when it no longer knows it, its key goes. */
+    private void forgetIfGone(String node) {
+        if (!knows(node)) {
+            keys.forget(node);
+        }
     }
 
     private CompletableFuture<SlotReply> submit(String node, LongFunction<SlotReply> op) {
@@ -273,6 +321,7 @@ public final class SlotService implements AutoCloseable {
             if (serving && !was) {
                 takeOver(now);
             } else if (!serving && was) {
+                keys.clear();
                 polls.closeAll(now, SlotReply.Kind.NOT_LEADER, "this coordinator replica is no longer the leader");
             }
             if (serving) {
@@ -302,10 +351,11 @@ public final class SlotService implements AutoCloseable {
     /**
      * This replica starts serving (it became the ready Raft leader): the members as the ledger has them, and the load
      * balancer set to match the ledger, since the previous leader may have died between a ledger change and its
-     * load-balancer call.
+     * load-balancer call. It knows no member key: each member's is adopted from its first call.
      */
     private void takeOver(long now) {
         SlotView view = ledger.view();
+        keys.clear();
         members.clear();
         members.addAll(view.members());
         rotation.takeOver(view.collecting(), view.members());
@@ -326,6 +376,7 @@ public final class SlotService implements AutoCloseable {
                     polls.answer(e.node(), -1, SlotReply.of(SlotReply.Kind.UNKNOWN_NODE, e.node(), 0,
                         "node " + e.node() + (e.type() == SlotEvent.Type.LEFT ? " left" : " was lost: " + e.detail()),
                         now));
+                    forgetIfGone(e.node());
                 }
                 case GRANTED -> {
                     rotation.granted(e);
@@ -333,10 +384,14 @@ public final class SlotService implements AutoCloseable {
                         saturatedAdd(e.at(), policy.leaseMillis()), SlotLedger.FULL_DETAIL.equals(e.detail()));
                     polls.answer(e.node(), e.gcId(), SlotReply.granted(grant, now));
                 }
-                case RELEASED, EXPIRED -> rotation.ended(e);
+                case RELEASED, EXPIRED -> {
+                    rotation.ended(e);
+                    forgetIfGone(e.node());
+                }
                 case CANCELLED -> {
                     if (e.epoch() != 0) {
                         rotation.ended(e);
+                        forgetIfGone(e.node());
                     }
                     polls.answer(e.node(), e.gcId(), SlotReply.of(SlotReply.Kind.CANCELLED, e.node(), e.gcId(),
                         "GC request " + e.gcId() + " was cancelled", now));

@@ -33,6 +33,11 @@ class SlotServiceTest {
         service.close();
     }
 
+    /** @return the member key the node called {@code node} uses in these tests */
+    private static String key(String node) {
+        return "key-of-node-" + node + "-0123456789";
+    }
+
     private static SlotReply now(CompletableFuture<SlotReply> f) {
         assertThat(f).isDone();
         return f.join();
@@ -40,14 +45,14 @@ class SlotServiceTest {
 
     private void join(String... nodes) {
         for (String n : nodes) {
-            assertThat(now(service.join(n)).kind()).isEqualTo(SlotReply.Kind.OK);
+            assertThat(now(service.join(n, key(n))).kind()).isEqualTo(SlotReply.Kind.OK);
         }
     }
 
     @Test
     void grantsAtOnceWhenASlotIsFreeAndDrainsTheNodeFirst() {
         join("a", "b");
-        SlotReply r = now(service.acquire("a", 1, 100, 0, 5_000));
+        SlotReply r = now(service.acquire("a", key("a"), 1, 100, 0, 5_000));
         assertThat(r.kind()).isEqualTo(SlotReply.Kind.GRANTED);
         assertThat(r.grant().epoch()).isEqualTo(1);
         assertThat(r.grant().deadline()).isEqualTo(START + 10_000);
@@ -61,7 +66,7 @@ class SlotServiceTest {
         service.close();
         service = service(lbTasks::add);
         join("a", "b");
-        CompletableFuture<SlotReply> f = service.acquire("a", 1, 100, 0, 5_000);
+        CompletableFuture<SlotReply> f = service.acquire("a", key("a"), 1, 100, 0, 5_000);
         assertThat(f).isNotDone();
         assertThat(lb.calls()).isEmpty();
         lbTasks.poll().run();
@@ -72,13 +77,13 @@ class SlotServiceTest {
     @Test
     void aLongPollIsGrantedWhenTheHolderReleases() {
         join("a", "b", "c");
-        SlotReply a = now(service.acquire("a", 1, 100, 0, 5_000));
-        CompletableFuture<SlotReply> b = service.acquire("b", 7, 50, 0, 5_000);
+        SlotReply a = now(service.acquire("a", key("a"), 1, 100, 0, 5_000));
+        CompletableFuture<SlotReply> b = service.acquire("b", key("b"), 7, 50, 0, 5_000);
         assertThat(b).isNotDone();
         slotThread.advance(1_000);
         assertThat(b).isNotDone();
 
-        assertThat(now(service.release("a", a.grant().epoch(), 12)).kind()).isEqualTo(SlotReply.Kind.OK);
+        assertThat(now(service.release("a", key("a"), a.grant().epoch(), 12)).kind()).isEqualTo(SlotReply.Kind.OK);
         SlotReply granted = now(b);
         assertThat(granted.kind()).isEqualTo(SlotReply.Kind.GRANTED);
         assertThat(granted.gcId()).isEqualTo(7);
@@ -90,10 +95,10 @@ class SlotServiceTest {
     @Test
     void aFullOfferTakenWhileTheNodeWaitedReachesItsLongPoll() {
         join("a", "b", "c");
-        SlotReply a = now(service.acquire("a", 1, 100, 0, 5_000));
-        CompletableFuture<SlotReply> b = service.acquire("b", 7, 5_000, 300, 30_000); // offers a 300 ms full one
+        SlotReply a = now(service.acquire("a", key("a"), 1, 100, 0, 5_000));
+        CompletableFuture<SlotReply> b = service.acquire("b", key("b"), 7, 5_000, 300, 30_000); // offers a 300 ms full one
         assertThat(b).isNotDone();
-        now(service.release("a", a.grant().epoch(), 12)); // nobody else waits or is due: the ledger takes the offer
+        now(service.release("a", key("a"), a.grant().epoch(), 12)); // nobody else waits or is due: the ledger takes the offer
         SlotReply granted = now(b);
         assertThat(granted.kind()).isEqualTo(SlotReply.Kind.GRANTED);
         assertThat(granted.grant().full()).as("the grant the long-poll answers says full, as the ledger's").isTrue();
@@ -106,8 +111,8 @@ class SlotServiceTest {
         service = SlotService.builder().policy(new SlotPolicy(1, 0, 1, 10_000, 5_000, 2)).clock(slotThread.clock())
             .executor(slotThread).loadBalancer(lb).loadBalancerCalls(Runnable::run).maxMembers(3).build();
         join("a", "b", "c");
-        now(service.acquire("a", 1, 100, 0, 5_000));
-        CompletableFuture<SlotReply> b = service.acquire("b", 1, 400, 0, 5_000); // its JVM collects in 400 ms
+        now(service.acquire("a", key("a"), 1, 100, 0, 5_000));
+        CompletableFuture<SlotReply> b = service.acquire("b", key("b"), 1, 400, 0, 5_000); // its JVM collects in 400 ms
         slotThread.advance(200);
         assertThat(b).as("not due yet").isNotDone();
         slotThread.advance(100); // 100 ms left: due; the next tick grants it
@@ -122,9 +127,9 @@ class SlotServiceTest {
     @Test
     void aLongPollTimesOutWithTheQueuePosition() {
         join("a", "b", "c");
-        now(service.acquire("a", 1, 100, 0, 0));
-        CompletableFuture<SlotReply> b = service.acquire("b", 1, 500, 0, 2_000);
-        CompletableFuture<SlotReply> c = service.acquire("c", 1, 100, 0, 2_000); // more urgent: ahead of b
+        now(service.acquire("a", key("a"), 1, 100, 0, 0));
+        CompletableFuture<SlotReply> b = service.acquire("b", key("b"), 1, 500, 0, 2_000);
+        CompletableFuture<SlotReply> c = service.acquire("c", key("c"), 1, 100, 0, 2_000); // more urgent: ahead of b
         slotThread.advance(1_999);
         assertThat(b).isNotDone();
         slotThread.advance(1);
@@ -137,8 +142,8 @@ class SlotServiceTest {
     @Test
     void withoutWaitAQueuedAcquireAnswersAtOnce() {
         join("a", "b");
-        now(service.acquire("a", 1, 100, 0, 0));
-        SlotReply b = now(service.acquire("b", 1, 100, 0, 0));
+        now(service.acquire("a", key("a"), 1, 100, 0, 0));
+        SlotReply b = now(service.acquire("b", key("b"), 1, 100, 0, 0));
         assertThat(b.kind()).isEqualTo(SlotReply.Kind.QUEUED);
         assertThat(b.position()).isEqualTo(1);
     }
@@ -146,29 +151,29 @@ class SlotServiceTest {
     @Test
     void aStaleEpochIsRejected() {
         join("a", "b");
-        SlotReply a = now(service.acquire("a", 1, 100, 0, 0));
-        SlotReply stale = now(service.release("a", a.grant().epoch() + 1, 5));
+        SlotReply a = now(service.acquire("a", key("a"), 1, 100, 0, 0));
+        SlotReply stale = now(service.release("a", key("a"), a.grant().epoch() + 1, 5));
         assertThat(stale.kind()).isEqualTo(SlotReply.Kind.STALE_EPOCH);
         assertThat(stale.message()).contains("epoch");
-        assertThat(now(service.renew("a", 99)).kind()).isEqualTo(SlotReply.Kind.STALE_EPOCH);
+        assertThat(now(service.renew("a", key("a"), 99)).kind()).isEqualTo(SlotReply.Kind.STALE_EPOCH);
     }
 
     @Test
     void anExpiredLeaseGoesToTheNextNodeAndTheLateReleaseIsStale() {
         join("a", "b", "c");
-        SlotReply a = now(service.acquire("a", 1, 100, 0, 0));
-        CompletableFuture<SlotReply> b = service.acquire("b", 1, 100, 0, 30_000);
+        SlotReply a = now(service.acquire("a", key("a"), 1, 100, 0, 0));
+        CompletableFuture<SlotReply> b = service.acquire("b", key("b"), 1, 100, 0, 30_000);
         for (int i = 0; i < 40; i++) { // b and c keep heartbeating, a is frozen
             slotThread.advance(250);
-            service.heartbeat("b", -1, -1);
-            service.heartbeat("c", -1, -1);
+            service.heartbeat("b", key("b"), -1, -1);
+            service.heartbeat("c", key("c"), -1, -1);
         }
         // a's lease (10 s) ran out at the first tick after START + 10 s; a itself was lost after 5 s of silence
         SlotReply granted = now(b);
         assertThat(granted.kind()).isEqualTo(SlotReply.Kind.GRANTED);
         assertThat(granted.grant().grantedAt()).isBetween(START + 10_000, START + 10_100);
         assertThat(lb.calls()).containsExactly("drain a", "ready a", "drain b");
-        SlotReply late = now(service.release("a", a.grant().epoch(), 30));
+        SlotReply late = now(service.release("a", key("a"), a.grant().epoch(), 30));
         assertThat(late.kind()).isIn(SlotReply.Kind.STALE_EPOCH, SlotReply.Kind.UNKNOWN_NODE);
         List<SlotEvent.Type> types = service.cluster().join().recentEvents().stream().map(SlotEvent::type).toList();
         assertThat(types).contains(SlotEvent.Type.LOST, SlotEvent.Type.EXPIRED);
@@ -178,9 +183,9 @@ class SlotServiceTest {
     @Test
     void renewMovesTheDeadline() {
         join("a", "b");
-        SlotReply a = now(service.acquire("a", 1, 100, 0, 0));
+        SlotReply a = now(service.acquire("a", key("a"), 1, 100, 0, 0));
         slotThread.advance(4_000);
-        SlotReply renewed = now(service.renew("a", a.grant().epoch()));
+        SlotReply renewed = now(service.renew("a", key("a"), a.grant().epoch()));
         assertThat(renewed.kind()).isEqualTo(SlotReply.Kind.GRANTED);
         assertThat(renewed.grant().deadline()).isEqualTo(START + 14_000);
     }
@@ -188,9 +193,9 @@ class SlotServiceTest {
     @Test
     void cancellingAQueuedRequestAnswersItsPoll() {
         join("a", "b");
-        now(service.acquire("a", 1, 100, 0, 0));
-        CompletableFuture<SlotReply> b = service.acquire("b", 3, 100, 0, 5_000);
-        assertThat(now(service.cancel("b", 3)).kind()).isEqualTo(SlotReply.Kind.OK);
+        now(service.acquire("a", key("a"), 1, 100, 0, 0));
+        CompletableFuture<SlotReply> b = service.acquire("b", key("b"), 3, 100, 0, 5_000);
+        assertThat(now(service.cancel("b", key("b"), 3)).kind()).isEqualTo(SlotReply.Kind.OK);
         assertThat(now(b).kind()).isEqualTo(SlotReply.Kind.CANCELLED);
         assertThat(lb.calls()).containsExactly("drain a"); // b was never drained, so it is not readied
     }
@@ -198,30 +203,31 @@ class SlotServiceTest {
     @Test
     void cancellingAGrantPutsTheNodeBack() {
         join("a", "b");
-        now(service.acquire("a", 1, 100, 0, 0));
-        now(service.cancel("a", 1));
+        now(service.acquire("a", key("a"), 1, 100, 0, 0));
+        now(service.cancel("a", key("a"), 1));
         assertThat(lb.calls()).containsExactly("drain a", "ready a");
     }
 
     @Test
     void aNodeThatLeavesWhileWaitingGets404AndItsGrantIsGivenBack() {
         join("a", "b");
-        now(service.acquire("a", 1, 100, 0, 0));
-        CompletableFuture<SlotReply> b = service.acquire("b", 1, 100, 0, 5_000);
-        now(service.leave("b"));
+        now(service.acquire("a", key("a"), 1, 100, 0, 0));
+        CompletableFuture<SlotReply> b = service.acquire("b", key("b"), 1, 100, 0, 5_000);
+        now(service.leave("b", key("b")));
         assertThat(now(b).kind()).isEqualTo(SlotReply.Kind.UNKNOWN_NODE);
-        now(service.leave("a"));
+        now(service.leave("a", key("a")));
         assertThat(lb.calls()).containsExactly("drain a", "ready a");
     }
 
     @Test
     void aNewerAcquireAnswersTheOlderPollOfTheSameNode() {
         join("a", "b");
-        now(service.acquire("a", 1, 100, 0, 0));
-        CompletableFuture<SlotReply> first = service.acquire("b", 1, 100, 0, 5_000);
-        CompletableFuture<SlotReply> second = service.acquire("b", 2, 100, 0, 5_000);
-        assertThat(now(first).kind()).isEqualTo(SlotReply.Kind.QUEUED);
-        assertThat(now(first).gcId()).isEqualTo(2);
+        now(service.acquire("a", key("a"), 1, 100, 0, 0));
+        CompletableFuture<SlotReply> first = service.acquire("b", key("b"), 1, 100, 0, 5_000);
+        CompletableFuture<SlotReply> second = service.acquire("b", key("b"), 2, 100, 0, 5_000);
+        assertThat(now(first).kind()).as("API.md: replaced").isEqualTo(SlotReply.Kind.CANCELLED);
+        assertThat(now(first).gcId()).isEqualTo(1);
+        assertThat(now(first).message()).contains("replaced by GC request 2");
         assertThat(second).isNotDone();
         assertThat(service.cluster().join().waiting()).isEqualTo(1);
     }
@@ -229,8 +235,8 @@ class SlotServiceTest {
     @Test
     void aPollWhoseClientWentAwayIsForgotten() {
         join("a", "b");
-        now(service.acquire("a", 1, 100, 0, 0));
-        CompletableFuture<SlotReply> b = service.acquire("b", 1, 100, 0, 5_000);
+        now(service.acquire("a", key("a"), 1, 100, 0, 0));
+        CompletableFuture<SlotReply> b = service.acquire("b", key("b"), 1, 100, 0, 5_000);
         assertThat(service.cluster().join().waiting()).isEqualTo(1);
         b.cancel(false);
         assertThat(service.cluster().join().waiting()).isZero();
@@ -242,30 +248,30 @@ class SlotServiceTest {
     void aFailingLoadBalancerIsCountedAndTheGrantStillGoesOut() {
         lb.failFor("a");
         join("a", "b");
-        assertThat(now(service.acquire("a", 1, 100, 0, 0)).kind()).isEqualTo(SlotReply.Kind.GRANTED);
+        assertThat(now(service.acquire("a", key("a"), 1, 100, 0, 0)).kind()).isEqualTo(SlotReply.Kind.GRANTED);
         assertThat(service.metrics().scrape()).contains("blade_coordinator_lb_errors_total{op=\"drain\"} 1.0");
     }
 
     @Test
     void unknownNodesAreAnsweredUnknown() {
-        assertThat(now(service.heartbeat("x", -1, -1)).kind()).isEqualTo(SlotReply.Kind.UNKNOWN_NODE);
-        assertThat(now(service.acquire("x", 1, 1, 0, 1_000)).kind()).isEqualTo(SlotReply.Kind.UNKNOWN_NODE);
-        assertThat(now(service.leave("x")).kind()).isEqualTo(SlotReply.Kind.UNKNOWN_NODE);
+        assertThat(now(service.heartbeat("x", key("x"), -1, -1)).kind()).isEqualTo(SlotReply.Kind.UNKNOWN_NODE);
+        assertThat(now(service.acquire("x", key("x"), 1, 1, 0, 1_000)).kind()).isEqualTo(SlotReply.Kind.UNKNOWN_NODE);
+        assertThat(now(service.leave("x", key("x"))).kind()).isEqualTo(SlotReply.Kind.UNKNOWN_NODE);
     }
 
     @Test
     void joinsBeyondTheMemberLimitAreRefused() {
         join("a", "b", "c");
-        assertThat(now(service.join("d")).kind()).isEqualTo(SlotReply.Kind.UNAVAILABLE);
-        assertThat(now(service.join("a")).kind()).isEqualTo(SlotReply.Kind.OK); // members may still re-join
+        assertThat(now(service.join("d", key("d"))).kind()).isEqualTo(SlotReply.Kind.UNAVAILABLE);
+        assertThat(now(service.join("a", key("a"))).kind()).isEqualTo(SlotReply.Kind.OK); // members may still re-join
     }
 
     @Test
     void recentEventsKeepTheLast256() {
         join("a", "b", "c");
         for (int i = 1; i <= 200; i++) {
-            SlotReply r = now(service.acquire("a", i, 10, 0, 0));
-            now(service.release("a", r.grant().epoch(), 1));
+            SlotReply r = now(service.acquire("a", key("a"), i, 10, 0, 0));
+            now(service.release("a", key("a"), r.grant().epoch(), 1));
         }
         List<SlotEvent> recent = service.cluster().join().recentEvents();
         assertThat(recent).hasSize(SlotService.RECENT_EVENTS);
@@ -275,13 +281,13 @@ class SlotServiceTest {
     @Test
     void gaugesAndCountersFollowTheLedger() {
         join("a", "b");
-        SlotReply r = now(service.acquire("a", 1, 10, 0, 0));
-        now(service.acquire("b", 1, 10, 0, 0));
+        SlotReply r = now(service.acquire("a", key("a"), 1, 10, 0, 0));
+        now(service.acquire("b", key("b"), 1, 10, 0, 0));
         slotThread.advance(SlotService.TICK_MILLIS);
         String text = service.metrics().scrape();
         assertThat(text).contains("blade_coordinator_grants_total 1.0", "blade_coordinator_collecting 1.0",
             "blade_coordinator_queue 1.0", "blade_coordinator_members 2.0");
-        now(service.release("a", r.grant().epoch(), 25));
+        now(service.release("a", key("a"), r.grant().epoch(), 25));
         assertThat(service.metrics().scrape()).contains("blade_coordinator_releases_total 1.0",
             "blade_coordinator_pause_milliseconds_sum 25.0", "blade_coordinator_grants_total 2.0");
     }
@@ -289,11 +295,11 @@ class SlotServiceTest {
     @Test
     void closingAnswersOpenPollsAndRefusesLaterCalls() {
         join("a", "b");
-        now(service.acquire("a", 1, 10, 0, 0));
-        CompletableFuture<SlotReply> b = service.acquire("b", 1, 10, 0, 5_000);
+        now(service.acquire("a", key("a"), 1, 10, 0, 0));
+        CompletableFuture<SlotReply> b = service.acquire("b", key("b"), 1, 10, 0, 5_000);
         service.close();
         assertThat(now(b).kind()).isEqualTo(SlotReply.Kind.UNAVAILABLE);
-        assertThat(now(service.join("c")).kind()).isEqualTo(SlotReply.Kind.UNAVAILABLE);
+        assertThat(now(service.join("c", key("c"))).kind()).isEqualTo(SlotReply.Kind.UNAVAILABLE);
         assertThatThrownBy(() -> service.cluster().get()).isInstanceOf(ExecutionException.class)
             .hasCauseInstanceOf(java.util.concurrent.RejectedExecutionException.class);
         assertThat(service.isOpen()).isFalse();
@@ -303,12 +309,69 @@ class SlotServiceTest {
     void theRealSlotThreadRunsTheSameWay() throws Exception {
         service.close();
         try (SlotService real = SlotService.builder().loadBalancer(lb).build()) {
-            assertThat(real.join("a").get().kind()).isEqualTo(SlotReply.Kind.OK);
-            assertThat(real.join("b").get().kind()).isEqualTo(SlotReply.Kind.OK);
-            SlotReply a = real.acquire("a", 1, 10, 0, 0).get();
-            CompletableFuture<SlotReply> b = real.acquire("b", 1, 10, 0, 10_000);
-            assertThat(real.release("a", a.grant().epoch(), 3).get().kind()).isEqualTo(SlotReply.Kind.OK);
+            assertThat(real.join("a", key("a")).get().kind()).isEqualTo(SlotReply.Kind.OK);
+            assertThat(real.join("b", key("b")).get().kind()).isEqualTo(SlotReply.Kind.OK);
+            SlotReply a = real.acquire("a", key("a"), 1, 10, 0, 0).get();
+            CompletableFuture<SlotReply> b = real.acquire("b", key("b"), 1, 10, 0, 10_000);
+            assertThat(real.release("a", key("a"), a.grant().epoch(), 3).get().kind()).isEqualTo(SlotReply.Kind.OK);
             assertThat(b.get().kind()).isEqualTo(SlotReply.Kind.GRANTED);
         }
+    }
+
+    // ---- member keys (issue 15): only the node itself acts for it ----
+
+    @Test
+    void anotherCallerCannotWithdrawANodesGrantOrQueuedRequest() {
+        join("a", "b", "c");
+        SlotReply a = now(service.acquire("a", key("a"), 1, 100, 0, 0));
+        CompletableFuture<SlotReply> b = service.acquire("b", key("b"), 7, 100, 0, 5_000);
+        String forged = key("c");
+        for (SlotReply r : List.of(now(service.cancel("a", forged, 1)), now(service.cancel("b", null, 7)),
+            now(service.leave("a", forged)), now(service.leave("b", null)),
+            now(service.release("a", forged, a.grant().epoch(), 1)), now(service.renew("a", forged, a.grant().epoch())),
+            now(service.heartbeat("a", forged, 10, -1)), now(service.join("a", forged)))) {
+            assertThat(r.kind()).isEqualTo(SlotReply.Kind.FORBIDDEN);
+            assertThat(r.message()).contains("member key");
+        }
+        assertThat(now(service.acquire("b", null, 7, 100, 0, 0)).kind()).isEqualTo(SlotReply.Kind.FORBIDDEN);
+        assertThat(b).isNotDone();
+        ClusterSnapshot c = service.cluster().join();
+        assertThat(c.view().collecting()).extracting(g -> g.node()).containsExactly("a");
+        assertThat(c.view().queue()).extracting(q -> q.node()).containsExactly("b");
+        assertThat(c.view().members()).containsExactly("a", "b", "c");
+        assertThat(lb.calls()).containsExactly("drain a");
+        now(service.cancel("a", key("a"), 1)); // the holder itself may
+        assertThat(now(b).kind()).isEqualTo(SlotReply.Kind.GRANTED);
+    }
+
+    @Test
+    void aJoinWithoutAKeyGetsOneMadeThatLaterCallsMustCarry() {
+        SlotReply joined = now(service.join("a", null));
+        assertThat(joined.kind()).isEqualTo(SlotReply.Kind.OK);
+        assertThat(joined.memberKey()).matches("[A-Za-z0-9_-]{22}");
+        assertThat(now(service.join("b", key("b"))).memberKey()).as("a key of its own is not echoed").isEmpty();
+        assertThat(now(service.heartbeat("a", null, -1, -1)).kind()).isEqualTo(SlotReply.Kind.FORBIDDEN);
+        assertThat(now(service.heartbeat("a", joined.memberKey(), -1, -1)).kind()).isEqualTo(SlotReply.Kind.OK);
+        SlotReply again = now(service.join("a", joined.memberKey()));
+        assertThat(again.kind()).isEqualTo(SlotReply.Kind.OK);
+        assertThat(again.memberKey()).as("a member's join makes no new key").isEmpty();
+    }
+
+    @Test
+    void aKeyGoesOnlyWhenTheLedgerForgetsTheNode() {
+        join("a", "b");
+        now(service.leave("a", key("a")));
+        assertThat(now(service.join("a", "a-new-key-after-leaving")).kind()).isEqualTo(SlotReply.Kind.OK);
+
+        SlotReply granted = now(service.acquire("b", key("b"), 1, 100, 0, 0));
+        slotThread.advance(3_000); // b falls silent: lost, its grant runs on to its deadline
+        now(service.heartbeat("a", "a-new-key-after-leaving", -1, -1));
+        slotThread.advance(3_000);
+        assertThat(service.cluster().join().view().members()).containsExactly("a");
+        assertThat(now(service.join("b", "someone-else-as-b")).kind()).as("while b's grant runs")
+            .isEqualTo(SlotReply.Kind.FORBIDDEN);
+        assertThat(now(service.release("b", key("b"), granted.grant().epoch(), 5)).kind())
+            .isEqualTo(SlotReply.Kind.OK);
+        assertThat(now(service.join("b", "someone-else-as-b")).kind()).isEqualTo(SlotReply.Kind.OK);
     }
 }
