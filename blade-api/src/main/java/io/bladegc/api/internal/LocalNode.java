@@ -188,20 +188,22 @@ public final class LocalNode implements BladeNode {
         }
         counters.collections.increment();
         watcher.onCollection(c);
+        boolean forced = trigger.isForced(c.bean(), c.id());
         MinuteSummary.Kind kind;
-        if (trigger.isForced(c.bean(), c.id())) {
+        // a collection for another cause is counted under it, even one that came while Blade forced another
+        if (c.kind() == GcCause.OTHER) {
+            counters.otherCause.increment();
+            kind = MinuteSummary.Kind.OTHER_CAUSE;
+        } else if (forced) {
             counters.forced.increment();
             kind = MinuteSummary.Kind.FORCED;
+        } else if (armed()) {
+            counters.escaped.increment();
+            kind = MinuteSummary.Kind.ESCAPED;
         } else {
-            if (c.kind() == GcCause.OTHER) {
-                counters.otherCause.increment(); // not the heap's doing: neither predicted nor an escape
-                kind = MinuteSummary.Kind.OTHER_CAUSE;
-            } else if (armed()) {
-                counters.escaped.increment();
-                kind = MinuteSummary.Kind.ESCAPED;
-            } else {
-                kind = MinuteSummary.Kind.UNPLANNED;
-            }
+            kind = MinuteSummary.Kind.UNPLANNED;
+        }
+        if (!forced) {
             outstanding.set(null); // the JVM collected on its own: the request is moot, a new one may come
         }
         String minute = minutes.collected(kind, System.nanoTime(), gate.shed());

@@ -21,7 +21,8 @@ class GcCauseTest {
         "Heap Inspection Initiated GC, OTHER",
         "JvmtiEnv ForceGarbageCollection, OTHER",
         "G1 Humongous Allocation, OTHER",
-        "G1 Preventive Collection, OTHER",
+        "G1 Preventive Collection, HEAP",
+        "G1 Periodic Collection, OTHER",
     })
     void eachCauseHasItsKind(String cause, GcCause kind) {
         assertThat(GcCause.of(cause)).isEqualTo(kind);
