@@ -140,11 +140,14 @@ public final class BladeAgent {
                 throw new StrictFailure(OptionMessages.strictLine(result.errors()));
             }
             OptionMessages.lines(result.errors(), RUNS_ON).forEach(err::println);
+            off(props, "its options were refused: " + OptionMessages.bounded(result.errors().get(0))
+                + (result.errors().size() > 1 ? " (and " + (result.errors().size() - 1) + " more)" : ""));
             return null;
         }
         try {
             if (!result.options().enabled()) {
                 log.log(Level.INFO, "Blade: enabled=false; the agent does nothing");
+                off(props, "enabled=false");
                 return null;
             }
             BladeNode node = starter.apply(result.options());
@@ -155,8 +158,14 @@ public final class BladeAgent {
             return node;
         } catch (Throwable t) {
             failed(err, t);
+            off(props, "it could not start");
             return null;
         }
+    }
+
+    /** Says to Blade filters in this JVM that Blade stays off, and why ({@link Blade#AGENT_OFF_PROPERTY}). */
+    private static void off(Properties props, String why) {
+        props.setProperty(Blade.AGENT_OFF_PROPERTY, why);
     }
 
     /** @return the end of the start-up line; a failure is one line on {@code err} and leaves the node single-node */

@@ -3,6 +3,7 @@ package io.bladegc.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.bladegc.api.Blade;
 import io.bladegc.api.BladeNode;
 import io.bladegc.api.BladeOptions;
 import io.bladegc.api.grant.GrantHolder;
@@ -58,6 +59,7 @@ class BladeAgentTest {
         assertThat(log.lines).containsExactly("INFO Blade: fake summary");
         assertThat(errLines()).isEmpty();
         assertThat(props.getProperty(BladeAgent.ATTACHED_PROPERTY)).isEqualTo("true");
+        assertThat(props.getProperty(Blade.AGENT_OFF_PROPERTY)).isNull();
     }
 
     @Test
@@ -81,6 +83,8 @@ class BladeAgentTest {
                 + "application runs on",
             "[blade] malformed option 'margin=abc': expected a duration such as 20ms or 1s"
                 + "; Blade is disabled, the application runs on");
+        assertThat(props.getProperty(Blade.AGENT_OFF_PROPERTY)).as("what a Blade filter in this JVM reads")
+            .startsWith("its options were refused: unknown option 'drainTimout'").endsWith("(and 1 more)");
     }
 
     @Test
@@ -121,6 +125,7 @@ class BladeAgentTest {
         assertThat(started).isEmpty();
         assertThat(log.lines).singleElement().asString().startsWith("INFO").contains("enabled=false");
         assertThat(errLines()).isEmpty();
+        assertThat(props.getProperty(Blade.AGENT_OFF_PROPERTY)).isEqualTo("enabled=false");
     }
 
     @Test

@@ -15,6 +15,14 @@ import java.util.Optional;
  * <p>Thread-safe.
  */
 public final class Blade {
+    /**
+     * The system property the Blade agent sets when it is attached but Blade stays off in this JVM (options refused,
+     * {@code enabled=false}, or a failure to start); its value says why, in one short line. A Blade filter that finds
+     * it passes every request through rather than starting a node of its own: the user's configuration turned Blade
+     * off or was refused, and a node with default options would be Blade running against it.
+     */
+    public static final String AGENT_OFF_PROPERTY = "io.bladegc.agent.off";
+
     private static LocalNode started;
 
     private Blade() {

@@ -69,7 +69,8 @@ public final class FilterCore {
      * The filter's {@code init}: reads the init-params, binds the meters, joins the JVM's Blade node ({@link
      * Blade#node()}) or starts one in GCI mode with the Blade options among the init-params, and attaches to its
      * gate. Never throws: a bad init-param, {@code enabled=false} or an unreachable node leave a pass-through, with
-     * one log line saying why.
+     * one log line saying why; so does an agent that is attached but left Blade off ({@link Blade#AGENT_OFF_PROPERTY}):
+     * its options were refused or turned Blade off, and a node of the filter's would run Blade against them.
      *
      * @param filterName      the filter's name, for the log lines
      * @param contextPath     the webapp's context path, for the log lines; {@code null} when there is no context
@@ -98,6 +99,12 @@ public final class FilterCore {
         }
         try {
             Optional<BladeNode> running = Blade.node();
+            String agentOff = System.getProperty(Blade.AGENT_OFF_PROPERTY);
+            if (running.isEmpty() && agentOff != null) {
+                log.log(Level.WARNING, where + ": the Blade agent in this JVM is off (" + agentOff
+                    + "); running as a pass-through that never sheds");
+                return;
+            }
             BladeNode n = running.isPresent() ? running.get() : Blade.startNode(settings.options());
             n.attachGate();
             node = n;

@@ -118,6 +118,21 @@ class BladeFilterConfigTest {
     }
 
     @Test
+    void anAgentThatLeftBladeOffMakesAPassThroughThatSaysWhyOnce() throws Exception {
+        System.setProperty(Blade.AGENT_OFF_PROPERTY, "its options were refused: unknown option 'drainTimout'");
+        try {
+            BladeFilter filter = serve(Map.of());
+            assertThat(filter.isPassThrough()).isTrue();
+            assertThat(Blade.node()).as("no node of the filter's own against the user's refused options").isEmpty();
+            assertThat(app.get("/app/hello").statusCode()).isEqualTo(200);
+            assertThat(logged).singleElement().extracting(LogRecord::getMessage).asString()
+                .contains("agent in this JVM is off", "'drainTimout'", "pass-through");
+        } finally {
+            System.clearProperty(Blade.AGENT_OFF_PROPERTY);
+        }
+    }
+
+    @Test
     void readinessPathIsConfigurableRelativeToTheContext() throws Exception {
         BladeFilter filter = serve(Map.of(BladeFilter.READINESS_PATH_PARAM, "/healthz", "drainTimeout", "250ms"));
         assertThat(filter.isPassThrough()).isFalse();
