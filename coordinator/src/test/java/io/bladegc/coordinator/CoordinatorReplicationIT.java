@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * API by the test (nodes n1..n3): only the leader answers nodes, the others say {@code NOT_LEADER}; the leader
  * killed (SIGKILL) right after a grant loses no grant, the new leader grants no second slot while it runs (K=1), the
  * late release is accepted by the new leader, and the killed replica restarted from its storage holds the same
- * ledger.
+ * ledger. A leader whose two followers died answers {@code 503 UNAVAILABLE}: it cannot commit.
  */
 class CoordinatorReplicationIT {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -45,17 +45,7 @@ class CoordinatorReplicationIT {
 
     @Test
     void losingTheLeaderReplicaLosesNoGrantAndNeverLetsTwoCollect() throws Exception {
-        List<String> entries = new ArrayList<>();
-        int[] free = freePorts(6);
-        int k = 0;
-        for (String id : List.of("c1", "c2", "c3")) {
-            httpPorts.put(id, free[k++]);
-            entries.add(id + "=127.0.0.1:" + free[k++]);
-        }
-        peers = String.join(",", entries);
-        for (String id : httpPorts.keySet()) {
-            launch(id);
-        }
+        startThree();
         String leader = awaitLeader(List.copyOf(httpPorts.keySet()));
         String follower = httpPorts.keySet().stream().filter(id -> !id.equals(leader)).findFirst().orElseThrow();
         HttpResponse<String> refused = post(follower, "n1", "join", "");
@@ -107,6 +97,36 @@ class CoordinatorReplicationIT {
         assertThat(back.path("collecting").get(0).path("node").asText()).isEqualTo("n2");
     }
 
+    @Test
+    void aLeaderWithoutItsMajorityAnswers503Unavailable() throws Exception {
+        startThree();
+        String leader = awaitLeader(List.copyOf(httpPorts.keySet()));
+        assertThat(post(leader, "n1", "join", "").statusCode()).isEqualTo(200);
+        for (String id : httpPorts.keySet()) {
+            if (!id.equals(leader)) {
+                replicas.get(id).destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+        HttpResponse<String> lonely = post(leader, "n2", "join", "");
+        assertThat(lonely.statusCode()).as(lonely.body()).isEqualTo(503);
+        assertThat(JSON.readTree(lonely.body()).path("status").asText()).as(lonely.body()).isEqualTo("UNAVAILABLE");
+        assertThat(lonely.headers().firstValue("Retry-After")).hasValue("1");
+    }
+
+    private void startThree() throws IOException {
+        List<String> entries = new ArrayList<>();
+        int[] free = freePorts(6);
+        int k = 0;
+        for (String id : List.of("c1", "c2", "c3")) {
+            httpPorts.put(id, free[k++]);
+            entries.add(id + "=127.0.0.1:" + free[k++]);
+        }
+        peers = String.join(",", entries);
+        for (String id : httpPorts.keySet()) {
+            launch(id);
+        }
+    }
+
     private void launch(String id) throws IOException {
         String jar = System.getProperty("bladegc.coordinator.jar");
         assertThat(jar).as("system property bladegc.coordinator.jar (set by the failsafe configuration)").isNotNull();
@@ -138,8 +158,8 @@ class CoordinatorReplicationIT {
 
     private HttpResponse<String> post(String replica, String node, String call, String body) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPorts.get(replica) + "/v1/nodes/"
-                + node + "/" + call)).header(TestKeys.HEADER, TestKeys.of(node)).timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString(body))
-            .build(), HttpResponse.BodyHandlers.ofString());
+                + node + "/" + call)).header(TestKeys.HEADER, TestKeys.of(node)).timeout(Duration.ofSeconds(10))
+            .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private JsonNode cluster(String replica) throws Exception {

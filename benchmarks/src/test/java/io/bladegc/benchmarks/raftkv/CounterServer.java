@@ -1,5 +1,6 @@
 package io.bladegc.benchmarks.raftkv;
 
+import io.bladegc.benchmarks.demo.BladeEventLines;
 import io.bladegc.ratis.RaftBlade;
 import io.bladegc.ratis.RaftBladeOptions;
 import java.io.File;
@@ -56,6 +57,7 @@ public final class CounterServer {
     }
 
     public static void main(String[] args) throws Exception {
+        BladeEventLines.enable(); // the test counts hand-offs in the per-collection lines
         String id = null;
         String peers = null;
         String storage = null;
