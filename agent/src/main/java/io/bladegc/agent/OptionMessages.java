@@ -1,5 +1,6 @@
 package io.bladegc.agent;
 
+import io.bladegc.api.BladeOptionsParser;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -49,20 +50,6 @@ final class OptionMessages {
      *     {@code ...(N chars)}
      */
     static String bounded(String message) {
-        StringBuilder sb = new StringBuilder();
-        int i = 0;
-        for (; i < message.length() && sb.length() < MAX_CHARS; i++) {
-            char c = message.charAt(i);
-            switch (c) {
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> sb.append(Character.isISOControl(c) ? String.format("\\u%04x", (int) c) : c);
-            }
-        }
-        if (i < message.length()) {
-            sb.append("...(").append(message.length()).append(" chars)");
-        }
-        return sb.toString();
+        return BladeOptionsParser.shortened(message, MAX_CHARS);
     }
 }

@@ -209,15 +209,24 @@ public final class BladeOptionsParser {
         return SECRET_KEYS.contains(key) ? HIDDEN : shortened(value);
     }
 
-    /**
-     * @return {@code text} as a message may show it, whatever it holds: control characters escaped (a newline as
-     *     {@code \n}, a tab as {@code \t}, others as {@code \}{@code uXXXX}), and cut after
-     *     {@value #MAX_SHOWN} characters, with its length said: {@code ...(100000 chars)}
-     */
+    /** @return {@code text} as a message may quote it: {@link #shortened(String, int)} to {@value #MAX_SHOWN} */
     static String shortened(String text) {
+        return shortened(text, MAX_SHOWN);
+    }
+
+    /**
+     * For messages that show what a user gave (the agent's lines about options use it too).
+     *
+     * @param text    anything
+     * @param maxShow the most characters shown
+     * @return {@code text} as a message may show it, whatever it holds: control characters escaped (a newline as
+     *     {@code \n}, a tab as {@code \t}, others as {@code \}{@code uXXXX}), and cut after {@code maxShow}
+     *     characters, with its length said: {@code ...(100000 chars)}
+     */
+    public static String shortened(String text, int maxShow) {
         StringBuilder sb = new StringBuilder();
         int i = 0;
-        for (; i < text.length() && sb.length() < MAX_SHOWN; i++) {
+        for (; i < text.length() && sb.length() < maxShow; i++) {
             char c = text.charAt(i);
             switch (c) {
                 case '\n' -> sb.append("\\n");
