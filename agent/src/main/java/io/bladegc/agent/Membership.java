@@ -92,6 +92,9 @@ final class Membership implements AutoCloseable {
     void tick() {
         State s;
         synchronized (this) {
+            if (closed) {
+                return; // a heartbeat scheduled before close: nothing may follow the leave
+            }
             s = state;
         }
         try {
@@ -167,6 +170,11 @@ final class Membership implements AutoCloseable {
      * @return whether the node is a member again
      */
     boolean rejoinNow() {
+        synchronized (this) {
+            if (closed) {
+                return false;
+            }
+        }
         try {
             client.join();
             joined();
@@ -224,7 +232,11 @@ final class Membership implements AutoCloseable {
         return e.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + ": " + e.getMessage();
     }
 
-    /** Stops the heartbeat thread and, unless the coordinator is down, leaves (bounded by the client's call bound). */
+    /**
+     * Stops the heartbeat thread, letting a call under way end (each bounded by the client's call bound), and, unless
+     * the coordinator is down, leaves: the leave is the last call, so a heartbeat or join cannot follow it and put the
+     * node back at the coordinator (calls go on separate connections, so they could arrive out of order).
+     */
     @Override
     public void close() {
         boolean leave;
@@ -235,7 +247,15 @@ final class Membership implements AutoCloseable {
             downReason = "closed";
             up = false;
         }
-        timer.shutdownNow();
+        timer.shutdown(); // a call under way ends first (bounded): the leave must be the node's last word
+        try {
+            if (!timer.awaitTermination(client.callBound().toNanos(), TimeUnit.NANOSECONDS)) {
+                timer.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            timer.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
         if (leave) {
             try {
                 client.leave();
