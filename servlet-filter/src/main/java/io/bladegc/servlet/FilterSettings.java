@@ -24,6 +24,12 @@ record FilterSettings(String readinessPath, boolean gcOverlap, BladeOptions opti
 
     /** The filter's own keys, besides the Blade options. */
     static final List<String> FILTER_KEYS = List.of(FilterCore.READINESS_PATH_PARAM, FilterCore.GC_OVERLAP_PARAM);
+    /**
+     * Blade options only the agent acts on (coordinated mode, instrumentation): a node a filter starts is a single
+     * node (GCI mode), so as init-params they are errors that say where they belong, not silently ignored.
+     */
+    static final List<String> AGENT_ONLY_KEYS = List.of("coordinator", "nodeId", "token", "coordinatorTimeout",
+        "instrument", "explicitGc");
 
     FilterSettings {
         errors = List.copyOf(errors);
@@ -64,6 +70,9 @@ record FilterSettings(String readinessPath, boolean gcOverlap, BladeOptions opti
                 } else {
                     errors.add("malformed init-param '" + name + "=" + value + "': expected true or false");
                 }
+            } else if (AGENT_ONLY_KEYS.contains(name)) {
+                errors.add("init-param '" + name + "' is an agent option: give it to the agent (-javaagent:...=" + name
+                    + "=..., or -Dblade." + name + "); a filter's own node is a single node");
             } else {
                 bladeParams.put(name, value);
             }
@@ -73,10 +82,10 @@ record FilterSettings(String readinessPath, boolean gcOverlap, BladeOptions opti
         return new FilterSettings(readinessPath, gcOverlap, parsed.options(), !bladeParams.isEmpty(), errors);
     }
 
-    /** @return every valid init-param key, for error messages */
+    /** @return every valid init-param key, for error messages: the agent-only options are not among them */
     static String validKeys() {
         List<String> all = new ArrayList<>(FILTER_KEYS);
-        all.addAll(BladeOptionsParser.KEYS);
+        BladeOptionsParser.KEYS.stream().filter(k -> !AGENT_ONLY_KEYS.contains(k)).forEach(all::add);
         return String.join(", ", all);
     }
 }

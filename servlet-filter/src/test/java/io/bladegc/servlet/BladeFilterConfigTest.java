@@ -103,6 +103,16 @@ class BladeFilterConfigTest {
     }
 
     @Test
+    void anAgentOnlyOptionIsABadInitParamThatSaysWhereItBelongs() throws Exception {
+        BladeFilter filter = serve(Map.of("coordinator", "http://127.0.0.1:7070"));
+        assertThat(filter.isPassThrough()).isTrue();
+        assertThat(logged).singleElement().extracting(LogRecord::getMessage).asString()
+            .contains("'coordinator' is an agent option", "-javaagent")
+            .satisfies(line -> assertThat(line.substring(line.indexOf("valid init-params:")))
+                .contains("drainTimeout").doesNotContain("coordinator", "instrument", "explicitGc", "token"));
+    }
+
+    @Test
     void badReadinessPathIsABadInitParam() throws Exception {
         BladeFilter filter = serve(Map.of(BladeFilter.READINESS_PATH_PARAM, "ready"));
         assertThat(filter.isPassThrough()).isTrue();
