@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * API by the test (nodes n1..n3): only the leader answers nodes, the others say {@code NOT_LEADER}; the leader
  * killed (SIGKILL) right after a grant loses no grant, the new leader grants no second slot while it runs (K=1), the
  * late release is accepted by the new leader, and the killed replica restarted from its storage holds the same
- * ledger. A leader whose two followers died answers {@code 503 UNAVAILABLE}: it cannot commit.
+ * ledger. A leader whose two followers froze answers {@code 503}: it cannot commit.
  */
 class CoordinatorReplicationIT {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -102,15 +102,25 @@ class CoordinatorReplicationIT {
         startThree();
         String leader = awaitLeader(List.copyOf(httpPorts.keySet()));
         assertThat(post(leader, "n1", "join", "").statusCode()).isEqualTo(200);
-        for (String id : httpPorts.keySet()) {
-            if (!id.equals(leader)) {
-                replicas.get(id).destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        for (String id : httpPorts.keySet()) { // frozen, not killed: a dead peer's refused connections make the
+            if (!id.equals(leader)) {          // leader step down at once (503 NOT_LEADER), a frozen one does not
+                signal("STOP", replicas.get(id));
             }
         }
         HttpResponse<String> lonely = post(leader, "n2", "join", "");
         assertThat(lonely.statusCode()).as(lonely.body()).isEqualTo(503);
-        assertThat(JSON.readTree(lonely.body()).path("status").asText()).as(lonely.body()).isEqualTo("UNAVAILABLE");
-        assertThat(lonely.headers().firstValue("Retry-After")).hasValue("1");
+        // UNAVAILABLE while it still takes itself for the leader (its write cannot commit: the usual answer here, the
+        // followers frozen); NOT_LEADER once Ratis made it step down for want of a majority, which a loaded machine
+        // can reach first (1 run of 3 under two busy loops): API.md allows both, never a 200
+        String status = JSON.readTree(lonely.body()).path("status").asText();
+        assertThat(status).as(lonely.body()).isIn("UNAVAILABLE", "NOT_LEADER");
+        if (status.equals("UNAVAILABLE")) {
+            assertThat(lonely.headers().firstValue("Retry-After")).hasValue("1");
+        }
+    }
+
+    private static void signal(String signal, Process p) throws Exception {
+        assertThat(new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start().waitFor()).isZero();
     }
 
     private void startThree() throws IOException {
