@@ -287,14 +287,24 @@ class CoordinatorHandlerTest {
 
     // ---- one test per status API.md documents that the tests above do not produce (issue 15) ----
 
-    @Test
-    void aLongPollEndsCancelledWhenItsRequestIsWithdrawnOrReplaced() {
+    /**
+     * Nodes a and b join, a holds the slot, b long-polls for gcId 4 behind it.
+     *
+     * @return b's long-poll channel; {@code channel} is a fresh one for the next calls
+     */
+    private EmbeddedChannel bPollsBehindA() {
         post("/v1/nodes/a/join", "");
         post("/v1/nodes/b/join", "");
         post("/v1/nodes/a/acquire", "{\"gcId\":1,\"leadMillis\":10}");
         EmbeddedChannel polling = channel;
         postWithoutWaiting("/v1/nodes/b/acquire", "{\"gcId\":4,\"leadMillis\":10,\"waitMillis\":5000}");
         channel = channel(BearerToken.none());
+        return polling;
+    }
+
+    @Test
+    void aLongPollEndsCancelledWhenItsRequestIsWithdrawnOrReplaced() {
+        EmbeddedChannel polling = bPollsBehindA();
         assertThat(post("/v1/nodes/b/cancel", "{\"gcId\":4}").field("status")).isEqualTo("OK");
         EmbeddedChannel other = channel;
         channel = polling;
@@ -318,12 +328,7 @@ class CoordinatorHandlerTest {
 
     @Test
     void aLongPollOfANodeThatLeavesEndsUnknownNode() {
-        post("/v1/nodes/a/join", "");
-        post("/v1/nodes/b/join", "");
-        post("/v1/nodes/a/acquire", "{\"gcId\":1,\"leadMillis\":10}");
-        EmbeddedChannel polling = channel;
-        postWithoutWaiting("/v1/nodes/b/acquire", "{\"gcId\":4,\"leadMillis\":10,\"waitMillis\":5000}");
-        channel = channel(BearerToken.none());
+        EmbeddedChannel polling = bPollsBehindA();
         assertThat(post("/v1/nodes/b/leave", "").status()).isEqualTo(200);
         channel.finishAndReleaseAll();
         channel = polling;
