@@ -22,6 +22,10 @@
 #                                             windows at 25-110 % of G1's closed-loop throughput, each after 10 s of
 #                                             saturating wrk load (the heaps fill in step), 20 s measured (about 15
 #                                             minutes); needs wrk (as root it is installed with apt-get when missing)
+#   benchmarks/run.sh collection-rate         one DemoServer (the demo's heap: 128 MiB eden) at 50 MB/s, 500 MB/s and
+#                                             2 GB/s of allocation, Parallel alone and with Blade one after the other
+#                                             at each: collections per 1,000 requests served (goal: Blade at most
+#                                             1.10x); 3 repetitions, 60 s measured (about 25 minutes)
 #   ... --quick                               any scenario in under 5 minutes, build included;
 #                                             results in benchmarks/target/suite/<time>-<scenario>-quick/
 #
@@ -38,7 +42,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-usage() { echo "usage: benchmarks/run.sh http-cluster|single-node|memory-pressure|raft-kv|load-sweep [--quick]" >&2; exit 2; }
+usage() { echo "usage: benchmarks/run.sh http-cluster|single-node|memory-pressure|raft-kv|load-sweep|collection-rate [--quick]" >&2; exit 2; }
 SCENARIO="${1:-}"
 QUICK=""
 case "${2:-}" in
@@ -47,7 +51,7 @@ case "${2:-}" in
     *) usage ;;
 esac
 case "$SCENARIO" in
-    http-cluster|single-node|memory-pressure|raft-kv|load-sweep) ;;
+    http-cluster|single-node|memory-pressure|raft-kv|load-sweep|collection-rate) ;;
     *) usage ;;
 esac
 
@@ -59,7 +63,7 @@ AGENT_JAR="agent/target/blade-agent-${VERSION}.jar"
 COORDINATOR_JAR="coordinator/target/blade-coordinator.jar"
 
 . benchmarks/cluster-prerequisites.sh
-if [ "$SCENARIO" = raft-kv ]; then
+if [ "$SCENARIO" = raft-kv ] || [ "$SCENARIO" = collection-rate ]; then
     HAPROXY=haproxy # not used
 else
     find_haproxy run

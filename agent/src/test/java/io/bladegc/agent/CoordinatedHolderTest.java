@@ -450,7 +450,7 @@ class CoordinatedHolderTest {
 
     @Test
     void aGrantWhoseLeaseEndsBeforeTheCollectionCouldStartIsNotUsed() {
-        // drain timeout 100 ms + margin 20 ms: a lease of 50 ms cannot cover the drain
+        // drain timeout 100 ms + the margin: a lease of 50 ms cannot cover the drain
         fake.on("acquire", c -> Reply.granted(12, 50));
         start();
         upcall(1);

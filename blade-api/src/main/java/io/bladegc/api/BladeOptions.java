@@ -25,7 +25,8 @@ import java.util.stream.Collectors;
  * @param enabled            whether Blade runs at all (default {@code true})
  * @param strict             whether a bad option stops the JVM instead of disabling Blade (default {@code false})
  * @param drainTimeout       the longest Blade waits for in-flight requests before collecting anyway (default 500 ms)
- * @param margin             extra lead time on top of the measured drain and schedule times (default 20 ms)
+ * @param margin             extra lead time on top of the measured drain, wake-up and schedule times
+ *                           (default 2 ms)
  * @param sampleInterval     how often the heap watcher reads the memory pools (default 5 ms)
  * @param coordinators       the base URLs of the coordinator's replicas ({@code http://} or {@code https://}, host,
  *                           optional port and path prefix; no user info, query or fragment; trailing slashes dropped;
@@ -307,7 +308,7 @@ public record BladeOptions(boolean enabled, boolean strict, Duration drainTimeou
         private boolean enabled = true;
         private boolean strict = false;
         private Duration drainTimeout = Duration.ofMillis(500);
-        private Duration margin = Duration.ofMillis(20);
+        private Duration margin = Duration.ofMillis(2);
         private Duration sampleInterval = Duration.ofMillis(5);
         private List<URI> coordinators = List.of();
         private String nodeId;

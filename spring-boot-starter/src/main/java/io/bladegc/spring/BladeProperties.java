@@ -49,7 +49,7 @@ public class BladeProperties {
     private String drainTimeout;
 
     /**
-     * Extra lead time on top of the measured drain time and two sampling intervals, e.g. 20ms (default 20ms). Only
+     * Extra lead time on top of the measured delays (drain, late wake-ups) and a sample's wait, e.g. 5ms (default 2ms). Only
      * when the filter starts the node.
      */
     private String margin;

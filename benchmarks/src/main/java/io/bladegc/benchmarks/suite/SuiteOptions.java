@@ -28,14 +28,14 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
                            Path haproxy, Path jvmDir, double rate, String command) {
 
     /** The usage line. */
-    public static final String USAGE = "usage: SuiteMain http-cluster|single-node|memory-pressure|raft-kv|load-sweep"
+    public static final String USAGE = "usage: SuiteMain http-cluster|single-node|memory-pressure|raft-kv|load-sweep|collection-rate"
         + " [--quick]"
         + " --agent-jar JAR --coordinator-jar JAR"
         + " --out DIR [--haproxy haproxy] [--jvm-dir /usr/lib/jvm] [--rate 600] [--command TEXT]";
 
     /** The scenarios, by name. */
     public static final List<String> SCENARIOS = List.of(HttpClusterScenario.NAME, SingleNodeScenario.NAME,
-        MemoryPressureScenario.NAME, RaftKvScenario.NAME, LoadSweepScenario.NAME);
+        MemoryPressureScenario.NAME, RaftKvScenario.NAME, LoadSweepScenario.NAME, CollectionRateScenario.NAME);
 
     /** @return repetitions of every arm */
     public int repetitions() {

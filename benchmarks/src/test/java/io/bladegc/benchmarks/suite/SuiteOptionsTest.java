@@ -43,6 +43,6 @@ class SuiteOptionsTest {
             .hasMessageContaining("unknown option --nope");
         assertThatThrownBy(() -> SuiteOptions.parse("single", "--quick"))
             .hasMessageContaining("unknown scenario single; one of [http-cluster, single-node, memory-pressure,"
-                + " raft-kv, load-sweep]");
+                + " raft-kv, load-sweep, collection-rate]");
     }
 }

@@ -9,11 +9,12 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 
 /**
- * The default upcall handling on one node (GCI, BLADE's single-node case): close the gate, wait for the trailers,
+ * The default upcall handling on one node (GCI, BLADE's single-node case): close the gate (or find it closed by the
+ * node as its watcher asked), wait for the trailers,
  * collect, open the gate; one log line with the timeline (at INFO for the first few after start, then at DEBUG:
  * {@link MinuteSummary}). Runs on the {@code blade-gc} thread, never on a request thread. If the trailers outlast the drain timeout it collects anyway, and counts and logs that.
  *
- * <p>Thread-safe (one sequence at a time on the node's single gc thread; the estimate is volatile).
+ * <p>Thread-safe (one sequence at a time on the node's single gc thread).
  */
 final class DrainSequence {
     /** Drain estimate before any drain was measured. */
@@ -26,7 +27,7 @@ final class DrainSequence {
     private final HeapLayout layout;
     private final QuietWindows quiet = new QuietWindows();
     private final MinuteSummary minutes;
-    private volatile long drainEstimateNanos = INITIAL_DRAIN_NANOS;
+    private final DecayingMax drainEstimate;
 
     DrainSequence(HeapLayout layout, Gate gate, Duration drainTimeout, BladeNode node, NodeCounters counters,
                   MinuteSummary minutes) {
@@ -34,13 +35,14 @@ final class DrainSequence {
         this.minutes = minutes;
         this.gate = gate;
         this.drainTimeout = drainTimeout;
+        this.drainEstimate = new DecayingMax(INITIAL_DRAIN_NANOS, drainTimeout.toNanos());
         this.node = node;
         this.counters = counters;
     }
 
     /** @return the drain time to plan for: the recent worst case, decaying slowly, never above the timeout */
     long drainEstimateNanos() {
-        return drainEstimateNanos;
+        return drainEstimate.value();
     }
 
     /** @return the recent windows with the gate closed and nothing in flight; see {@link QuietWindows#snapshot()} */
@@ -58,6 +60,14 @@ final class DrainSequence {
     DrainedCollection run(GcRequest request, boolean logLine) {
         long t0 = System.nanoTime();
         gate.close();
+        return runClosed(request, logLine, t0);
+    }
+
+    /**
+     * {@link #run} for a gate its caller closed already, at {@code closedNanos}: the drain is timed from then.
+     */
+    DrainedCollection runClosed(GcRequest request, boolean logLine, long closedNanos) {
+        long t0 = closedNanos;
         try {
             boolean drained = gate.awaitDrained(drainTimeout);
             long t1 = System.nanoTime();
@@ -77,8 +87,7 @@ final class DrainSequence {
             }
             long drainNanos = t1 - t0;
             minutes.drained(drainNanos);
-            drainEstimateNanos = Math.min(drainTimeout.toNanos(),
-                Math.max(drainNanos, drainEstimateNanos - (drainEstimateNanos >> 4)));
+            drainEstimate.observe(drainNanos);
             if (logLine) {
                 LocalNode.LOG.log(minutes.tellAtInfo() ? Level.INFO : Level.DEBUG, () -> String.format(
                     "Blade GC #%d %s %s: trailers %.1f ms, gc %.1f ms (estimated %.1f ms), headroom was %d KiB",

@@ -8,15 +8,17 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
- * Reads the heap pools every sample interval on its own daemon thread ({@code blade-heap-watcher}), tracks the
- * allocation rate (an average, and the recent peak, which is what the prediction uses), and predicts the time to the JVM's own next collection: eden's headroom divided by the rate.
+ * Reads the heap pools on its own daemon thread ({@code blade-heap-watcher}) every sample interval, and more often as
+ * the point where it asks comes near (down to every {@value #NEAR_INTERVAL_NANOS} ns), tracks the allocation rate
+ * over at least one interval (an average, and the recent peak, which is what the prediction uses), and predicts the
+ * time to the JVM's own next collection: eden's headroom divided by the rate.
  * Eden's capacity is where the JVM really starts a young collection: the committed size, or less when recent
  * young collections began earlier (G1 starts one when eden reaches its target length, a few regions short of the
  * committed size, or earlier still to keep regions free for evacuation; thread-local allocation buffers make the
  * point vary): the lowest of the last four young collections' starting occupancy, capped by the committed size.
  * Only collections that began because eden was full count ({@link GcCause#EDEN_FULL}): one for Metaspace's
  * threshold or a heap dump begins wherever eden happens to be.
- * When that lead time falls below what Blade needs ({@code neededLead}, at most half of eden's fill time, plus the
+ * When that lead time falls below what Blade needs ({@code neededLead} and how late its own wake-ups near the trigger have recently been, at most half of eden's fill time, plus the
  * handler's preparation, at most three quarters of it), it hands a {@link Prediction} to its consumer. The
  * prediction says {@link Generation#OLD} when the old generation has less room than two young collections' worth
  * of promotion plus a survivor space: the JVM's next young collection would then turn into a full one (Serial and
@@ -32,6 +34,9 @@ final class HeapWatcher {
     /** Time constant with which a burst's peak rate is forgotten. */
     private static final double PEAK_TAU_NANOS = 250e6;
 
+    /** The shortest wait between two samples, taken as the trigger comes near. */
+    static final long NEAR_INTERVAL_NANOS = 1_000_000;
+
     /** Young collections' worth of promotion within which a full collection counts as soon. */
     static final int EARLY_YOUNGS = 5;
 
@@ -46,6 +51,8 @@ final class HeapWatcher {
     private final Consumer<Prediction> onLowLead;
     private final LongSupplier forcingEpoch;
     private final Thread thread;
+    /** How late the watcher wakes from its waits near the trigger: a busy machine lets it sleep on. */
+    private final DecayingMax lateWakeUps;
     private volatile boolean running = true;
     private volatile long promotedPerYoung;
     /** Eden occupancy at the start of the last few young collections: where the JVM really collects. */
@@ -54,13 +61,17 @@ final class HeapWatcher {
     private volatile long youngTriggerBytes;
     private volatile double bytesPerNano;
     private double peakBytesPerNano;
+    private long peakNanos = System.nanoTime();
     private volatile long lastLeadNanos = Long.MAX_VALUE;
     private volatile long lastDueNanos = Long.MAX_VALUE;
     /** Eden's capacity at the last sample: where the JVM starts a young collection. */
     private volatile long lastCapacity;
     private long lastCount = -1;
     private long lastUsed;
-    private long lastNanos;
+    /** Where the rate's current measurement began: eden's occupancy then, and the time. */
+    private long rateFromUsed;
+    private long rateFromNanos;
+    /** Rate measurements since the last collection or fill. */
     private int freshSamples;
 
     HeapWatcher(HeapLayout layout, Duration interval, LongSupplier neededLeadNanos, LongSupplier preparationLeadNanos,
@@ -71,6 +82,7 @@ final class HeapWatcher {
         this.neededLeadNanos = neededLeadNanos;
         this.preparationLeadNanos = preparationLeadNanos;
         this.onLowLead = onLowLead;
+        this.lateWakeUps = new DecayingMax(0, intervalNanos);
         this.thread = new Thread(this::run, "blade-heap-watcher");
         thread.setDaemon(true);
     }
@@ -145,13 +157,43 @@ final class HeapWatcher {
 
     private void run() {
         while (running) {
+            long park = intervalNanos;
             try {
-                sample();
+                park = sample();
             } catch (RuntimeException e) {
                 System.getLogger("io.bladegc").log(System.Logger.Level.WARNING, "Blade heap watcher failed", e);
             }
-            LockSupport.parkNanos(this, intervalNanos);
+            long from = System.nanoTime();
+            LockSupport.parkNanos(this, park);
+            if (park < intervalNanos) {
+                // near the trigger, a wake-up late by this much is that much allocation unseen
+                lateWakeUps.observe(System.nanoTime() - from - park);
+            }
         }
+    }
+
+    /**
+     * @param leadNanos   the latest predicted lead, {@link Long#MAX_VALUE} when unknown
+     * @param neededNanos the lead at which the watcher asks
+     * @param interval    the sample interval
+     * @return how long to wait before the next sample: the interval while the trigger is far, half the time still to
+     *     go once it comes near, but never less than {@link #nearInterval}: the watcher sees the crossing within that
+     *     of when it happens instead of within a whole interval, without reading the pools every millisecond
+     */
+    static long nextSampleNanos(long leadNanos, long neededNanos, long interval) {
+        if (leadNanos == Long.MAX_VALUE) {
+            return interval;
+        }
+        long toGo = (leadNanos - neededNanos) / 2;
+        return Math.max(nearInterval(interval), Math.min(interval, toGo));
+    }
+
+    /**
+     * @param interval the sample interval
+     * @return the shortest wait between two samples: {@value #NEAR_INTERVAL_NANOS} ns, or the interval when shorter
+     */
+    static long nearInterval(long interval) {
+        return Math.min(interval, NEAR_INTERVAL_NANOS);
     }
 
     /**
@@ -171,40 +213,48 @@ final class HeapWatcher {
         return (long) Math.min(Long.MAX_VALUE, dueNanos + youngs * periodNanos);
     }
 
-    private void sample() {
+    /** @return how long to wait before the next sample */
+    private long sample() {
         long epoch = forcingEpoch.getAsLong();
         long now = System.nanoTime();
         long count = layout.collectionCount();
         long used = layout.edenUsage().getUsed();
-        long dt = now - lastNanos;
-        lastNanos = now;
-        peakBytesPerNano *= Math.exp(-dt / PEAK_TAU_NANOS);
-        long previous = lastUsed;
         boolean valid = (epoch & 1) == 0 && epoch == forcingEpoch.getAsLong() // not Blade's own eden fill
-            && count == lastCount && used >= previous; // no collection since the last sample
+            && count == lastCount && used >= lastUsed; // no collection since the last sample
         lastCount = count;
         lastUsed = used;
         if (!valid) {
             // after a collection or a fill, predict only from a rate measured again; until then the due time is
             // unknown (the one from before the collection would tell the coordinator this node is due at once)
             freshSamples = 0;
+            rateFromNanos = now;
+            rateFromUsed = used;
+            lastLeadNanos = Long.MAX_VALUE;
             lastDueNanos = Long.MAX_VALUE;
-            return;
+            return intervalNanos;
         }
-        double rate = (double) (used - previous) / Math.max(1, dt);
-        double alpha = 1 - Math.exp(-dt / TAU_NANOS);
-        bytesPerNano += alpha * (rate - bytesPerNano);
-        peakBytesPerNano = Math.max(rate, peakBytesPerNano);
-        freshSamples++;
+        long dt = now - rateFromNanos;
+        if (dt >= intervalNanos) {
+            // the rate over at least one interval: samples taken faster near the trigger would each see a handful
+            // of requests' allocations and make the peak a burst of noise
+            double rate = (double) (used - rateFromUsed) / dt;
+            double alpha = 1 - Math.exp(-dt / TAU_NANOS);
+            bytesPerNano += alpha * (rate - bytesPerNano);
+            peakBytesPerNano = Math.max(rate, peakBytesPerNano * Math.exp(-(now - peakNanos) / PEAK_TAU_NANOS));
+            peakNanos = now;
+            rateFromNanos = now;
+            rateFromUsed = used;
+            freshSamples++;
+        }
 
         long trigger = youngTriggerBytes;
         long capacity = trigger > 0 ? Math.min(trigger, layout.edenCapacity()) : layout.edenCapacity();
         // plan for the recent burst, not the average: requests allocate in bursts and an escape costs a full pause
         double r = Math.max(bytesPerNano, peakBytesPerNano);
-        if (capacity <= 0 || r <= 0) {
+        if (capacity <= 0 || r <= 0 || freshSamples == 0) {
             lastLeadNanos = Long.MAX_VALUE;
             lastDueNanos = Long.MAX_VALUE;
-            return;
+            return intervalNanos;
         }
         lastCapacity = capacity;
         long headroom = Math.max(0, capacity - used);
@@ -215,8 +265,8 @@ final class HeapWatcher {
         // coordinator) the node would collect a nearly empty eden again and again; a preparation (a leader's hand-off)
         // comes on top, once, but never before a quarter of eden is full
         long fillNanos = (long) (capacity / r);
-        long needed = Math.min(Math.min(neededLeadNanos.getAsLong(), fillNanos / 2) + preparationLeadNanos.getAsLong(),
-            fillNanos / 4 * 3);
+        long needed = Math.min(Math.min(neededLeadNanos.getAsLong() + lateWakeUps.value(), fillNanos / 2)
+            + preparationLeadNanos.getAsLong(), fillNanos / 4 * 3);
         if (lead <= needed && freshSamples >= 2) {
             long oldFree = layout.oldFree();
             long promoted = promotedPerYoung;
@@ -225,5 +275,6 @@ final class HeapWatcher {
             onLowLead.accept(new Prediction(oldFull ? Generation.OLD : Generation.YOUNG, used, headroom, lead,
                 oldSoon && !oldFull));
         }
+        return nextSampleNanos(lead, needed, intervalNanos);
     }
 }

@@ -12,9 +12,11 @@ import io.bladegc.api.Generation;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -89,9 +91,20 @@ public final class LocalNode implements BladeNode {
         gate.open();
     }
 
+    /**
+     * @return the lead the watcher asks at: the wait for its next sample near the trigger (it asks on the last sample
+     *     before the crossing), the recent worst drain, the margin, and what a handler needs first; the watcher adds
+     *     its own recent late wake-ups. Without a handler the gate closes as the watcher asks, so from then on only the
+     *     requests in flight allocate
+     */
     long neededLeadNanos() {
-        return drainSequence.drainEstimateNanos() + options.margin().toNanos() + 2 * options.sampleInterval().toNanos()
+        return nearSampleNanos() + drainSequence.drainEstimateNanos() + options.margin().toNanos()
             + handlerLeadNanos();
+    }
+
+    /** @return how far apart the watcher's samples are when it comes near the point where it asks */
+    private long nearSampleNanos() {
+        return HeapWatcher.nearInterval(options.sampleInterval().toNanos());
     }
 
     /** @return what the registered handler needs before it lets the node drain; 0 when it fails to say */
@@ -153,13 +166,22 @@ public final class LocalNode implements BladeNode {
         counters.requests.increment();
         GcHandler h = handler;
         if (h == null) {
-            gcThread.execute(() -> {
-                try {
-                    drainSequence.run(request, true);
-                } catch (RuntimeException e) {
-                    LOG.log(Level.ERROR, "Blade GC #" + request.id() + " failed", e);
-                }
-            });
+            // closed here, on the thread that saw the trigger come near: from now on only the requests in flight
+            // allocate, so a blade-gc thread that a busy machine wakes late costs shed requests, not an escape
+            gate.close();
+            long closed = System.nanoTime();
+            try {
+                gcThread.execute(() -> {
+                    try {
+                        drainSequence.runClosed(request, true, closed);
+                    } catch (RuntimeException e) {
+                        LOG.log(Level.ERROR, "Blade GC #" + request.id() + " failed", e);
+                    }
+                });
+            } catch (RejectedExecutionException e) { // stopped meanwhile
+                gate.open();
+                outstanding.compareAndSet(issued, null);
+            }
             return;
         }
         GcDecision decision;
@@ -334,12 +356,13 @@ public final class LocalNode implements BladeNode {
 
     @Override
     public String summary() {
-        return String.format("Blade: collector=%s [%s], heap max=%d MiB, eden=%d MiB, mode=%s, lead time=%d ms "
-                + "(drain %d ms + margin %d ms + 2 samples of %d ms)",
+        return String.format(Locale.ROOT, "Blade: collector=%s [%s], heap max=%d MiB, eden=%d MiB, mode=%s, "
+                + "lead time=%d ms "
+                + "(drain %d ms + margin %d ms + a sample's wait of %.1f ms; heap read every %d ms, faster near the trigger)",
             layout.kind().displayName(), layout.beanNames(), layout.maxHeap() >> 20, layout.edenCapacity() >> 20,
             mode(), (neededLeadNanos() + preparationLeadNanos()) / 1_000_000,
             drainSequence.drainEstimateNanos() / 1_000_000,
-            options.margin().toMillis(), options.sampleInterval().toMillis());
+            options.margin().toMillis(), nearSampleNanos() / 1e6, options.sampleInterval().toMillis());
     }
 
     /** @return counters and state, JDK types only: the node MBean's attributes */

@@ -23,4 +23,19 @@ class HeapWatcherTest {
         assertThat(HeapWatcher.fullDueNanos(100_000_000L, 400 * MIB, 45 * MIB, 0)).isEqualTo(Long.MAX_VALUE);
         assertThat(HeapWatcher.fullDueNanos(100_000_000L, Long.MAX_VALUE, 1, 1e12)).isEqualTo(Long.MAX_VALUE);
     }
+
+    @Test
+    void samplesEveryIntervalWhileTheTriggerIsFarAndHalveTheRestAsItNears() {
+        long interval = 5_000_000L;
+        assertThat(HeapWatcher.nextSampleNanos(Long.MAX_VALUE, 30_000_000L, interval)).as("lead unknown")
+            .isEqualTo(interval);
+        assertThat(HeapWatcher.nextSampleNanos(200_000_000L, 30_000_000L, interval)).isEqualTo(interval);
+        assertThat(HeapWatcher.nextSampleNanos(36_000_000L, 30_000_000L, interval)).isEqualTo(3_000_000L);
+        assertThat(HeapWatcher.nextSampleNanos(31_000_000L, 30_000_000L, interval)).as("never below 1 ms")
+            .isEqualTo(1_000_000L);
+        assertThat(HeapWatcher.nextSampleNanos(10_000_000L, 30_000_000L, interval)).as("already past it")
+            .isEqualTo(1_000_000L);
+        assertThat(HeapWatcher.nextSampleNanos(36_000_000L, 30_000_000L, 500_000L))
+            .as("an interval shorter than 1 ms is kept").isEqualTo(500_000L);
+    }
 }
