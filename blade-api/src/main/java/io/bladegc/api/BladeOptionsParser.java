@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * Reads {@link BladeOptions} from agent arguments, system properties and the environment, or from one map of values
@@ -66,7 +67,7 @@ public final class BladeOptionsParser {
     static final Duration MAX_DURATION = Duration.ofHours(1);
 
     /** The most characters of a value, key or name a message shows: a longer one is cut. */
-    static final int MAX_SHOWN = 80;
+    public static final int MAX_SHOWN = 80;
 
     static final String VALID = "(valid: " + String.join(", ", KEYS) + ")";
 
@@ -117,7 +118,7 @@ public final class BladeOptionsParser {
                     reader.errors.add("unknown option in environment variable '" + shortened(name) + "' (valid: "
                         + String.join(", ", KEYS.stream().map(BladeOptionsParser::envName).toList()) + ")");
                 } else {
-                    reader.read(key, e.getValue(), from);
+                    reader.read(key, key, e.getValue(), from);
                 }
             }
         }
@@ -135,7 +136,7 @@ public final class BladeOptionsParser {
                     reader.errors.add("unknown option '" + shortened(key) + "' from system property "
                         + shortened(e.getKey()) + " " + VALID);
                 } else {
-                    reader.read(key, e.getValue(), from);
+                    reader.read(key, key, e.getValue(), from);
                 }
             }
         }
@@ -162,7 +163,7 @@ public final class BladeOptionsParser {
                         + "' and '" + key + "=" + shown(key, value) + "'");
                 } else {
                     seen.put(key, value);
-                    reader.read(key, value, "");
+                    reader.read(key, key, value, "");
                 }
             }
         }
@@ -177,6 +178,20 @@ public final class BladeOptionsParser {
      * @return the options and the errors
      */
     public static Result parse(Map<String, String> values) {
+        return parse(values, Function.identity());
+    }
+
+    /**
+     * Reads the options from one map like {@link #parse(Map)}, its messages naming each option as the user wrote
+     * it: a framework that sets the options from its own configuration (the Spring Boot starter's
+     * {@code blade.drain-timeout} for {@code drainTimeout}) gives its names, so that a message says
+     * {@code malformed option 'blade.drain-timeout=soon'}. Unknown keys are errors named as given.
+     *
+     * @param values    option name ({@link #KEYS}) to value; {@code null} means none
+     * @param shownName the name a message gives an option, by key
+     * @return the options and the errors
+     */
+    public static Result parse(Map<String, String> values, Function<String, String> shownName) {
         OptionValues reader = new OptionValues();
         if (values != null) {
             for (Map.Entry<String, String> e : new TreeMap<>(values).entrySet()) {
@@ -184,7 +199,7 @@ public final class BladeOptionsParser {
                 if (!KEYS.contains(key)) {
                     reader.errors.add("unknown option '" + shortened(key) + "' " + VALID);
                 } else {
-                    reader.read(key, e.getValue(), "");
+                    reader.read(key, shortened(shownName.apply(key)), e.getValue(), "");
                 }
             }
         }

@@ -28,13 +28,23 @@ final class OptionValues {
     final List<String> errors = new ArrayList<>();
     final Map<String, Object> values = new LinkedHashMap<>();
 
-    void read(String key, String rawValue, String from) {
+    /**
+     * Reads one option's value; a problem becomes one message.
+     *
+     * @param key       the option, one of {@link BladeOptionsParser#KEYS}
+     * @param shownName how messages name it: the key itself, or the name the user gave it in its source (a Spring
+     *                  Boot property {@code blade.drain-timeout} for {@code drainTimeout})
+     * @param rawValue  the value as given; {@code null} reads as empty
+     * @param from      where it came from, for messages: {@code ""} or {@code " from system property blade.margin"}
+     */
+    void read(String key, String shownName, String rawValue, String from) {
         String value = rawValue == null ? "" : rawValue.trim();
-        String where = "'" + key + "=" + BladeOptionsParser.shown(key, value) + "'" + from;
+        String where = "'" + shownName + "=" + BladeOptionsParser.shown(key, value) + "'" + from;
         Object parsed = switch (key) {
             case "enabled", "strict" -> parseBoolean(value, where);
-            case "drainTimeout", "sampleInterval", "coordinatorTimeout" -> parseDuration(key, value, where, false);
-            case "margin" -> parseDuration(key, value, where, true);
+            case "drainTimeout", "sampleInterval", "coordinatorTimeout" ->
+                parseDuration(shownName, value, where, false);
+            case "margin" -> parseDuration(shownName, value, where, true);
             case "coordinator" -> parseCoordinators(value, where);
             case "nodeId" -> parseNodeId(value, where);
             case "token" -> parseToken(value, where);
@@ -151,18 +161,18 @@ final class OptionValues {
         return value;
     }
 
-    private Duration parseDuration(String key, String value, String where, boolean zeroAllowed) {
+    private Duration parseDuration(String shownName, String value, String where, boolean zeroAllowed) {
         Duration d = toDuration(value, where);
         if (d == null) {
             return null;
         }
         if (d.isNegative() || (!zeroAllowed && d.isZero())) {
-            errors.add("invalid option " + where + ": " + key + " must be "
+            errors.add("invalid option " + where + ": " + shownName + " must be "
                 + (zeroAllowed ? "zero or more" : "greater than zero"));
             return null;
         }
         if (d.compareTo(BladeOptionsParser.MAX_DURATION) > 0) {
-            errors.add("invalid option " + where + ": " + key + " must be at most 1h (60m)");
+            errors.add("invalid option " + where + ": " + shownName + " must be at most 1h (60m)");
             return null;
         }
         return d;

@@ -375,6 +375,16 @@ class BladeOptionsParserTest {
         }
 
         @Test
+        void mapFormNamesEachOptionAsTheUserWroteIt() {
+            Result r = BladeOptionsParser.parse(Map.of("drainTimeout", "soon", "margin", "61m"),
+                key -> "app.blade." + key);
+            assertThat(r.errors()).containsExactly(
+                "malformed option 'app.blade.drainTimeout=soon': expected a duration such as 20ms or 1s",
+                "invalid option 'app.blade.margin=61m': app.blade.margin must be at most 1h (60m)");
+            assertDisabledDefaults(r);
+        }
+
+        @Test
         void nullMapValueIsMalformed() {
             Map<String, String> m = new HashMap<>();
             m.put("margin", null);

@@ -62,7 +62,8 @@ import java.io.IOException;
  *       {@code drainTimeout=250ms}): used only when this filter starts the node; {@code enabled=false} turns the
  *       filter into a pass-through. {@code strict} is accepted but never makes the filter fail.</li>
  * </ul>
- * A bad init-param never fails the webapp: the filter logs one line naming it and the valid keys, and runs as a
+ * A bad init-param never fails the webapp: the filter logs one line naming it and the valid keys (as
+ * {@link SettingNames} names them: the init-params, or a framework's own names for them), and runs as a
  * pass-through that never sheds. So it does when the node cannot be reached or started.
  *
  * <h2>Per request</h2>
@@ -138,7 +139,18 @@ public class BladeFilter implements Filter {
      *                      ignored.
      */
     public BladeFilter(Object meterRegistry) {
-        this.core = new FilterCore(System.getLogger(BladeFilter.class.getName()), meterRegistry);
+        this(meterRegistry, SettingNames.INIT_PARAMS);
+    }
+
+    /**
+     * A filter that a framework configures from its own settings (as the Spring Boot starter does from its
+     * {@code blade.*} properties): its log lines name a bad setting, and list the valid ones, as {@code names} says.
+     *
+     * @param meterRegistry as for {@link #BladeFilter(Object)}
+     * @param names         how the log lines name the init-params
+     */
+    public BladeFilter(Object meterRegistry, SettingNames names) {
+        this.core = new FilterCore(System.getLogger(BladeFilter.class.getName()), meterRegistry, names);
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.bladegc.api.BladeNode;
 import io.bladegc.api.Gate;
 import java.lang.System.Logger.Level;
 import java.util.Enumeration;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
@@ -43,6 +44,7 @@ public final class FilterCore {
 
     private final System.Logger log;
     private final Object suppliedRegistry;
+    private final SettingNames names;
     private final GcOverlapHistogram gcOverlap = new GcOverlapHistogram();
     private final LongAdder shed = new LongAdder();
 
@@ -61,8 +63,20 @@ public final class FilterCore {
      *                      the servlet context supplies (see {@link #start}); anything else is logged and ignored
      */
     public FilterCore(System.Logger log, Object meterRegistry) {
+        this(log, meterRegistry, SettingNames.INIT_PARAMS);
+    }
+
+    /**
+     * A core whose log lines name its settings as the framework that set them does.
+     *
+     * @param log           where the filter's few lines go
+     * @param meterRegistry as for {@link #FilterCore(System.Logger, Object)}
+     * @param names         how the lines name the init-params, e.g. as the Spring Boot starter's properties
+     */
+    public FilterCore(System.Logger log, Object meterRegistry, SettingNames names) {
         this.log = log;
         this.suppliedRegistry = meterRegistry;
+        this.names = Objects.requireNonNull(names, "names");
     }
 
     /**
@@ -83,18 +97,19 @@ public final class FilterCore {
                       Function<String, String> initParam, Object contextRegistry) {
         String where = "Blade filter '" + filterName + "'"
             + (contextPath == null ? "" : " in context '" + contextPath + "'");
-        FilterSettings settings = FilterSettings.read(initParamNames, initParam);
+        FilterSettings settings = FilterSettings.read(initParamNames, initParam, names);
         readinessPath = settings.readinessPath();
         timing = settings.gcOverlap();
         bindMetrics(suppliedRegistry != null ? suppliedRegistry : contextRegistry, where);
         if (!settings.ok()) {
-            log.log(Level.WARNING, where + ": bad init-param: " + String.join("; ", settings.errors())
-                + "; valid init-params: " + FilterSettings.validKeys()
+            log.log(Level.WARNING, where + ": bad " + names.kind() + ": " + String.join("; ", settings.errors())
+                + "; valid " + names.kindPlural() + ": " + names.valid()
                 + "; running as a pass-through that never sheds");
             return;
         }
         if (!settings.options().enabled()) {
-            log.log(Level.INFO, where + ": disabled by init-param enabled=false; running as a pass-through");
+            log.log(Level.INFO, where + ": disabled by " + names.kind() + " " + names.name("enabled")
+                + "=false; running as a pass-through");
             return;
         }
         try {
@@ -110,7 +125,7 @@ public final class FilterCore {
             node = n;
             String how = running.isPresent()
                 ? "joined the running Blade node" + (settings.optionsGiven()
-                    ? " (its own options apply; this filter's Blade init-params are ignored)" : "")
+                    ? " (its own options apply; this filter's Blade " + names.kindPlural() + " are ignored)" : "")
                 : "started a Blade node (GCI mode)";
             log.log(Level.INFO, where + ": " + how + "; readiness endpoint "
                 + (readinessPath.isEmpty() ? "off" : readinessPath) + "; " + summary(n));

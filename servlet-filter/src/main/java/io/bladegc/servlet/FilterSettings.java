@@ -45,9 +45,10 @@ record FilterSettings(String readinessPath, boolean gcOverlap, BladeOptions opti
      *
      * @param names the init-params' names ({@code null} for none)
      * @param lookup the value of an init-param, by name
+     * @param shown how the messages name the init-params
      * @return the settings and the errors
      */
-    static FilterSettings read(Enumeration<String> names, Function<String, String> lookup) {
+    static FilterSettings read(Enumeration<String> names, Function<String, String> lookup, SettingNames shown) {
         Map<String, String> bladeParams = new LinkedHashMap<>();
         List<String> errors = new ArrayList<>();
         String readinessPath = FilterCore.DEFAULT_READINESS_PATH;
@@ -58,8 +59,8 @@ record FilterSettings(String readinessPath, boolean gcOverlap, BladeOptions opti
             if (FilterCore.READINESS_PATH_PARAM.equals(name)) {
                 String path = value == null ? "" : value.trim();
                 if (!path.isEmpty() && (!path.startsWith("/") || path.contains("?") || path.contains("#"))) {
-                    errors.add("invalid init-param '" + name + "=" + value
-                        + "': expected a path starting with '/' (e.g. /blade/ready), or empty for none");
+                    errors.add("invalid " + shown.kind() + " " + quoted(shown, name, value)
+                        + ": expected a path starting with '/' (e.g. /blade/ready), or empty for none");
                 } else {
                     readinessPath = path;
                 }
@@ -68,24 +69,28 @@ record FilterSettings(String readinessPath, boolean gcOverlap, BladeOptions opti
                 if (flag.equalsIgnoreCase("true") || flag.equalsIgnoreCase("false")) {
                     gcOverlap = Boolean.parseBoolean(flag);
                 } else {
-                    errors.add("malformed init-param '" + name + "=" + value + "': expected true or false");
+                    errors.add("malformed " + shown.kind() + " " + quoted(shown, name, value)
+                        + ": expected true or false");
                 }
             } else if (AGENT_ONLY_KEYS.contains(name)) {
-                errors.add("init-param '" + name + "' is an agent option: give it to the agent (-javaagent:...=" + name
-                    + "=..., or -Dblade." + name + "); a filter's own node is a single node");
+                errors.add(shown.kind() + " '" + shown.name(name) + "' is an agent option: give it to the agent "
+                    + "(-javaagent:...=" + name + "=..., or -Dblade." + name + "); a filter's own node is a single "
+                    + "node");
+            } else if (!BladeOptionsParser.KEYS.contains(name.trim())) {
+                errors.add("unknown " + shown.kind() + " '" + BladeOptionsParser.shortened(shown.name(name),
+                    BladeOptionsParser.MAX_SHOWN) + "'");
             } else {
                 bladeParams.put(name, value);
             }
         }
-        BladeOptionsParser.Result parsed = BladeOptionsParser.parse(bladeParams);
+        BladeOptionsParser.Result parsed = BladeOptionsParser.parse(bladeParams, shown::name);
         errors.addAll(parsed.errors());
         return new FilterSettings(readinessPath, gcOverlap, parsed.options(), !bladeParams.isEmpty(), errors);
     }
 
-    /** @return every valid init-param key, for error messages: the agent-only options are not among them */
-    static String validKeys() {
-        List<String> all = new ArrayList<>(FILTER_KEYS);
-        BladeOptionsParser.KEYS.stream().filter(k -> !AGENT_ONLY_KEYS.contains(k)).forEach(all::add);
-        return String.join(", ", all);
+    /** @return {@code 'name=value'} as a message quotes a filter key's setting, value shortened */
+    private static String quoted(SettingNames shown, String name, String value) {
+        return "'" + shown.name(name) + "=" + BladeOptionsParser.shortened(value == null ? "" : value,
+            BladeOptionsParser.MAX_SHOWN) + "'";
     }
 }

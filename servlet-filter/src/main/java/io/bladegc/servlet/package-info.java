@@ -11,7 +11,8 @@
  * overlapped it, so a latency tail can be attributed to GC or not.
  *
  * <p>Core and adapters: everything that does not need a servlet type ({@link io.bladegc.servlet.FilterCore} with
- * {@code FilterSettings}, {@code FilterMetrics}, {@link io.bladegc.servlet.RetryHint} and the GC-overlap histogram)
+ * {@code FilterSettings}, {@link io.bladegc.servlet.SettingNames}, {@code FilterMetrics},
+ * {@link io.bladegc.servlet.RetryHint} and the GC-overlap histogram)
  * references no servlet API, so the javax filter ({@code io.bladegc.servlet.javax.BladeFilter}, module
  * {@code blade-servlet-filter-javax}) shares it; the Jakarta filter, its {@code InFlightListener} and
  * {@code DrainingResponse} are the Jakarta adapter.

@@ -70,7 +70,7 @@ public class BladeAutoConfiguration {
         @ConditionalOnMissingBean(value = BladeFilter.class, parameterizedContainer = FilterRegistrationBean.class)
         FilterRegistrationBean<BladeFilter> bladeFilterRegistration(BladeProperties properties,
                                                         ObjectProvider<MeterRegistry> registry) {
-            return registration(new BladeFilter(registry.getIfUnique()), properties);
+            return registration(new BladeFilter(registry.getIfUnique(), BladeProperties.NAMES), properties);
         }
 
         @Bean
@@ -90,7 +90,7 @@ public class BladeAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(value = BladeFilter.class, parameterizedContainer = FilterRegistrationBean.class)
         FilterRegistrationBean<BladeFilter> bladeFilterRegistration(BladeProperties properties) {
-            return registration(new BladeFilter(), properties);
+            return registration(new BladeFilter(null, BladeProperties.NAMES), properties);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.bladegc.spring;
 
 import io.bladegc.servlet.BladeFilter;
+import io.bladegc.servlet.SettingNames;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -14,7 +15,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * are the agent's options too, and it refuses names it does not know (one line, and Blade stays off).
  *
  * <p>The values are kept as text and handed to the filter unchanged, which checks them: a bad value never stops the
- * application, the filter logs one line naming it and passes every request through without shedding. A property that
+ * application, the filter logs one line naming it as a property ({@code blade.drain-timeout}) and the valid
+ * {@code blade.*} properties, and passes every request through without shedding. A property that
  * is not set is not passed, so the filter's default applies. The Blade options ({@code drain-timeout},
  * {@code margin}, {@code sample-interval}) apply only when the filter starts the node itself; under the
  * {@code -javaagent} the agent's options apply.
@@ -23,6 +25,12 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  */
 @ConfigurationProperties("blade")
 public class BladeProperties {
+
+    /**
+     * How the filter's log lines name its settings: as these properties ({@code blade.drain-timeout}, not the
+     * init-param {@code drainTimeout}), and the valid ones listed are these.
+     */
+    static final SettingNames NAMES = SettingNames.of("property", "properties", propertyNames());
 
     /**
      * Whether Blade puts the application behind its gate (default true). false leaves the auto-configuration out
@@ -71,6 +79,18 @@ public class BladeProperties {
         put(params, "margin", margin);
         put(params, "sampleInterval", sampleInterval);
         return params;
+    }
+
+    /** @return each init-param this class sets, in {@link #initParameters()}'s order, to its property */
+    private static Map<String, String> propertyNames() {
+        Map<String, String> names = new LinkedHashMap<>();
+        names.put("enabled", "blade.enabled");
+        names.put(BladeFilter.READINESS_PATH_PARAM, "blade.readiness-path");
+        names.put(BladeFilter.GC_OVERLAP_PARAM, "blade.gc-overlap");
+        names.put("drainTimeout", "blade.drain-timeout");
+        names.put("margin", "blade.margin");
+        names.put("sampleInterval", "blade.sample-interval");
+        return names;
     }
 
     private static void put(Map<String, String> params, String name, String value) {

@@ -16,7 +16,13 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -43,6 +49,8 @@ class BladeAutoConfigurationTest {
     static Path tomcatBase;
 
     private static final Duration WAIT = Duration.ofSeconds(10);
+    /** The filter's logger (JUL, bridged to Spring Boot's logging), held strongly: JUL keeps loggers weakly. */
+    private static final Logger FILTER_LOG = Logger.getLogger(BladeFilter.class.getName());
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     /** The application: one endpoint, no Blade code. */
@@ -176,14 +184,55 @@ class BladeAutoConfigurationTest {
     }
 
     @Test
-    void badPropertyNeverStopsTheApplication() throws Exception {
-        app = start(new Class<?>[] {HelloApp.class}, "blade.drain-timeout=soon");
+    void badPropertyNeverStopsTheApplicationAndIsNamedAsThePropertyItIs() throws Exception {
+        List<String> warnings = new CopyOnWriteArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                if (record.getLevel() == Level.WARNING) {
+                    warnings.add(record.getMessage());
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        FILTER_LOG.addHandler(capture);
+        try {
+            app = start(new Class<?>[] {HelloApp.class}, "blade.drain-timeout=soon");
+        } finally {
+            FILTER_LOG.removeHandler(capture);
+        }
 
         @SuppressWarnings("unchecked")
         FilterRegistrationBean<BladeFilter> registration =
             app.getBean("bladeFilterRegistration", FilterRegistrationBean.class);
         assertThat(registration.getFilter().isPassThrough()).isTrue();
         assertThat(get("/hello").statusCode()).isEqualTo(200);
+        assertThat(warnings).containsExactly("Blade filter 'bladeFilter' in context '': bad property: malformed "
+            + "option 'blade.drain-timeout=soon': expected a duration such as 20ms or 1s; valid properties: "
+            + "blade.enabled, blade.readiness-path, "
+            + "blade.gc-overlap, blade.drain-timeout, blade.margin, blade.sample-interval; running as a pass-through "
+            + "that never sheds");
+    }
+
+    @Test
+    void theAgentsOwnOptionsAreNoPropertiesOfTheFilter() throws Exception {
+        app = start(new Class<?>[] {HelloApp.class}, "blade.coordinator=http://127.0.0.1:7070", "blade.node-id=n1",
+            "blade.instrument=servlet", "blade.explicit-gc=coordinate");
+
+        @SuppressWarnings("unchecked")
+        FilterRegistrationBean<BladeFilter> registration =
+            app.getBean("bladeFilterRegistration", FilterRegistrationBean.class);
+        assertThat(registration.getInitParameters()).as("left to the agent, which reads -Dblade.* and BLADE_*")
+            .isEmpty();
+        assertThat(registration.getFilter().isPassThrough()).isFalse();
+        quiet(Blade.node().orElseThrow(() -> new AssertionError("the filter started no node")));
     }
 
     private static ConfigurableApplicationContext start(Class<?>[] sources, String... properties) {
