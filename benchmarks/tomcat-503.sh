@@ -13,9 +13,10 @@
 # hits every frontend at once (one OpenLoopLoad process per arm, RATE each, for DURATION) and it records:
 #   - HAProxy's `show stat` per backend: connect (connections opened to the servers), reuse (requests sent on an
 #     existing one), wretr/wredis (retries, redispatches: here a 503 retried on the other server), econ/eresp;
-#   - HAProxy's per-request log (%rc retries, %Ta total time in HAProxy): latency of retried vs not retried requests;
+#   - HAProxy's per-request log (%rc retries, %Ta total time in HAProxy): latency (Ta) of retried vs not retried
+#     requests, and of a retried one the time before its last attempt (Ta - Tr - Tc: the attempts that got 503);
 #   - the load generator's client-side latency and any 503 or error a client saw;
-#   - each backend's collections (jstat YGC + FGC) over the window.
+#   - each backend's collections and their pause time (jstat YGC + FGC, GCT) over the window.
 # A discarded warm-up window comes first. RATE (default 200), DURATION (30s), WARMUP (20s), ROUNDS (1) and VARIANTS
 # (default: all five) from the environment. Needs HAProxy 2.2+ and a JDK (jstat). Every process it starts is stopped
 # by pid, also on failure. Summary: OUT_DIR/summary.txt; each window's files in OUT_DIR/<round>-<variant>/.
@@ -122,8 +123,8 @@ EOF
     done
 }
 
-collections() { # PID -> YGC+FGC
-    jstat -gc "$1" | awk 'NR==1 {for (i=1;i<=NF;i++) h[$i]=i} NR==2 {print $h["YGC"] + $h["FGC"]}'
+collections() { # PID -> "YGC+FGC GCT-in-ms"
+    jstat -gc "$1" | awk 'NR==1 {for (i=1;i<=NF;i++) h[$i]=i} NR==2 {printf "%d %d\n", $h["YGC"] + $h["FGC"], $h["GCT"] * 1000}'
 }
 
 show_stat() {
@@ -159,7 +160,7 @@ window() {
     done
     wait "${loads[@]}"
     for s in "${!PID_OF[@]}"; do
-        echo "$s $(( $(collections "${PID_OF[$s]}") - ${before[$s]} ))"
+        echo "$s ${before[$s]} $(collections "${PID_OF[$s]}")" | awk '{print $1, $4 - $2, $5 - $3}'
     done >"$dir/collections.txt"
     show_stat >"$dir/stat.csv"
     kill "$hpid"
@@ -174,17 +175,18 @@ summary() {
         stat=$(awk -F, -v be="$arm" 'NR==1 {sub(/^# /,""); for (i=1;i<=NF;i++) h[$i]=i; next}
             $1==be && $2=="BACKEND" {printf "connect %d reuse %d wretr %d wredis %d econ %d eresp %d", $h["connect"],
                 $h["reuse"], $h["wretr"], $h["wredis"], $h["econ"], $h["eresp"]}' "$dir/stat.csv")
-        colls=$(awk -v servers=" ${SERVERS[$arm]} " 'index(servers, " " $1 " ") {n+=$2} END {print n}' \
-            "$dir/collections.txt")
+        colls=$(awk -v servers=" ${SERVERS[$arm]} " 'index(servers, " " $1 " ") {n+=$2; t+=$3}
+            END {printf "%d (%d ms of pauses)", n, t}' "$dir/collections.txt")
         load=$(awk '/^p50 \(ms\)/ {p50=$NF} /^p99 \(ms\)/ {p99=$NF} /^p99.9 \(ms\)/ {p999=$NF}
             /^max \(ms\)/ {mx=$NF} /^shed 503/ {shed=$NF} /^errors \+ timeouts/ {err=$(NF-2)"+"$NF}
             END {printf "client p50 %s p99 %s p99.9 %s max %s ms, client 503 %% %s, errors %s", p50, p99, p999,
                 mx, shed, err}' "$dir/load-$arm.txt")
-        ta=$(awk -v be="$arm" '$1==be && $3 ~ /^[0-9]+$/ {print ($4=="0") ? "not-retried" : "retried", $7}' \
+        ta=$(awk -v be="$arm" '$1==be && $3 ~ /^[0-9]+$/ {print ($4=="0") ? "not-retried" : "retried", $7
+                if ($4!="0") print "failed-attempts", $7 - $6 - $5}' \
                 "$dir/haproxy.log" | sort -k1,1 -k2,2n | awk '
             {v[$1, ++n[$1]] = $2}
             function at(k, q,   i) {i = int(n[k] * q) + 1; if (i > n[k]) i = n[k]; return v[k, i]}
-            END {for (k in n) printf "%s n=%d Ta p50 %d p99 %d p99.9 %d max %d ms; ", k, n[k], at(k, 0.5),
+            END {for (k in n) printf "%s n=%d p50 %d p99 %d p99.9 %d max %d ms; ", k, n[k], at(k, 0.5),
                  at(k, 0.99), at(k, 0.999), at(k, 1)}')
         echo "$1 $arm: collections $colls, $stat; $load; HAProxy $ta"
     done
