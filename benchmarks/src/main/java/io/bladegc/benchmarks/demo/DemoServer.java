@@ -142,7 +142,7 @@ public final class DemoServer {
         server.addConnector(connector);
 
         ServletContextHandler context = new ServletContextHandler("/");
-        context.addServlet(new ServletHolder("work", new WorkServlet()), "/work");
+        context.addServlet(new ServletHolder("work", new WorkServlet(workload)), "/work");
         context.addServlet(new ServletHolder("sleep", new SleepServlet()), "/sleep");
         context.addServlet(new ServletHolder("gc", new GcServlet()), "/gc");
         context.addServlet(new ServletHolder("stats", new StatsServlet()), "/stats");
@@ -213,7 +213,14 @@ public final class DemoServer {
         demo.server.join();
     }
 
-    private final class WorkServlet extends HttpServlet {
+    /** {@code /work}: one request's work on the workload; also {@link TomcatDemoServer}'s (test sources). */
+    static final class WorkServlet extends HttpServlet {
+        private final Workload workload;
+
+        WorkServlet(Workload workload) {
+            this.workload = workload;
+        }
+
         @Override
         protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
             long checksum = workload.handle();
