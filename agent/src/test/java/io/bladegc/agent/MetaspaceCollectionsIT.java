@@ -43,13 +43,20 @@ class MetaspaceCollectionsIT {
         int metaspace = number(METASPACE, blade);
         assertThat(metaspace).as("collections for Metaspace's threshold in the run with Blade: %s", blade)
             .isGreaterThanOrEqualTo(3);
-        // Blade asks for a young collection when eden is at least half full (its lead time is capped there), so no
-        // two of its young collections come closer than half the JVM's own spacing, less what varies from one
-        // collection to the next
-        assertThat(Arrays.stream(planned).min().orElseThrow())
-            .as("KiB allocated between two young collections with Blade, against the JVM's own median %d KiB: %s",
+        // Blade asks a few milliseconds before eden is full (here, at 100 MB/s, a few hundred KiB early), so its
+        // young collections come about as far apart as the JVM's own: in quiet runs (2026-11-27) its median gap was
+        // 0.85x (Parallel) and 0.91x (G1) the JVM's own median and its shortest 0.71x and 0.74x; the bounds leave
+        // room for a busy machine, where the rate Blade plans for jumps with the application's bursts. Before Blade
+        // learned its delays (20 ms of margin, two 5 ms samples) it asked with eden about half full.
+        long[] sortedPlanned = Arrays.stream(planned).sorted().toArray();
+        assertThat(sortedPlanned[sortedPlanned.length / 2])
+            .as("median KiB between two young collections with Blade, against the JVM's own median %d KiB: %s",
                 median, blade)
-            .isGreaterThanOrEqualTo(median * 4 / 10);
+            .isGreaterThanOrEqualTo(median * 75 / 100);
+        assertThat(sortedPlanned[0])
+            .as("fewest KiB between two young collections with Blade, against the JVM's own median %d KiB: %s",
+                median, blade)
+            .isGreaterThanOrEqualTo(median * 6 / 10);
         assertThat(number(OTHER, blade)).as("collections counted under another cause: %s", blade)
             .isEqualTo(metaspace);
     }
