@@ -6,7 +6,8 @@
 # JVM, one at a time, bounded with `timeout`, and prints a markdown table:
 #   JDK | collector flags | Blade's classification | mode | collections | inside quiet windows (%) | forced | escaped
 #   | refused | notes
-# "collections" and "inside quiet windows" come from the check's own GC notification listener (beans ending in
+# "collections" (once the request threads started: those while the 60 MB live set is built, before any request,
+# are in the notes) and "inside quiet windows" come from the check's own GC notification listener (beans ending in
 # " Cycles" excluded), not from Blade; forced/escaped/refused are Blade's counters (MBean io.bladegc:type=Node).
 # The table also goes to benchmarks/results/compat-<date>.md with uname -a, nproc and the exact command; each run's
 # stdout/stderr stays in benchmarks/target/compat/<time>/.
@@ -130,6 +131,8 @@ for java in "$JDK_ROOT"/*/bin/java; do
         else
             pct="n/a"
         fi
+        before="$(kv beforeLoad "$line")"; before="${before:-0}"
+        (( before == 0 )) || notes+=("$before more while the live set was built, before any request (not counted; in Blade's forced/escaped)")
         dt="$(kv drainTimeouts "$line")"; dt="${dt:-0}"
         (( dt == 0 )) || notes+=("$dt drain timeouts")
         notes+=("GCs by bean: $(kv perBean "$line" | sed 's/:/ /g; s/,/, /g')")
@@ -155,7 +158,9 @@ TABLE="$(
     echo "Each run: \`timeout -k 10 $LIMIT <jdk>/bin/java $HEAP $JVM_OPTS <collector flags> -cp $CP_SHOWN $MAIN $DURATION\`"
     echo "(Epsilon: \`$EPSILON_HEAP\` instead of \`$HEAP\`). Load: 4 request threads, 2,500 requests/s in total, 64 KiB"
     echo "of garbage per request, a 60 MB live set. Collections and quiet windows are counted by the check's own GC"
-    echo "notification listener (beans ending in \" Cycles\" excluded); forced/escaped/refused are Blade's counters."
+    echo "notification listener (beans ending in \" Cycles\" excluded) from the moment the request threads start (the"
+    echo "collections while the live set is built, with no request to protect, are in the notes); forced/escaped/refused"
+    echo "are Blade's counters, from its start."
     echo
     echo "- \`uname -a\`: $(uname -a)"
     echo "- \`nproc\`: $(nproc)"

@@ -1,5 +1,6 @@
 package io.bladegc.api.internal;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -19,6 +20,7 @@ public final class HeapLayout {
     private final MemoryPoolMXBean survivor;
     private final MemoryPoolMXBean old;
     private final long maxHeap;
+    private final long edenGrain;
 
     private HeapLayout(CollectorKind kind, List<GarbageCollectorMXBean> gcBeans, List<MemoryPoolMXBean> pools) {
         this.kind = kind;
@@ -28,6 +30,26 @@ public final class HeapLayout {
         this.survivor = pool(pools, kind.survivorPool());
         this.old = pool(pools, kind.oldPool());
         this.maxHeap = Runtime.getRuntime().maxMemory();
+        this.edenGrain = kind == CollectorKind.G1 ? vmSize("G1HeapRegionSize") : 0;
+    }
+
+    /** @return a numeric HotSpot flag's value, 0 when it cannot be read */
+    private static long vmSize(String name) {
+        try {
+            HotSpotDiagnosticMXBean hs = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            return Long.parseLong(hs.getVMOption(name).getValue());
+        } catch (RuntimeException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * @return how much eden may hold beyond what its pool reports, in bytes: on G1 one region (the pool counts a
+     *     region once it is retired, not the one being allocated into; G1 collects when it would take a region past
+     *     its target, so the last region fills unseen), else 0 (Serial's and Parallel's eden reports its top)
+     */
+    public long edenGrain() {
+        return edenGrain;
     }
 
     /** @return the layout of the running JVM */
@@ -70,6 +92,12 @@ public final class HeapLayout {
     /** @return survivor capacity in bytes, 0 when unknown */
     public long survivorCommitted() {
         return survivor == null ? 0 : survivor.getUsage().getCommitted();
+    }
+
+    /** @return bytes eden, survivors and the old generation hold together; read from the three pools */
+    public long heapUsed() {
+        return eden.getUsage().getUsed() + (survivor == null ? 0 : survivor.getUsage().getUsed())
+            + old.getUsage().getUsed();
     }
 
     public MemoryUsage oldUsage() {

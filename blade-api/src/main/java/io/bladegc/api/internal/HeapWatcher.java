@@ -17,9 +17,14 @@ import java.util.function.LongSupplier;
  * committed size, or earlier still to keep regions free for evacuation; thread-local allocation buffers make the
  * point vary): the lowest of the last four young collections' starting occupancy, capped by the committed size.
  * Only collections that began because eden was full count ({@link GcCause#EDEN_FULL}): one for Metaspace's
- * threshold or a heap dump begins wherever eden happens to be.
- * When that lead time falls below what Blade needs ({@code neededLead} and how late its own wake-ups near the trigger have recently been, at most half of eden's fill time, plus the
- * handler's preparation, at most three quarters of it), it hands a {@link Prediction} to its consumer. The
+ * threshold or a heap dump begins wherever eden happens to be. On G1 two more things: the room is also the lowest
+ * whole-heap occupancy at the start of the last four such collections that began with the heap at least half full,
+ * less what the heap holds now (G1 collects when free regions run short of its reserve: on a tight heap whose old
+ * generation grows, a little earlier at every collection, so eden's own trigger point is always one collection stale),
+ * and one region less ({@link HeapLayout#edenGrain()}: the region being filled is not in eden's figure yet).
+ * When that lead time falls below what Blade needs ({@code neededLead} and how late its own wake-ups near the trigger
+ * have recently been, at most half of eden's fill time, plus the handler's preparation, at most three quarters of
+ * it), it hands a {@link Prediction} to its consumer. The
  * prediction says {@link Generation#OLD} when the old generation has less room than two young collections' worth
  * of promotion plus a survivor space: the JVM's next young collection would then turn into a full one (Serial and
  * Parallel check exactly this) or fail to evacuate (G1). It says {@code oldSoon} for a young one when
@@ -59,6 +64,14 @@ final class HeapWatcher {
     private final long[] youngTriggers = new long[4];
     private int youngTriggerCount;
     private volatile long youngTriggerBytes;
+    /**
+     * The whole heap's occupancy at the start of the same collections. G1 also starts a young collection when free
+     * regions run short of its reserve: on a tight heap whose old generation grows, that comes before eden reaches
+     * its target, a little earlier at every collection, so a trigger learned from eden alone is stale.
+     */
+    private final long[] heapTriggers = new long[4];
+    private int heapTriggerCount;
+    private volatile long heapTriggerBytes;
     private volatile double bytesPerNano;
     private double peakBytesPerNano;
     private long peakNanos = System.nanoTime();
@@ -137,7 +150,7 @@ final class HeapWatcher {
             promotedPerYoung = 0; // an old collection starts a new era: estimate from the young ones after it
         } else if (c.reclaims()) {
             if (c.kind() == GcCause.EDEN_FULL && c.edenBefore() > 0) {
-                learnTrigger(c.edenBefore());
+                learnTrigger(c.edenBefore(), c.heapBefore());
             }
             long p = promotedPerYoung;
             // a decaying average that jumps up at once: promotion spikes are what turn a young collection into a full one
@@ -146,13 +159,23 @@ final class HeapWatcher {
     }
 
     /** Keeps the lowest of the last few trigger points: TLAB waste makes the real one vary by some MiB. */
-    private synchronized void learnTrigger(long edenBefore) {
+    private synchronized void learnTrigger(long edenBefore, long heapBefore) {
         youngTriggers[youngTriggerCount++ % youngTriggers.length] = edenBefore;
-        long min = Long.MAX_VALUE;
-        for (int i = 0; i < Math.min(youngTriggerCount, youngTriggers.length); i++) {
-            min = Math.min(min, youngTriggers[i]);
+        youngTriggerBytes = lowest(youngTriggers, youngTriggerCount);
+        // only a heap at least half full can have run short of free regions; below that (a live set still being
+        // built at start-up) the heap's occupancy says nothing about where the next collection comes
+        if (heapBefore >= layout.maxHeap() / 2) {
+            heapTriggers[heapTriggerCount++ % heapTriggers.length] = heapBefore;
+            heapTriggerBytes = lowest(heapTriggers, heapTriggerCount);
         }
-        youngTriggerBytes = min;
+    }
+
+    private static long lowest(long[] triggers, int count) {
+        long min = Long.MAX_VALUE;
+        for (int i = 0; i < Math.min(count, triggers.length); i++) {
+            min = Math.min(min, triggers[i]);
+        }
+        return min;
     }
 
     private void run() {
@@ -257,7 +280,12 @@ final class HeapWatcher {
             return intervalNanos;
         }
         lastCapacity = capacity;
-        long headroom = Math.max(0, capacity - used);
+        long room = capacity - used;
+        if (layout.kind() == CollectorKind.G1 && heapTriggerBytes > 0) {
+            room = Math.min(room, heapTriggerBytes - layout.heapUsed());
+        }
+        // on G1 the region being filled is not in the pool's figure yet: plan as if it were full
+        long headroom = Math.max(0, room - layout.edenGrain());
         long lead = (long) (headroom / r);
         lastLeadNanos = lead;
         lastDueNanos = bytesPerNano > 0 ? (long) Math.min(Long.MAX_VALUE, headroom / bytesPerNano) : Long.MAX_VALUE;
