@@ -3,6 +3,7 @@ package io.bladegc.api.internal;
 import io.bladegc.api.Generation;
 import java.lang.management.MemoryUsage;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -46,7 +47,8 @@ final class HeapWatcher {
     static final int EARLY_YOUNGS = 5;
 
     /** What the watcher saw when it decided a collection is coming. */
-    record Prediction(Generation generation, long allocatedBytes, long headroomBytes, long leadNanos, boolean oldSoon) {
+    record Prediction(Generation generation, long allocatedBytes, long headroomBytes, long leadNanos, boolean oldSoon,
+                      String fullReason) {
     }
 
     private final HeapLayout layout;
@@ -298,10 +300,19 @@ final class HeapWatcher {
         if (lead <= needed && freshSamples >= 2) {
             long oldFree = layout.oldFree();
             long promoted = promotedPerYoung;
-            boolean oldFull = oldFree < 2 * promoted + layout.survivorCommitted();
-            boolean oldSoon = oldFree < EARLY_YOUNGS * promoted + layout.survivorCommitted();
+            long survivor = layout.survivorCommitted();
+            // G1 reclaims its old generation concurrently and in mixed collections, and a forced full collection is a
+            // stop-the-world compaction of the whole heap: only when its free regions cannot take the next young
+            // collection's evacuation; Serial and Parallel keep two young collections' promotion in hand, as they do
+            boolean g1 = layout.kind() == CollectorKind.G1;
+            int youngs = g1 ? 1 : 2;
+            boolean oldFull = oldFree < youngs * promoted + survivor;
+            boolean oldSoon = !g1 && oldFree < EARLY_YOUNGS * promoted + survivor;
+            String why = oldFull ? String.format(Locale.ROOT, "the old generation has %d MiB free, less than %s young"
+                + " collection%s' promotion (%d MiB each) and a survivor space (%d MiB)", oldFree >> 20,
+                youngs == 1 ? "one" : "two", youngs == 1 ? "" : "s", promoted >> 20, survivor >> 20) : null;
             onLowLead.accept(new Prediction(oldFull ? Generation.OLD : Generation.YOUNG, used, headroom, lead,
-                oldSoon && !oldFull));
+                oldSoon && !oldFull, why));
         }
         return nextSampleNanos(lead, needed, intervalNanos);
     }

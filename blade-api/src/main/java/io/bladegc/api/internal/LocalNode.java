@@ -137,6 +137,11 @@ public final class LocalNode implements BladeNode {
         if (!armed() || outstanding.get() != null) {
             return;
         }
+        if (p.fullReason() != null) {
+            // on G1 exceptional (its old generation is reclaimed concurrently), so told at INFO each time
+            LOG.log(layout.kind() == CollectorKind.G1 ? Level.INFO : Level.DEBUG,
+                () -> "Blade: planning a full collection: " + p.fullReason());
+        }
         issue(p.generation(), p.allocatedBytes(), p.headroomBytes(),
             p.oldSoon() ? pauseModel.next(Generation.OLD) : Duration.ZERO);
     }
@@ -218,6 +223,9 @@ public final class LocalNode implements BladeNode {
             kind = MinuteSummary.Kind.OTHER_CAUSE;
         } else if (forced) {
             counters.forced.increment();
+            if (c.generation() == Generation.OLD) {
+                counters.forcedFull.increment();
+            }
             kind = MinuteSummary.Kind.FORCED;
         } else if (armed()) {
             counters.escaped.increment();

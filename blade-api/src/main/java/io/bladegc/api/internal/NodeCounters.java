@@ -11,6 +11,8 @@ final class NodeCounters {
     final LongAdder collections = new LongAdder();
     /** Collections Blade forced. */
     final LongAdder forced = new LongAdder();
+    /** Of those, full collections (a young collection the JVM turned into a full one included). */
+    final LongAdder forcedFull = new LongAdder();
     /** Collections the JVM ran on its own while Blade meant to schedule them. */
     final LongAdder escaped = new LongAdder();
     /** Collections the JVM ran for a reason other than the heap's occupancy ({@link GcCause#OTHER}). */
@@ -26,6 +28,7 @@ final class NodeCounters {
         m.put("Requests", requests.sum());
         m.put("Collections", collections.sum());
         m.put("Forced", forced.sum());
+        m.put("ForcedFull", forcedFull.sum());
         m.put("Escaped", escaped.sum());
         m.put("OtherCause", otherCause.sum());
         m.put("AlreadyCollected", alreadyCollected.sum());
