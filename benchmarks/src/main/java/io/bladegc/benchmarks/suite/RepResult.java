@@ -2,6 +2,7 @@ package io.bladegc.benchmarks.suite;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.bladegc.benchmarks.cluster.ClusterArm;
+import io.bladegc.benchmarks.demo.DemoTable;
 import io.bladegc.benchmarks.load.LoadResult;
 import java.util.List;
 import java.util.Map;
@@ -23,10 +24,12 @@ import org.HdrHistogram.Histogram;
  * @param peakRssKib     the largest backend's peak resident memory, KiB
  * @param forced         Blade's forced collections on all backends in the window, -1 without Blade's counters
  * @param escaped        Blade's escaped collections likewise
+ * @param full           full collections on all backends in the window (the servers' own GC notifications)
+ * @param forcedFull     of Blade's forced collections, the full ones; -1 without Blade's counters
  */
 public record RepResult(String arm, int rep, Histogram ok, double achievedRate, long sent, long shed,
                         long clientErrors, long retries, double cpuSeconds, long peakRssKib, long forced,
-                        long escaped) {
+                        long escaped, long full, long forcedFull) {
 
     /**
      * @param arm        the arm's name
@@ -58,6 +61,8 @@ public record RepResult(String arm, int rep, Histogram ok, double achievedRate, 
         long errors = load.otherStatus() + load.ioErrors() + load.timeouts() + load.unfinished();
         long forced = 0;
         long escaped = 0;
+        long full = 0;
+        long forcedFull = 0;
         boolean counted = false;
         for (ClusterArm.NodeWindow n : nodes) {
             JsonNode start = n.start().path("node");
@@ -66,9 +71,16 @@ public record RepResult(String arm, int rep, Histogram ok, double achievedRate, 
                 counted = true;
                 forced += end.path("Forced").asLong() - start.path("Forced").asLong();
                 escaped += end.path("Escaped").asLong() - start.path("Escaped").asLong();
+                forcedFull += end.path("ForcedFull").asLong() - start.path("ForcedFull").asLong();
+            }
+            for (JsonNode e : n.end().path("gcPauses")) {
+                if (DemoTable.isPause(e) && e.path("action").asText().contains("major")) {
+                    full++;
+                }
             }
         }
         return new RepResult(arm, rep, load.okLatency(), load.achievedRate(), load.sent(), load.shed(), errors,
-            retries, cpuSeconds, peakRssKib, counted ? forced : -1, counted ? escaped : -1);
+            retries, cpuSeconds, peakRssKib, counted ? forced : -1, counted ? escaped : -1, full,
+            counted ? forcedFull : -1);
     }
 }

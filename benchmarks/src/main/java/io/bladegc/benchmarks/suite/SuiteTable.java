@@ -91,6 +91,8 @@ public final class SuiteTable {
         boolean blade = reps.stream().anyMatch(r -> r.forced() >= 0);
         rows.put("forced / escaped", blade ? reps.stream().mapToLong(r -> Math.max(0, r.forced())).sum() + " / "
             + reps.stream().mapToLong(r -> Math.max(0, r.escaped())).sum() : "-");
+        rows.put("full collections (forced by Blade)", reps.isEmpty() ? "-" : sum(reps, RepResult::full)
+            + (blade ? " (" + reps.stream().mapToLong(r -> Math.max(0, r.forcedFull())).sum() + ")" : ""));
         return rows;
     }
 

@@ -19,7 +19,7 @@ class GoalsTableTest {
     }
 
     private static RepResult rep(String arm, Histogram ok, double cpuSeconds, long shed) {
-        return new RepResult(arm, 1, ok, 600, ok.getTotalCount(), shed, 0, 0, cpuSeconds, 0, -1, -1);
+        return new RepResult(arm, 1, ok, 600, ok.getTotalCount(), shed, 0, 0, cpuSeconds, 0, -1, -1, 0, -1);
     }
 
     @Test

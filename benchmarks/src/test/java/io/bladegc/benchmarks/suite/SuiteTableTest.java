@@ -17,7 +17,7 @@ class SuiteTableTest {
 
     private static RepResult rep(String arm, int rep, Histogram ok, long forced) {
         return new RepResult(arm, rep, ok, 600, ok.getTotalCount(), 2, 1, 3, 6.0, 300 * 1024L, forced,
-            forced < 0 ? -1 : 1);
+            forced < 0 ? -1 : 1, 2, forced < 0 ? -1 : 1);
     }
 
     @Test
@@ -43,7 +43,8 @@ class SuiteTableTest {
         // g1: 6 CPU s / 1000 requests; blade: 12 CPU s / 2000 requests
         assertThat(md).contains("| backend CPU s per 1,000 requests | 6.000 | 6.000 |\n");
         assertThat(md).contains("| peak RSS of a backend (MiB) | 300 | 300 |\n");
-        assertThat(md).contains("| forced / escaped | - | 9 / 2 |\n");
+        assertThat(md).contains("| forced / escaped | - | 9 / 2 |\n")
+            .contains("| full collections (forced by Blade) | 2 | 4 (2) |\n");
     }
 
     @Test

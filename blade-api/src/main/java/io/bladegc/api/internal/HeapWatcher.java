@@ -16,7 +16,8 @@ import java.util.function.LongSupplier;
  * Eden's capacity is where the JVM really starts a young collection: the committed size, or less when recent
  * young collections began earlier (G1 starts one when eden reaches its target length, a few regions short of the
  * committed size, or earlier still to keep regions free for evacuation; thread-local allocation buffers make the
- * point vary): the lowest of the last four young collections' starting occupancy, capped by the committed size.
+ * point vary): the lowest of the last four young collections' starting occupancy (on G1 the last one's), capped by
+ * the committed size.
  * Only collections that began because eden was full count ({@link GcCause#EDEN_FULL}): one for Metaspace's
  * threshold or a heap dump begins wherever eden happens to be. On G1 two more things: the room is also the lowest
  * whole-heap occupancy at the start of the last four such collections that began with the heap at least half full,
@@ -66,6 +67,13 @@ final class HeapWatcher {
     private final long[] youngTriggers = new long[4];
     private int youngTriggerCount;
     private volatile long youngTriggerBytes;
+    /**
+     * The last such collection's: what G1 plans for. G1 sizes its young generation anew at every pause (small for a
+     * mixed phase, large again after it): the lowest of four past starting points stayed small for four collections
+     * after a mixed phase, and Blade forced young collections of a nearly empty eden one after another, each starting
+     * another concurrent cycle (225 collections in 30 s where 86 came with the last one; 256 MB heap, JDK 17).
+     */
+    private volatile long latestTriggerBytes;
     /**
      * The whole heap's occupancy at the start of the same collections. G1 also starts a young collection when free
      * regions run short of its reserve: on a tight heap whose old generation grows, that comes before eden reaches
@@ -163,6 +171,7 @@ final class HeapWatcher {
     /** Keeps the lowest of the last few trigger points: TLAB waste makes the real one vary by some MiB. */
     private synchronized void learnTrigger(long edenBefore, long heapBefore) {
         youngTriggers[youngTriggerCount++ % youngTriggers.length] = edenBefore;
+        latestTriggerBytes = edenBefore;
         youngTriggerBytes = lowest(youngTriggers, youngTriggerCount);
         // only a heap at least half full can have run short of free regions; below that (a live set still being
         // built at start-up) the heap's occupancy says nothing about where the next collection comes
@@ -273,7 +282,12 @@ final class HeapWatcher {
         }
 
         long trigger = youngTriggerBytes;
-        long capacity = trigger > 0 ? Math.min(trigger, layout.edenCapacity()) : layout.edenCapacity();
+        long capacity;
+        if (layout.kind() == CollectorKind.G1) {
+            capacity = trigger > 0 ? Math.min(latestTriggerBytes, layout.edenCapacity()) : layout.edenCapacity();
+        } else {
+            capacity = trigger > 0 ? Math.min(trigger, layout.edenCapacity()) : layout.edenCapacity();
+        }
         // plan for the recent burst, not the average: requests allocate in bursts and an escape costs a full pause
         double r = Math.max(bytesPerNano, peakBytesPerNano);
         if (capacity <= 0 || r <= 0 || freshSamples == 0) {
