@@ -29,7 +29,9 @@ import java.util.function.LongSupplier;
  * it), it hands a {@link Prediction} to its consumer. The
  * prediction says {@link Generation#OLD} when the old generation has less room than two young collections' worth
  * of promotion plus a survivor space: the JVM's next young collection would then turn into a full one (Serial and
- * Parallel check exactly this) or fail to evacuate (G1). It says {@code oldSoon} for a young one when
+ * Parallel check exactly this); on G1 when it has less than one young collection's worth plus a survivor space (the
+ * next evacuation would fail; G1 reclaims its old generation concurrently otherwise). It says {@code oldSoon}
+ * (never on G1) for a young one when
  * the old generation has room for fewer than {@value #EARLY_YOUNGS} more: a full collection is a few young ones away,
  * and may be run in place of this young one when that suits the cluster better than waiting for it to come due.
  *
@@ -66,14 +68,16 @@ final class HeapWatcher {
     /** Eden occupancy at the start of the last few young collections: where the JVM really collects. */
     private final long[] youngTriggers = new long[4];
     private int youngTriggerCount;
-    private volatile long youngTriggerBytes;
     /**
-     * The last such collection's: what G1 plans for. G1 sizes its young generation anew at every pause (small for a
-     * mixed phase, large again after it): the lowest of four past starting points stayed small for four collections
-     * after a mixed phase, and Blade forced young collections of a nearly empty eden one after another, each starting
-     * another concurrent cycle (225 collections in 30 s where 86 came with the last one; 256 MB heap, JDK 17).
+     * Where the watcher plans the next young collection: the lowest of {@link #youngTriggers}, on G1 the last one.
+     * G1 sizes its young generation anew at every pause (small for a mixed phase, large again after it): the lowest of
+     * four past starting points stayed small for four collections after a mixed phase, and Blade forced young
+     * collections of a nearly empty eden one after another, each starting another concurrent cycle (225 collections
+     * in 30 s where 86 came with the last one; 256 MB heap, JDK 17).
      */
-    private volatile long latestTriggerBytes;
+    private volatile long youngTriggerBytes;
+    /** Whether this JVM runs G1, whose trigger points and old-generation rule differ (see the class comment). */
+    private final boolean g1;
     /**
      * The whole heap's occupancy at the start of the same collections. G1 also starts a young collection when free
      * regions run short of its reserve: on a tight heap whose old generation grows, that comes before eden reaches
@@ -106,6 +110,7 @@ final class HeapWatcher {
         this.preparationLeadNanos = preparationLeadNanos;
         this.onLowLead = onLowLead;
         this.lateWakeUps = new DecayingMax(0, intervalNanos);
+        this.g1 = layout.kind() == CollectorKind.G1;
         this.thread = new Thread(this::run, "blade-heap-watcher");
         thread.setDaemon(true);
     }
@@ -168,11 +173,12 @@ final class HeapWatcher {
         }
     }
 
-    /** Keeps the lowest of the last few trigger points: TLAB waste makes the real one vary by some MiB. */
+    /**
+     * Keeps the lowest of the last few trigger points (TLAB waste makes the real one vary by some MiB), on G1 the last.
+     */
     private synchronized void learnTrigger(long edenBefore, long heapBefore) {
         youngTriggers[youngTriggerCount++ % youngTriggers.length] = edenBefore;
-        latestTriggerBytes = edenBefore;
-        youngTriggerBytes = lowest(youngTriggers, youngTriggerCount);
+        youngTriggerBytes = g1 ? edenBefore : lowest(youngTriggers, youngTriggerCount);
         // only a heap at least half full can have run short of free regions; below that (a live set still being
         // built at start-up) the heap's occupancy says nothing about where the next collection comes
         if (heapBefore >= layout.maxHeap() / 2) {
@@ -282,12 +288,7 @@ final class HeapWatcher {
         }
 
         long trigger = youngTriggerBytes;
-        long capacity;
-        if (layout.kind() == CollectorKind.G1) {
-            capacity = trigger > 0 ? Math.min(latestTriggerBytes, layout.edenCapacity()) : layout.edenCapacity();
-        } else {
-            capacity = trigger > 0 ? Math.min(trigger, layout.edenCapacity()) : layout.edenCapacity();
-        }
+        long capacity = trigger > 0 ? Math.min(trigger, layout.edenCapacity()) : layout.edenCapacity();
         // plan for the recent burst, not the average: requests allocate in bursts and an escape costs a full pause
         double r = Math.max(bytesPerNano, peakBytesPerNano);
         if (capacity <= 0 || r <= 0 || freshSamples == 0) {
@@ -297,7 +298,7 @@ final class HeapWatcher {
         }
         lastCapacity = capacity;
         long room = capacity - used;
-        if (layout.kind() == CollectorKind.G1 && heapTriggerBytes > 0) {
+        if (g1 && heapTriggerBytes > 0) {
             room = Math.min(room, heapTriggerBytes - layout.heapUsed());
         }
         // on G1 the region being filled is not in the pool's figure yet: plan as if it were full
@@ -318,7 +319,6 @@ final class HeapWatcher {
             // G1 reclaims its old generation concurrently and in mixed collections, and a forced full collection is a
             // stop-the-world compaction of the whole heap: only when its free regions cannot take the next young
             // collection's evacuation; Serial and Parallel keep two young collections' promotion in hand, as they do
-            boolean g1 = layout.kind() == CollectorKind.G1;
             int youngs = g1 ? 1 : 2;
             boolean oldFull = oldFree < youngs * promoted + survivor;
             boolean oldSoon = !g1 && oldFree < EARLY_YOUNGS * promoted + survivor;
