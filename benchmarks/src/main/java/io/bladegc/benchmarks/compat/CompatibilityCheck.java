@@ -5,6 +5,7 @@ import io.bladegc.api.Blade;
 import io.bladegc.api.BladeNode;
 import io.bladegc.api.BladeOptions;
 import io.bladegc.api.Gate;
+import io.bladegc.api.internal.CollectorKind;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.HashMap;
@@ -35,7 +36,10 @@ import javax.management.openmbean.CompositeData;
  * {@code _}): {@code java.version collector mode collections quiet forced escaped refused shed admitted requests
  * drainTimeouts windows beans causes}, where {@code collections} counts this listener's notifications from beans
  * whose names do not end in {@code " Cycles"} once the request threads started, {@code quiet} how many of those lie
- * inside a quiet window, and {@code beforeLoad} the collections while the live set was built, before any request:
+ * inside a quiet window, {@code otherPauses} and {@code otherPausesQuiet} the pauses of a bean that reports no collection
+ * (G1's remark and cleanup, in bean "G1 Concurrent GC" from JDK 20 on; JDK 17 reports them nowhere) and how many of
+ * them lay inside a quiet window: not counted as collections (Blade plans collections, and these come when G1's
+ * concurrent marking ends), and {@code beforeLoad} the collections while the live set was built, before any request:
  * with no request to protect they are neither counted nor judged (G1's small initial eden runs several there, at
  * more than 1 GB/s of allocation, before Blade's watcher has measured a rate; Blade's own counters include them).
  * Then the node's summary on a second line. Exits 0.
@@ -139,6 +143,9 @@ public final class CompatibilityCheck {
         long collections = 0;
         long beforeLoad = 0;
         long quiet = 0;
+        long otherPauses = 0;
+        long otherPausesQuiet = 0;
+        CollectorKind kind = CollectorKind.of(beanList);
         Map<String, Integer> perBean = new TreeMap<>();
         Map<String, Integer> causes = new TreeMap<>();
         for (Seen s : seen) {
@@ -149,11 +156,17 @@ public final class CompatibilityCheck {
                 beforeLoad++;
                 continue;
             }
+            int b = beanList.indexOf(s.bean());
+            boolean inQuiet = b >= 0 && n > 0 && inside(windows, n, b, s.id());
+            if (kind.schedulable() && !kind.isCollectionBean(s.bean())) {
+                otherPauses++; // G1's remark and cleanup (bean "G1 Concurrent GC", JDK 20 on): pauses, not collections
+                otherPausesQuiet += inQuiet ? 1 : 0;
+                continue;
+            }
             collections++;
             perBean.merge(s.bean(), 1, Integer::sum);
             causes.merge(s.cause(), 1, Integer::sum);
-            int b = beanList.indexOf(s.bean());
-            if (b >= 0 && n > 0 && inside(windows, n, b, s.id())) {
+            if (inQuiet) {
                 quiet++;
             }
         }
@@ -164,6 +177,8 @@ public final class CompatibilityCheck {
         put(line, "collections", collections);
         put(line, "quiet", quiet);
         put(line, "beforeLoad", beforeLoad);
+        put(line, "otherPauses", otherPauses);
+        put(line, "otherPausesQuiet", otherPausesQuiet);
         for (String a : new String[] {"Forced", "Escaped", "Refused"}) {
             put(line, a.toLowerCase(), server.getAttribute(name, a));
         }

@@ -59,18 +59,21 @@ public final class GcTrigger {
     }
 
     /**
-     * Collects and returns once the JVM reports a collection ran.
+     * Collects and returns once the JVM reports a collection ran. Opens a forcing window, or, called again before
+     * {@link #done()}, forces another collection in the same one (every collection in it counts as forced).
      *
      * @return {@code true} when a collection ran, {@code false} when this JVM refuses explicit collections
      */
     public synchronized boolean force(Generation generation) {
-        Map<String, Long> from = new HashMap<>();
-        for (GarbageCollectorMXBean b : layout.gcBeans()) {
-            from.put(b.getName(), b.getCollectionCount());
-        }
         long before = layout.collectionCount();
-        forcingFrom = from;
-        forcingEpoch++; // odd: forcing (one writer: this method and done() are called by the one forcing thread)
+        if ((forcingEpoch & 1) == 0) { // a new forcing window; a second call before done() forces again within it
+            Map<String, Long> from = new HashMap<>();
+            for (GarbageCollectorMXBean b : layout.gcBeans()) {
+                from.put(b.getName(), b.getCollectionCount());
+            }
+            forcingFrom = from;
+            forcingEpoch++; // odd: forcing (one writer: this method and done() are called by the one forcing thread)
+        }
         if (generation == Generation.YOUNG && fillEden(before)) {
             return true;
         }

@@ -13,17 +13,18 @@ import java.util.function.LongSupplier;
  * the point where it asks comes near (down to every {@value #NEAR_INTERVAL_NANOS} ns), tracks the allocation rate
  * over at least one interval (an average, and the recent peak, which is what the prediction uses), and predicts the
  * time to the JVM's own next collection: eden's headroom divided by the rate.
- * Eden's capacity is where the JVM really starts a young collection: the committed size, or less when recent
- * young collections began earlier (G1 starts one when eden reaches its target length, a few regions short of the
- * committed size, or earlier still to keep regions free for evacuation; thread-local allocation buffers make the
- * point vary): the lowest of the last four young collections' starting occupancy (on G1 the last one's), capped by
- * the committed size.
+ * Eden's capacity is where the JVM really starts a young collection. On Serial and Parallel: the committed size, or
+ * less when recent young collections began earlier (thread-local allocation buffers make the point vary by some MiB):
+ * the lowest of the last four young collections' starting occupancy, capped by the committed size. On G1: its young
+ * generation's target as the pools give it ({@link HeapLayout#edenCapacity()}), set anew at every pause (small for a
+ * mixed phase, large again after it), so nothing learned from past collections stands in for it.
  * Only collections that began because eden was full count ({@link GcCause#EDEN_FULL}): one for Metaspace's
  * threshold or a heap dump begins wherever eden happens to be. On G1 two more things: the room is also the lowest
  * whole-heap occupancy at the start of the last four such collections that began with the heap at least half full,
  * less what the heap holds now (G1 collects when free regions run short of its reserve: on a tight heap whose old
  * generation grows, a little earlier at every collection, so eden's own trigger point is always one collection stale),
- * and one region less ({@link HeapLayout#edenGrain()}: the region being filled is not in eden's figure yet).
+ * and one region less ({@link HeapLayout#edenGrain()}: the pool counts a region whole once it is taken, and G1 at
+ * times collects one region short of its target).
  * When that lead time falls below what Blade needs ({@code neededLead} and how late its own wake-ups near the trigger
  * have recently been, at most half of eden's fill time, plus the handler's preparation, at most three quarters of
  * it), it hands a {@link Prediction} to its consumer. The
@@ -65,16 +66,10 @@ final class HeapWatcher {
     private final DecayingMax lateWakeUps;
     private volatile boolean running = true;
     private volatile long promotedPerYoung;
-    /** Eden occupancy at the start of the last few young collections: where the JVM really collects. */
+    /** Eden occupancy at the start of the last few young collections: where Serial and Parallel really collect. */
     private final long[] youngTriggers = new long[4];
     private int youngTriggerCount;
-    /**
-     * Where the watcher plans the next young collection: the lowest of {@link #youngTriggers}, on G1 the last one.
-     * G1 sizes its young generation anew at every pause (small for a mixed phase, large again after it): the lowest of
-     * four past starting points stayed small for four collections after a mixed phase, and Blade forced young
-     * collections of a nearly empty eden one after another, each starting another concurrent cycle (225 collections
-     * in 30 s where 86 came with the last one; 256 MB heap, JDK 17).
-     */
+    /** The lowest of {@link #youngTriggers}; not used on G1, whose pools give its target (see the class comment). */
     private volatile long youngTriggerBytes;
     /** Whether this JVM runs G1, whose trigger points and old-generation rule differ (see the class comment). */
     private final boolean g1;
@@ -160,6 +155,25 @@ final class HeapWatcher {
             lastCapacity / rate);
     }
 
+    /**
+     * Whether the JVM's next young collection would come before this watcher could ask for it, read right after a
+     * forced one while the node is still drained: after a collection the watcher measures the rate again over two
+     * intervals before it predicts, and G1 may leave eden a target of a region or two (the pause that prepares a
+     * mixed phase sets one, and the mixed pause comes some milliseconds later). Then the caller collects again in the
+     * same quiet window. Reads the eden and survivor pools.
+     *
+     * @return whether eden's room, at the rate measured before the collection, lasts less than the lead the watcher
+     *     asks at plus two sample intervals
+     */
+    boolean nextDueUnseen() {
+        double r = bytesPerNano;
+        if (r <= 0) {
+            return false;
+        }
+        long room = layout.edenCapacity() - layout.edenUsage().getUsed() - layout.edenGrain();
+        return room < r * (neededLeadNanos.getAsLong() + lateWakeUps.value() + 2 * intervalNanos);
+    }
+
     void onCollection(GcEvents.Collection c) {
         if (c.reclaims() && c.generation() == Generation.OLD) {
             promotedPerYoung = 0; // an old collection starts a new era: estimate from the young ones after it
@@ -173,12 +187,10 @@ final class HeapWatcher {
         }
     }
 
-    /**
-     * Keeps the lowest of the last few trigger points (TLAB waste makes the real one vary by some MiB), on G1 the last.
-     */
+    /** Keeps the lowest of the last few trigger points (TLAB waste makes the real one vary by some MiB). */
     private synchronized void learnTrigger(long edenBefore, long heapBefore) {
         youngTriggers[youngTriggerCount++ % youngTriggers.length] = edenBefore;
-        youngTriggerBytes = g1 ? edenBefore : lowest(youngTriggers, youngTriggerCount);
+        youngTriggerBytes = lowest(youngTriggers, youngTriggerCount);
         // only a heap at least half full can have run short of free regions; below that (a live set still being
         // built at start-up) the heap's occupancy says nothing about where the next collection comes
         if (heapBefore >= layout.maxHeap() / 2) {
@@ -287,7 +299,7 @@ final class HeapWatcher {
             freshSamples++;
         }
 
-        long trigger = youngTriggerBytes;
+        long trigger = g1 ? 0 : youngTriggerBytes;
         long capacity = trigger > 0 ? Math.min(trigger, layout.edenCapacity()) : layout.edenCapacity();
         // plan for the recent burst, not the average: requests allocate in bursts and an escape costs a full pause
         double r = Math.max(bytesPerNano, peakBytesPerNano);
@@ -301,7 +313,7 @@ final class HeapWatcher {
         if (g1 && heapTriggerBytes > 0) {
             room = Math.min(room, heapTriggerBytes - layout.heapUsed());
         }
-        // on G1 the region being filled is not in the pool's figure yet: plan as if it were full
+        // on G1 one region less: the pool counts the region being filled whole, and G1 at times collects one short
         long headroom = Math.max(0, room - layout.edenGrain());
         long lead = (long) (headroom / r);
         lastLeadNanos = lead;

@@ -32,6 +32,8 @@ import java.util.function.ToLongFunction;
 public final class LocalNode implements BladeNode {
     static final System.Logger LOG = System.getLogger("io.bladegc");
     private static final Duration CONFIRM_TIMEOUT = Duration.ofSeconds(2);
+    /** The most young collections taken after a forced one in the same window ({@link HeapWatcher#nextDueUnseen}). */
+    private static final int MAX_FOLLOW_UPS = 3;
 
     private final BladeOptions options;
     private final HeapLayout layout;
@@ -267,6 +269,12 @@ public final class LocalNode implements BladeNode {
             try {
                 collected = trigger.force(issued.request().generation());
                 events.awaitSeen(layout.collectionCount(), CONFIRM_TIMEOUT);
+                // G1 may leave eden so small that its next collection would come unseen: take it in this window too
+                for (int i = 0; collected && i < MAX_FOLLOW_UPS && watcher.nextDueUnseen(); i++) {
+                    trigger.force(Generation.YOUNG);
+                    events.awaitSeen(layout.collectionCount(), CONFIRM_TIMEOUT);
+                    counters.followUps.increment();
+                }
             } finally {
                 trigger.done();
             }

@@ -13,6 +13,11 @@ final class NodeCounters {
     final LongAdder forced = new LongAdder();
     /** Of those, full collections (a young collection the JVM turned into a full one included). */
     final LongAdder forcedFull = new LongAdder();
+    /**
+     * Of those, young collections forced right after another in the same window: eden was left too small for the
+     * watcher to see the next one coming ({@link HeapWatcher#nextDueUnseen}).
+     */
+    final LongAdder followUps = new LongAdder();
     /** Collections the JVM ran on its own while Blade meant to schedule them. */
     final LongAdder escaped = new LongAdder();
     /** Collections the JVM ran for a reason other than the heap's occupancy ({@link GcCause#OTHER}). */
@@ -29,6 +34,7 @@ final class NodeCounters {
         m.put("Collections", collections.sum());
         m.put("Forced", forced.sum());
         m.put("ForcedFull", forcedFull.sum());
+        m.put("ForcedFollowUps", followUps.sum());
         m.put("Escaped", escaped.sum());
         m.put("OtherCause", otherCause.sum());
         m.put("AlreadyCollected", alreadyCollected.sum());
