@@ -133,9 +133,9 @@ for java in "$JDK_ROOT"/*/bin/java; do
             pct="n/a"
         fi
         before="$(kv beforeLoad "$line")"; before="${before:-0}"
-        (( before == 0 )) || notes+=("$before more while the live set was built, before any request (not counted; in Blade's forced/escaped)")
+        (( before == 0 )) || notes+=("$before more while the live set was built, before any request (not counted, in Blade's forced/escaped)")
         other="$(kv otherPauses "$line")"; other="${other:-0}"
-        (( other == 0 )) || notes+=("$other remark/cleanup pauses (not collections, not counted; $(kv otherPausesQuiet "$line") of them inside quiet windows)")
+        (( other == 0 )) || notes+=("$other remark/cleanup pauses (not collections, not counted, $(kv otherPausesQuiet "$line") of them inside quiet windows)")
         dt="$(kv drainTimeouts "$line")"; dt="${dt:-0}"
         (( dt == 0 )) || notes+=("$dt drain timeouts")
         notes+=("GCs by bean: $(kv perBean "$line" | sed 's/:/ /g; s/,/, /g')")

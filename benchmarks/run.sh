@@ -31,7 +31,8 @@
 #
 # Environment: SKIP_BUILD [0] 1 = use the existing build; RATE [600] requests/s (through HAProxy for http-cluster,
 # to the one server for single-node, the rate search's first window for memory-pressure, to the Raft group for
-# raft-kv, where the default is 100, the BLADE paper's rate); JAVA [java];
+# raft-kv, where the default is 100, the BLADE paper's rate); JAVA [java]; ARMS (http-cluster only) a comma-separated
+# list of its arms to run, e.g. ARMS=g1,blade-parallel,blade-g1,epsilon;
 # OUT overrides the results directory.
 # The runner (io.bladegc.benchmarks.suite.SuiteMain) starts every process itself and stops each by pid when its arm
 # ends, also on failure and on SIGTERM or Ctrl-C. It needs haproxy (on the PATH or in /usr/sbin): as root it is
@@ -83,4 +84,4 @@ echo "run: $SCENARIO ${QUICK:-(full)}, results in $OUT" >&2
 exec "$JAVA" -XX:+UseParallelGC -Xms1g -Xmx1g -Xmn900m -XX:ParallelGCThreads=1 -XX:+AlwaysPreTouch -cp "$CP" \
     io.bladegc.benchmarks.suite.SuiteMain "$SCENARIO" $QUICK --agent-jar "$AGENT_JAR" \
     --coordinator-jar "$COORDINATOR_JAR" --haproxy "$HAPROXY" --rate "${RATE:-$DEFAULT_RATE}" --out "$OUT" \
-    --command "benchmarks/run.sh $*"
+    ${ARMS:+--arms "$ARMS"} --command "${ARMS:+ARMS=$ARMS }benchmarks/run.sh $*"

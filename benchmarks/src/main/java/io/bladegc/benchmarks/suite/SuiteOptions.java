@@ -23,15 +23,18 @@ import java.util.List;
  *                       to the one server ({@value SingleNodeScenario#NAME}), the rate search's first probe
  *                       ({@value MemoryPressureScenario#NAME}), to the Raft group ({@value RaftKvScenario#NAME})
  * @param command        the command line to name in the table's header (default: SuiteMain's arguments)
+ * @param arms           {@code --arms a,b,...}: only these of {@value HttpClusterScenario#NAME}'s arms, in its own order
+ *                       (the capacity search only for those of them it searches); empty (the default): every arm.
+ *                       {@value HttpClusterScenario#NAME} only
  */
 public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path coordinatorJar, Path out,
-                           Path haproxy, Path jvmDir, double rate, String command) {
+                           Path haproxy, Path jvmDir, double rate, String command, List<String> arms) {
 
     /** The usage line. */
     public static final String USAGE = "usage: SuiteMain http-cluster|single-node|memory-pressure|raft-kv|load-sweep|collection-rate"
         + " [--quick]"
         + " --agent-jar JAR --coordinator-jar JAR"
-        + " --out DIR [--haproxy haproxy] [--jvm-dir /usr/lib/jvm] [--rate 600] [--command TEXT]";
+        + " --out DIR [--haproxy haproxy] [--jvm-dir /usr/lib/jvm] [--rate 600] [--arms a,b,...] [--command TEXT]";
 
     /** The scenarios, by name. */
     public static final List<String> SCENARIOS = List.of(HttpClusterScenario.NAME, SingleNodeScenario.NAME,
@@ -69,6 +72,7 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
         Path jvmDir = Path.of("/usr/lib/jvm");
         double rate = 600;
         String command = "SuiteMain " + String.join(" ", args);
+        List<String> arms = List.of();
         for (int i = 1; i < args.length; i++) {
             if (args[i].equals("--quick")) {
                 quick = true;
@@ -86,6 +90,7 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
                 case "--jvm-dir" -> jvmDir = Path.of(v);
                 case "--rate" -> rate = Double.parseDouble(v);
                 case "--command" -> command = v;
+                case "--arms" -> arms = List.of(v.split(",", -1));
                 default -> throw new IllegalArgumentException("unknown option " + args[i - 1]);
             }
         }
@@ -95,6 +100,12 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
         if (!(rate > 0)) {
             throw new IllegalArgumentException("rate must be positive: " + rate);
         }
-        return new SuiteOptions(scenario, quick, agentJar, coordinatorJar, out, haproxy, jvmDir, rate, command);
+        if (!arms.isEmpty() && !scenario.equals(HttpClusterScenario.NAME)) {
+            throw new IllegalArgumentException("--arms applies to " + HttpClusterScenario.NAME + " only");
+        }
+        if (arms.stream().anyMatch(String::isBlank)) {
+            throw new IllegalArgumentException("--arms needs arm names separated by commas: " + String.join(",", arms));
+        }
+        return new SuiteOptions(scenario, quick, agentJar, coordinatorJar, out, haproxy, jvmDir, rate, command, arms);
     }
 }

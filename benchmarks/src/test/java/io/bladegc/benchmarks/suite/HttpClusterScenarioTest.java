@@ -1,6 +1,7 @@
 package io.bladegc.benchmarks.suite;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -97,5 +98,16 @@ class HttpClusterScenarioTest {
         assertThat(HttpClusterScenario.capacitySearch(quick).maxProbes()).isEqualTo(2);
         assertThat(HttpClusterScenario.capacityWindow(full)).hasSeconds(20);
         assertThat(HttpClusterScenario.CAPACITY_ARMS).containsExactly("g1", "blade-parallel");
+    }
+
+    @Test
+    void armsCanBeChosenByNameAndKeepTheScenariosOrder() {
+        List<Arm> all = HttpClusterScenario.arms(JAVA17, Optional.empty(), 600, Duration.ofSeconds(75),
+            new java.util.ArrayList<>());
+        assertThat(HttpClusterScenario.select(all, List.of("epsilon", "g1", "blade-g1")).stream().map(Arm::name))
+            .containsExactly("g1", "blade-g1", "epsilon");
+        assertThat(HttpClusterScenario.select(all, List.of())).isEqualTo(all);
+        assertThatThrownBy(() -> HttpClusterScenario.select(all, List.of("genzgc")))
+            .hasMessageStartingWith("no arm genzgc here; arms: g1,parallel,serial,");
     }
 }

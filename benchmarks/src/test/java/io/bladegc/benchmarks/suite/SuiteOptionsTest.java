@@ -45,4 +45,16 @@ class SuiteOptionsTest {
             .hasMessageContaining("unknown scenario single; one of [http-cluster, single-node, memory-pressure,"
                 + " raft-kv, load-sweep, collection-rate]");
     }
+
+    @Test
+    void armsAreAListForHttpClusterOnly() {
+        assertThat(SuiteOptions.parse("http-cluster", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar", "--out",
+            "out").arms()).isEmpty();
+        assertThat(SuiteOptions.parse("http-cluster", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar", "--out",
+            "out", "--arms", "g1,blade-g1").arms()).containsExactly("g1", "blade-g1");
+        assertThatThrownBy(() -> SuiteOptions.parse("single-node", "--agent-jar", "a.jar", "--coordinator-jar",
+            "c.jar", "--out", "out", "--arms", "g1")).hasMessageContaining("--arms applies to http-cluster only");
+        assertThatThrownBy(() -> SuiteOptions.parse("http-cluster", "--agent-jar", "a.jar", "--coordinator-jar",
+            "c.jar", "--out", "out", "--arms", "g1,,epsilon")).hasMessageContaining("separated by commas");
+    }
 }
