@@ -42,11 +42,10 @@ public final class GcEvents implements AutoCloseable {
      * @param workBytes   the pause model's size feature: survivors copied (young) or live bytes after (old)
      * @param promoted    bytes the old generation grew by (young collections), else 0
      * @param edenBefore  bytes eden held when the collection began
-     * @param heapBefore  bytes eden, survivors and the old generation held together when it began
      */
     public record Collection(String bean, long id, String cause, long startMs, long endMs, boolean pause,
                              boolean reclaims, Generation generation, long workBytes, long promoted,
-                             long edenBefore, long heapBefore) {
+                             long edenBefore) {
         /** @return whether someone asked for it ({@code System.gc()}, {@code jcmd GC.run}) rather than the heap */
         public boolean explicit() {
             return kind() == GcCause.EXPLICIT;
@@ -146,8 +145,7 @@ public final class GcEvents implements AutoCloseable {
         }
         return new Collection(bean, gc.getId(), info.getGcCause(), gc.getStartTime(), gc.getEndTime(),
             kind.isPauseBean(bean), kind.isCollectionBean(bean), old ? Generation.OLD : Generation.YOUNG, work,
-            promoted, used(before, kind.edenPool()),
-            used(before, kind.edenPool()) + used(before, kind.survivorPool()) + used(before, kind.oldPool()));
+            promoted, used(before, kind.edenPool()));
     }
 
     private static long used(Map<String, MemoryUsage> usage, String pool) {

@@ -97,12 +97,6 @@ public final class HeapLayout {
         return survivor == null ? 0 : survivor.getUsage().getCommitted();
     }
 
-    /** @return bytes eden, survivors and the old generation hold together; read from the three pools */
-    public long heapUsed() {
-        return eden.getUsage().getUsed() + (survivor == null ? 0 : survivor.getUsage().getUsed())
-            + old.getUsage().getUsed();
-    }
-
     public MemoryUsage oldUsage() {
         return old.getUsage();
     }

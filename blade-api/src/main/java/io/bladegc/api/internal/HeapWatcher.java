@@ -18,13 +18,13 @@ import java.util.function.LongSupplier;
  * the lowest of the last four young collections' starting occupancy, capped by the committed size. On G1: its young
  * generation's target as the pools give it ({@link HeapLayout#edenCapacity()}), set anew at every pause (small for a
  * mixed phase, large again after it), so nothing learned from past collections stands in for it.
- * Only collections that began because eden was full count ({@link GcCause#EDEN_FULL}): one for Metaspace's
- * threshold or a heap dump begins wherever eden happens to be. On G1 two more things: the room is also the lowest
- * whole-heap occupancy at the start of the last four such collections that began with the heap at least half full,
- * less what the heap holds now (G1 collects when free regions run short of its reserve: on a tight heap whose old
- * generation grows, a little earlier at every collection, so eden's own trigger point is always one collection stale),
- * and one region less ({@link HeapLayout#edenGrain()}: the pool counts a region whole once it is taken, and G1 at
- * times collects one region short of its target).
+ * Only collections that began because eden was full teach the Serial and Parallel trigger
+ * ({@link GcCause#EDEN_FULL}): one for Metaspace's threshold or a heap dump begins wherever eden happens to be. On G1
+ * the room is one region less ({@link HeapLayout#edenGrain()}: the pool counts a region whole once it is taken, and
+ * G1 at times collects one region short of its target). G1 also limits its target to the free regions it keeps in
+ * reserve, so on a tight heap the target itself shrinks as the old generation grows: nothing to learn apart. When a
+ * pause leaves eden too small to see the next collection coming (G1 after the pause that prepares a mixed phase),
+ * {@link #nextDueUnseen()} tells the node to take that one in the same window.
  * When that lead time falls below what Blade needs ({@code neededLead} and how late its own wake-ups near the trigger
  * have recently been, at most half of eden's fill time, plus the handler's preparation, at most three quarters of
  * it), it hands a {@link Prediction} to its consumer. The
@@ -69,18 +69,10 @@ final class HeapWatcher {
     /** Eden occupancy at the start of the last few young collections: where Serial and Parallel really collect. */
     private final long[] youngTriggers = new long[4];
     private int youngTriggerCount;
-    /** The lowest of {@link #youngTriggers}; not used on G1, whose pools give its target (see the class comment). */
+    /** The lowest of {@link #youngTriggers}; not kept on G1, whose pools give its target (see the class comment). */
     private volatile long youngTriggerBytes;
     /** Whether this JVM runs G1, whose trigger points and old-generation rule differ (see the class comment). */
     private final boolean g1;
-    /**
-     * The whole heap's occupancy at the start of the same collections. G1 also starts a young collection when free
-     * regions run short of its reserve: on a tight heap whose old generation grows, that comes before eden reaches
-     * its target, a little earlier at every collection, so a trigger learned from eden alone is stale.
-     */
-    private final long[] heapTriggers = new long[4];
-    private int heapTriggerCount;
-    private volatile long heapTriggerBytes;
     private volatile double bytesPerNano;
     private double peakBytesPerNano;
     private long peakNanos = System.nanoTime();
@@ -178,8 +170,8 @@ final class HeapWatcher {
         if (c.reclaims() && c.generation() == Generation.OLD) {
             promotedPerYoung = 0; // an old collection starts a new era: estimate from the young ones after it
         } else if (c.reclaims()) {
-            if (c.kind() == GcCause.EDEN_FULL && c.edenBefore() > 0) {
-                learnTrigger(c.edenBefore(), c.heapBefore());
+            if (!g1 && c.kind() == GcCause.EDEN_FULL && c.edenBefore() > 0) {
+                learnTrigger(c.edenBefore());
             }
             long p = promotedPerYoung;
             // a decaying average that jumps up at once: promotion spikes are what turn a young collection into a full one
@@ -188,15 +180,9 @@ final class HeapWatcher {
     }
 
     /** Keeps the lowest of the last few trigger points (TLAB waste makes the real one vary by some MiB). */
-    private synchronized void learnTrigger(long edenBefore, long heapBefore) {
+    private synchronized void learnTrigger(long edenBefore) {
         youngTriggers[youngTriggerCount++ % youngTriggers.length] = edenBefore;
         youngTriggerBytes = lowest(youngTriggers, youngTriggerCount);
-        // only a heap at least half full can have run short of free regions; below that (a live set still being
-        // built at start-up) the heap's occupancy says nothing about where the next collection comes
-        if (heapBefore >= layout.maxHeap() / 2) {
-            heapTriggers[heapTriggerCount++ % heapTriggers.length] = heapBefore;
-            heapTriggerBytes = lowest(heapTriggers, heapTriggerCount);
-        }
     }
 
     private static long lowest(long[] triggers, int count) {
@@ -310,9 +296,6 @@ final class HeapWatcher {
         }
         lastCapacity = capacity;
         long room = capacity - used;
-        if (g1 && heapTriggerBytes > 0) {
-            room = Math.min(room, heapTriggerBytes - layout.heapUsed());
-        }
         // on G1 one region less: the pool counts the region being filled whole, and G1 at times collects one short
         long headroom = Math.max(0, room - layout.edenGrain());
         long lead = (long) (headroom / r);

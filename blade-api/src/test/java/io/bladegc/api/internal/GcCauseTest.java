@@ -32,6 +32,6 @@ class GcCauseTest {
     @CsvSource({"Metadata GC Threshold, false", "Allocation Failure, false", "System.gc(), true"})
     void onlyAskedForCollectionsAreExplicit(String cause, boolean explicit) {
         assertThat(new GcEvents.Collection("b", 1, cause, 0, 1, true, true, io.bladegc.api.Generation.YOUNG,
-            0, 0, 0, 0).explicit()).isEqualTo(explicit);
+            0, 0, 0).explicit()).isEqualTo(explicit);
     }
 }

@@ -10,12 +10,12 @@ class PromotionRoomNoticeTest {
 
     private String young() {
         return notice.check(new GcEvents.Collection("PS Scavenge", 1, "Allocation Failure", 0, 20, true, true,
-            Generation.YOUNG, 0, 0, 0, 0));
+            Generation.YOUNG, 0, 0, 0));
     }
 
     private String full(String cause) {
         return notice.check(new GcEvents.Collection("PS MarkSweep", 1, cause, 1_000, 1_612, true, true,
-            Generation.OLD, 0, 0, 0, 0));
+            Generation.OLD, 0, 0, 0));
     }
 
     @Test
