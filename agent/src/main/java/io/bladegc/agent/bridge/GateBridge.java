@@ -26,7 +26,11 @@ public final class GateBridge {
     /** {@link #enter()}: no gate is installed; let the request through uncounted. */
     public static final int PASS = -1;
 
-    /** The servlet request attribute marking a request admitted through the gate (the Blade filter sets it too). */
+    /**
+     * The servlet request attribute marking a request admitted through the gate: {@code Gate.ADMITTED_ATTRIBUTE},
+     * which the Blade filter sets, spelled out because this bootstrap class names no Blade type (not even through a
+     * constant: javac keeps a reference to the class); {@code GateBridgeTest} holds the two equal.
+     */
     public static final String ADMITTED_ATTRIBUTE = "io.bladegc.gate.admitted";
 
     private static final long NANOS_PER_MILLI = 1_000_000L;

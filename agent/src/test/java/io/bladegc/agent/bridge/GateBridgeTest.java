@@ -37,6 +37,12 @@ class GateBridgeTest {
     }
 
     @Test
+    void marksAdmittedRequestsWithTheFiltersAttribute() {
+        // a request the advice admitted is not counted again by a Blade filter behind it, and the other way round
+        assertThat(GateBridge.ADMITTED_ATTRIBUTE).isEqualTo(io.bladegc.api.Gate.ADMITTED_ATTRIBUTE);
+    }
+
+    @Test
     void retryHeadersRoundUpAndStayInRange() {
         assertThat(GateBridge.retryAfterSeconds()).isEqualTo("2");
         assertThat(GateBridge.retryAfterMillis()).isEqualTo("1500");

@@ -8,8 +8,9 @@ import java.util.List;
  * {@link SuiteMain}'s command line. Immutable.
  *
  * @param scenario       the scenario: {@value HttpClusterScenario#NAME}, {@value SingleNodeScenario#NAME},
- *                       {@value MemoryPressureScenario#NAME}, {@value RaftKvScenario#NAME} or
- *                       {@value LoadSweepScenario#NAME} (windows of its own, see {@link LoadSweepScenario})
+ *                       {@value MemoryPressureScenario#NAME}, {@value RaftKvScenario#NAME},
+ *                       {@value LoadSweepScenario#NAME} (windows of its own, see {@link LoadSweepScenario}) or
+ *                       {@value CollectionRateScenario#NAME}
  * @param quick          {@code --quick}: 1 repetition, 3 s warm-up, 6 s measured (the whole run under 5 minutes on
  *                       2 cores); otherwise 3 repetitions, 15 s warm-up, 60 s measured ({@value
  *                       MemoryPressureScenario#NAME} has windows of its own and fewer heap ratios when quick;
