@@ -112,7 +112,7 @@ class SingleNodeGcAuditIT {
                 if (p.planned()) {
                     a.quiet++;
                 } else {
-                    a.outside.add(p.bean() + "/" + p.cause() + "@" + p.wallStartMs());
+                    a.outside.add(p.bean() + "/" + p.cause() + "#" + p.id() + "@" + p.wallStartMs());
                 }
             }
             return a;
