@@ -152,11 +152,12 @@ TABLE="$(
     echo "|---|---|---|---|---|---|---|---|---|---|"
     printf '%s\n' "${ROWS[@]}"
 )"
+# whether the tree differed from its commit, read before the results file is written (it would count itself)
+DIRTY="$([[ -z "$(git status --porcelain 2>/dev/null)" ]] || echo ' with uncommitted changes')"
 {
     echo "# Blade JDK x collector compatibility, $(date +%Y-%m-%d)"
     echo
-    echo "Command: \`$COMMAND\` (from the repository root, git $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(
-        [[ -z "$(git status --porcelain 2>/dev/null)" ]] || echo ' with uncommitted changes'))"
+    echo "Command: \`$COMMAND\` (from the repository root, git $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$DIRTY)"
     echo
     echo "Each run: \`timeout -k 10 $LIMIT <jdk>/bin/java $HEAP $JVM_OPTS <collector flags> -cp $CP_SHOWN $MAIN $DURATION\`"
     echo "(Epsilon: \`$EPSILON_HEAP\` instead of \`$HEAP\`). Load: 4 request threads, 2,500 requests/s in total, 64 KiB"
