@@ -37,7 +37,8 @@ import java.util.function.LongSupplier;
  * the old generation has room for fewer than {@value #EARLY_YOUNGS} more: a full collection is a few young ones away,
  * and may be run in place of this young one when that suits the cluster better than waiting for it to come due.
  *
- * <p>Thread-safe: {@link #onCollection} is called from the notification thread, the rest from the watcher thread.
+ * <p>Thread-safe: {@link #onCollection} is called from the notification thread, {@link #nextDueUnseen} from the
+ * node's gc thread, the rest from the watcher thread.
  */
 final class HeapWatcher {
     /** Time constant of the allocation-rate average. */
@@ -181,8 +182,8 @@ final class HeapWatcher {
         if (r <= 0) {
             return false;
         }
-        long room = layout.edenCapacity() - layout.edenUsage().getUsed() - layout.edenGrain() - g1Shortfall.value();
-        return room < r * (neededLeadNanos.getAsLong() + lateWakeUps.value() + 2 * intervalNanos);
+        long lead = neededLeadNanos.getAsLong() + lateWakeUps.value() + 2 * intervalNanos;
+        return headroom(capacity(), layout.edenUsage().getUsed()) < r * lead;
     }
 
     void onCollection(GcEvents.Collection c) {
@@ -279,6 +280,21 @@ final class HeapWatcher {
         return (long) Math.min(Long.MAX_VALUE, dueNanos + youngs * periodNanos);
     }
 
+    /** @return where the JVM starts its next young collection, in bytes of eden (see the class comment), 0 unknown */
+    private long capacity() {
+        long trigger = youngTriggerBytes; // never learned on G1
+        long target = layout.edenCapacity();
+        return trigger > 0 ? Math.min(trigger, target) : target;
+    }
+
+    /**
+     * @return eden's room before that point, in bytes, less what the watcher keeps in hand on G1: one region (the pool
+     *     counts regions retired; one is being filled) and G1's recent shortfall
+     */
+    private long headroom(long capacity, long used) {
+        return Math.max(0, capacity - used - layout.edenGrain() - g1Shortfall.value());
+    }
+
     /** @return how long to wait before the next sample */
     private long sample() {
         long epoch = forcingEpoch.getAsLong();
@@ -313,8 +329,7 @@ final class HeapWatcher {
             freshSamples++;
         }
 
-        long trigger = g1 ? 0 : youngTriggerBytes;
-        long capacity = trigger > 0 ? Math.min(trigger, layout.edenCapacity()) : layout.edenCapacity();
+        long capacity = capacity();
         // plan for the recent burst, not the average: requests allocate in bursts and an escape costs a full pause
         double r = Math.max(bytesPerNano, peakBytesPerNano);
         if (capacity <= 0 || r <= 0 || freshSamples == 0) {
@@ -324,9 +339,7 @@ final class HeapWatcher {
         }
         lastCapacity = capacity;
         lastPlan = new Plan(capacity, now);
-        long room = capacity - used;
-        // on G1 one region less (the pool counts regions retired; one is being filled), and its recent shortfall
-        long headroom = Math.max(0, room - layout.edenGrain() - g1Shortfall.value());
+        long headroom = headroom(capacity, used);
         long lead = (long) (headroom / r);
         lastLeadNanos = lead;
         lastDueNanos = bytesPerNano > 0 ? (long) Math.min(Long.MAX_VALUE, headroom / bytesPerNano) : Long.MAX_VALUE;
