@@ -463,6 +463,23 @@ class CoordinatedHolderTest {
     }
 
     @Test
+    void aDrainThatEndsPastItsLeaseIsNotCollectedUnder() {
+        // the lease covers the drain timeout (100 ms) and the margin, but the drain itself takes 1.5 s, as when the
+        // JVM is frozen (SIGSTOP) during it: the node must not collect after its lease has ended
+        node.drainMillis = 1_500;
+        fake.on("acquire", c -> Reply.granted(14, 1_000));
+        start();
+        upcall(1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> fake.calls("cancel").size() == 1);
+        assertThat(node.drainedIds()).as("drained").containsExactly(1L);
+        assertThat(node.collected).as("collected under the ended lease").hasValue(0);
+        assertThat(fake.calls("release")).isEmpty();
+        assertThat(stat("Fenced")).isEqualTo(1);
+        await().until(() -> !events().isEmpty());
+        assertThat(events().get(0)).startsWith("WARNING Blade GC #1 YOUNG fenced (epoch 14: the drain ended ");
+    }
+
+    @Test
     void theLeaseIsTimedByRemainingMillisNeverByComparingClocks() {
         // the deadline is an hour behind this JVM's wall clock, yet 10 s are left: the node collects
         long wall = System.currentTimeMillis();

@@ -14,7 +14,8 @@ import java.util.function.LongSupplier;
 
 /**
  * A {@link BladeNode} for handler tests: {@link #drainAndCollect} records the id and the time, and reports 1 ms of
- * trailers and a 3 ms collection (3 ms of pause). Thread-safe.
+ * trailers and a 3 ms collection (3 ms of pause), or nothing collected when the drain ended past its deadline.
+ * Thread-safe.
  */
 final class StubNode implements BladeNode {
     /** One drainAndCollect call, and the generation it was asked to collect. */
@@ -23,6 +24,8 @@ final class StubNode implements BladeNode {
 
     final List<Drain> drains = new CopyOnWriteArrayList<>();
     final List<GcHandler> registered = new CopyOnWriteArrayList<>();
+    /** Drains that ended in a collection. */
+    final AtomicLong collected = new AtomicLong();
     private final AtomicLong pauseNanos = new AtomicLong();
     private final Gate gate = new Gate();
     volatile RuntimeException failDrain;
@@ -59,6 +62,12 @@ final class StubNode implements BladeNode {
 
     @Override
     public DrainedCollection drainAndCollect(long id, Generation generation) {
+        return drainAndCollect(id, generation, Long.MAX_VALUE);
+    }
+
+    /** As a node does: a drain that ends past {@code collectByNanos} collects nothing ({@link GcOutcome#TOO_LATE}). */
+    @Override
+    public DrainedCollection drainAndCollect(long id, Generation generation, long collectByNanos) {
         drains.add(new Drain(id, System.nanoTime(), generation));
         if (drainMillis > 0) {
             try {
@@ -71,7 +80,11 @@ final class StubNode implements BladeNode {
         if (e != null) {
             throw e;
         }
+        if (collectByNanos != Long.MAX_VALUE && System.nanoTime() - collectByNanos > 0) {
+            return new DrainedCollection(GcOutcome.TOO_LATE, Duration.ofMillis(drainMillis), Duration.ZERO, true);
+        }
         pauseNanos.addAndGet(3_000_000);
+        collected.incrementAndGet();
         return new DrainedCollection(GcOutcome.COLLECTED, Duration.ofMillis(1), Duration.ofMillis(3), true);
     }
 

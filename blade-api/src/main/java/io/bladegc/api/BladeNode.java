@@ -58,6 +58,23 @@ public interface BladeNode {
     }
 
     /**
+     * {@link #drainAndCollect(long, Generation)} under a deadline: when the drain ends after {@code collectByNanos}
+     * ({@link System#nanoTime()} of this JVM), it opens the gate without collecting and reports
+     * {@link GcOutcome#TOO_LATE}. A holder of a lease passes the last moment a collection may begin and still end
+     * inside it: the lease was checked against the drain timeout before the drain, but a JVM paused during the drain
+     * (SIGSTOP, a starved or suspended host) may wake past it. The default implementation ignores the deadline.
+     *
+     * @param id             the latest issued {@link GcRequest#id()}
+     * @param generation     what to collect
+     * @param collectByNanos the latest {@link System#nanoTime()} at which the collection may begin
+     * @return the timeline
+     * @throws IllegalArgumentException when {@code id} is not the latest issued request
+     */
+    default DrainedCollection drainAndCollect(long id, Generation generation, long collectByNanos) {
+        return drainAndCollect(id, generation);
+    }
+
+    /**
      * Asks for a full collection planned like a predicted one (the agent routes {@code System.gc()} calls here with
      * {@code explicitGc=coordinate}): the registered handler, or the single-node drain, decides when it happens, as
      * for an upcall the heap watcher raised. Returns at once; never collects on the calling thread. While a request

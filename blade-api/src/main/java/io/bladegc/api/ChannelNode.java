@@ -96,6 +96,15 @@ final class ChannelNode implements BladeNode {
         return drained(drainAndCollectAs.apply(new long[] {id, generation.ordinal()}));
     }
 
+    @Override
+    public DrainedCollection drainAndCollect(long id, Generation generation, long collectByNanos) {
+        if (drainAndCollectAs == null) {
+            return drainAndCollect(id);
+        }
+        // a node from a Blade before the deadline reads two elements and collects regardless
+        return drained(drainAndCollectAs.apply(new long[] {id, generation.ordinal(), collectByNanos}));
+    }
+
     private static DrainedCollection drained(long[] d) {
         return new DrainedCollection(GcOutcome.values()[(int) d[0]], Duration.ofNanos(d[1]), Duration.ofNanos(d[2]),
             d[3] != 0);

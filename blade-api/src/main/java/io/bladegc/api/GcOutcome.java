@@ -7,5 +7,11 @@ public enum GcOutcome {
     /** The JVM had already collected after the request was issued (on its own, or an earlier call): nothing done. */
     ALREADY_COLLECTED,
     /** Blade could not force a collection on this JVM (explicit collections disabled and no fallback); logged. */
-    REFUSED
+    REFUSED,
+    /**
+     * The drain ended after the deadline its caller gave ({@link BladeNode#drainAndCollect(long, Generation, long)}):
+     * a grant's lease would have ended before the collection did (the JVM was paused or starved during the drain):
+     * nothing collected, the gate open again.
+     */
+    TOO_LATE
 }

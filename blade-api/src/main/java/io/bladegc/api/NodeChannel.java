@@ -41,7 +41,7 @@ import javax.management.JMException;
  *                                                 {scheduleLeadNanos, preparationLeadNanos}
  * startGc       LongFunction&lt;String&gt;             the {@link GcOutcome} name
  * drainAndCollect LongFunction&lt;long[]&gt;         {outcome ordinal, trailers ns, gc ns, drained 1/0}
- * drainAndCollectAs Function&lt;long[], long[]&gt;  the same over {id, generation ordinal}
+ * drainAndCollectAs Function&lt;long[], long[]&gt;  the same over {id, generation ordinal[, collectByNanos]}
  * requestCollection BooleanSupplier            {@link BladeNode#requestCollection()}
  * summary       Supplier&lt;String&gt;
  * stats         Supplier&lt;Map&lt;String, Object&gt;&gt;   counters, also shown as the MBean's other attributes
@@ -84,7 +84,8 @@ final class NodeChannel {
         ch.put("startGc", (LongFunction<String>) id -> node.startGc(id).name());
         ch.put("drainAndCollect", (LongFunction<long[]>) id -> drained(node.drainAndCollect(id)));
         ch.put("drainAndCollectAs", (Function<long[], long[]>) a ->
-            drained(node.drainAndCollect(a[0], Generation.values()[(int) a[1]])));
+            drained(a.length > 2 ? node.drainAndCollect(a[0], Generation.values()[(int) a[1]], a[2])
+                : node.drainAndCollect(a[0], Generation.values()[(int) a[1]])));
         ch.put("requestCollection", (BooleanSupplier) node::requestCollection);
         ch.put("summary", (Supplier<String>) node::summary);
         ch.put("stats", stats);

@@ -59,6 +59,20 @@ class UpcallTest {
     }
 
     @Test
+    void aDrainEndingPastItsDeadlineCollectsNothingAndReopens() throws Exception {
+        BladeNode node = Blade.startNode(BladeOptions.defaults());
+        GcRequest request = awaitUpcall(node);
+        long before = node.collections();
+        DrainedCollection d = node.drainAndCollect(request.id(), Generation.YOUNG, System.nanoTime() - 1);
+        assertThat(d.outcome()).isEqualTo(GcOutcome.TOO_LATE);
+        assertThat(d.gc()).isZero();
+        assertThat(node.collections()).as("collections by the JVM").isEqualTo(before);
+        assertThat(node.gate().isOpen()).isTrue();
+        DrainedCollection inTime = node.drainAndCollect(request.id(), Generation.YOUNG, System.nanoTime() + 60_000_000_000L);
+        assertThat(inTime.outcome()).as("nothing allocates after the upcall").isEqualTo(GcOutcome.COLLECTED);
+    }
+
+    @Test
     void aYoungRequestCanBeCollectedAsAFullCollectionInItsPlace() throws Exception {
         BladeNode node = Blade.startNode(BladeOptions.defaults());
         GcRequest request = awaitUpcall(node);

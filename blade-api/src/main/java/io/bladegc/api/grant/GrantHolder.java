@@ -4,6 +4,7 @@ import io.bladegc.api.BladeNode;
 import io.bladegc.api.DrainedCollection;
 import io.bladegc.api.GcDecision;
 import io.bladegc.api.GcHandler;
+import io.bladegc.api.GcOutcome;
 import io.bladegc.api.GcRequest;
 import io.bladegc.api.Generation;
 import java.lang.System.Logger.Level;
@@ -33,8 +34,10 @@ import java.util.concurrent.LinkedBlockingQueue;
  *   <li>on a <b>grant</b>: unless the JVM collected meanwhile, the preparation cannot be made true again
  *       ({@link Preparation#confirm}: a leader elected again hands off again), or the lease left after that, timed
  *       on this JVM's monotonic clock only ({@link SlotAnswer#leaseEndNanos()}), leaves less than the drain timeout,
- *       the expected pause and the margin (<b>fenced</b>: it cancels), {@link BladeNode#drainAndCollect(long)}: gate
- *       closed, trailers drained, collected, gate open. A young request that offered a full collection in its place
+ *       the expected pause and the margin (<b>fenced</b>: it cancels), {@link BladeNode#drainAndCollect(long,
+ *       Generation, long)}: gate closed, trailers drained, collected, gate open; when the drain ends too late for the
+ *       pause and the margin to fit in the lease (the JVM was paused during it: SIGSTOP, a suspended host), it is
+ *       fenced the same way, after the drain. A young request that offered a full collection in its place
  *       ({@link GcRequest#fullInstead()}) runs the full one when the grant says the ledger took the offer
  *       ({@link SlotAnswer#full()}: nobody else is due meanwhile), so full collections happen when they disturb
  *       nobody rather than when they come due;</li>
@@ -356,11 +359,20 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
             return;
         }
         long pauseBefore = node.pauseNanos();
+        long collectBy = grant.leaseEndNanos() - r.estimatedPause().toNanos() - settings.margin().toNanos();
         DrainedCollection d;
         try {
-            d = node.drainAndCollect(r.id(), r.generation());
+            d = node.drainAndCollect(r.id(), r.generation(), collectBy);
         } catch (IllegalArgumentException e) {
             cancel(p, prepared, "the request was superseded before the drain");
+            return;
+        }
+        if (d.outcome() == GcOutcome.TOO_LATE) {
+            counters.fenced.increment();
+            String note = cancelAtLedger(r.id());
+            emit(Level.WARNING, new GcTimeline(label, r, "fenced (epoch " + grant.epoch() + ": the drain ended "
+                + (System.nanoTime() - collectBy) / 1_000_000 + " ms after the last moment to collect inside its lease; "
+                + "not collecting under it)", prepared, schedule, d.trailers().toNanos(), -1, -1, null, note));
             return;
         }
         counters.collections.increment();

@@ -11,12 +11,14 @@ import java.time.Duration;
 /**
  * The default upcall handling on one node (GCI, BLADE's single-node case): close the gate (or find it closed by the
  * node as its watcher asked), wait for the trailers,
- * collect, open the gate; one log line with the timeline (at INFO for the first few after start, then at DEBUG:
+ * collect (unless a deadline its caller gave has passed by then), open the gate; one log line with the timeline (at INFO for the first few after start, then at DEBUG:
  * {@link MinuteSummary}). Runs on the {@code blade-gc} thread, never on a request thread. If the trailers outlast the drain timeout it collects anyway, and counts and logs that.
  *
  * <p>Thread-safe (one sequence at a time on the node's single gc thread).
  */
 final class DrainSequence {
+    /** {@code collectByNanos} for a sequence without a deadline. */
+    static final long NO_DEADLINE = Long.MAX_VALUE;
     /** Drain estimate before any drain was measured. */
     private static final long INITIAL_DRAIN_NANOS = 5_000_000;
 
@@ -53,20 +55,23 @@ final class DrainSequence {
     /**
      * Runs the sequence on the calling thread; the gate is open again when it returns or throws.
      *
-     * @param logLine whether to log the event's line (and a drain timeout); {@code false} when the caller logs its
-     *                own line with the returned timeline, so that one GC event makes one line
+     * @param logLine        whether to log the event's line (and a drain timeout); {@code false} when the caller logs
+     *                       its own line with the returned timeline, so that one GC event makes one line
+     * @param collectByNanos the latest {@link System#nanoTime()} at which the collection may begin (a lease's); past
+     *                       it after the drain, nothing is collected ({@link GcOutcome#TOO_LATE}); or
+     *                       {@link #NO_DEADLINE}
      * @return the timeline
      */
-    DrainedCollection run(GcRequest request, boolean logLine) {
+    DrainedCollection run(GcRequest request, boolean logLine, long collectByNanos) {
         long t0 = System.nanoTime();
         gate.close();
-        return runClosed(request, logLine, t0);
+        return runClosed(request, logLine, t0, collectByNanos);
     }
 
     /**
      * {@link #run} for a gate its caller closed already, at {@code closedNanos}: the drain is timed from then.
      */
-    DrainedCollection runClosed(GcRequest request, boolean logLine, long closedNanos) {
+    DrainedCollection runClosed(GcRequest request, boolean logLine, long closedNanos, long collectByNanos) {
         long t0 = closedNanos;
         try {
             boolean drained = gate.awaitDrained(drainTimeout);
@@ -74,6 +79,9 @@ final class DrainSequence {
             long[] quietFrom = layout.beanCounts();
             if (!drained) {
                 counters.drainTimeouts.increment();
+            }
+            if (collectByNanos != NO_DEADLINE && t1 - collectByNanos > 0) {
+                return new DrainedCollection(GcOutcome.TOO_LATE, Duration.ofNanos(t1 - t0), Duration.ZERO, drained);
             }
             if (!drained && logLine) {
                 LocalNode.LOG.log(Level.WARNING, "Blade GC #" + request.id() + ": " + gate.inFlight()

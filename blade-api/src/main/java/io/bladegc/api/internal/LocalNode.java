@@ -180,7 +180,7 @@ public final class LocalNode implements BladeNode {
             try {
                 gcThread.execute(() -> {
                     try {
-                        drainSequence.runClosed(request, true, closed);
+                        drainSequence.runClosed(request, true, closed, DrainSequence.NO_DEADLINE);
                     } catch (RuntimeException e) {
                         LOG.log(Level.ERROR, "Blade GC #" + request.id() + " failed", e);
                     }
@@ -290,11 +290,16 @@ public final class LocalNode implements BladeNode {
 
     @Override
     public DrainedCollection drainAndCollect(long id) {
-        return drainAndCollect(id, null);
+        return drainAndCollect(id, null, DrainSequence.NO_DEADLINE);
     }
 
     @Override
     public DrainedCollection drainAndCollect(long id, Generation generation) {
+        return drainAndCollect(id, generation, DrainSequence.NO_DEADLINE);
+    }
+
+    @Override
+    public DrainedCollection drainAndCollect(long id, Generation generation, long collectByNanos) {
         GcRequest request;
         synchronized (this) {
             Issued issued = lastIssued;
@@ -312,7 +317,7 @@ public final class LocalNode implements BladeNode {
                 lastIssued = instead;
             }
         }
-        return drainSequence.run(request, false);
+        return drainSequence.run(request, false, collectByNanos);
     }
 
     @Override
