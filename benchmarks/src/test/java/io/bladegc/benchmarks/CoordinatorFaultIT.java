@@ -7,9 +7,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.bladegc.benchmarks.cluster.ChildProcess;
 import io.bladegc.benchmarks.cluster.DemoServerProcess;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -26,10 +28,9 @@ import org.junit.jupiter.api.TestInfo;
  * ({@code probe}) and speaks the coordinator's HTTP API.
  *
  * <ul>
- *   <li>a node frozen (SIGSTOP) or killed (SIGKILL) while it holds a slot loses it when its lease ends, nobody else
- *       gets a slot before that, and its late release is rejected ({@code 409 STALE_EPOCH}), or, frozen before its
- *       drain began, it fences the expired grant, or, frozen before the grant reached it, it fails open: it never
- *       collects under the expired grant;</li>
+ *   <li>a node frozen (SIGSTOP) inside the drain under its grant, or killed (SIGKILL) while it holds a slot, loses
+ *       it when its lease ends and nobody else gets a slot before that; woken past its lease, the frozen node does
+ *       not collect under the expired grant (it fences it after the drain) and is granted again;</li>
  *   <li>a coordinator black-holed (SIGSTOP) or killed: the nodes fall back to collecting on their own within a
  *       bounded time, and come back by themselves (to the resumed coordinator, to a restarted one).</li>
  * </ul>
@@ -40,8 +41,11 @@ class CoordinatorFaultIT {
     /** Lease 4 s, drain timeout 3 s: a node refuses a grant whose lease could end before its drain does. */
     private static final String LEASE = "4s";
     private static final String DRAIN = "drainTimeout=3000ms";
-    /** A slow request kept in flight at the node that is to be caught holding its slot: its drain lasts seconds. */
-    private static final String SLOW_REQUEST = "/sleep?ms=2500";
+    /**
+     * A request kept in flight at the node that is to be caught holding its slot, longer than its drain timeout: each
+     * drain there lasts the whole timeout (3 s), a window in which the test can freeze the node.
+     */
+    private static final String SLOW_REQUEST = "/sleep?ms=20000";
     /** Time for messages a node wrote before it was frozen to reach and be handled by the coordinator. */
     private static final long SETTLE_MILLIS = 1_000;
     private static final Pattern FAIL_OPEN = Pattern.compile("fail-open \\(coordinator [^\\n]*T_schedule ([0-9.]+) ms");
@@ -61,32 +65,24 @@ class CoordinatorFaultIT {
     }
 
     @Test
-    void aFrozenHolderLosesItsSlotAtTheLeaseDeadlineAndCannotUseItLate() throws Exception {
+    void aHolderFrozenInItsDrainLosesItsSlotAtTheLeaseDeadlineAndFencesItOnWaking() throws Exception {
         DemoServerProcess n1 = twoNodesOneToCatch();
 
         Held held = freezeWhileHolding("n1", n1);
         assertNobodyElseBeforeTheDeadline(held);
 
-        long woken = Files.size(n1.process().stderr());
         c.signal(n1.process().pid(), "CONT");
-        // Frozen during its drain, n1 collects on waking and its release is refused (sent by the handler, or by the
-        // heartbeat thread when the call out at the freeze timed out). Frozen between the grant and the drain, it
-        // wakes to a lease already over and refuses to collect under it (fenced). Frozen while the grant was on its
-        // way, it wakes to its own acquire timed out and fails open, collecting as a plain JVM would, or its next
-        // poll is answered with a new grant, never having seen the expired one. In no case does it collect under the
-        // expired grant.
-        Pattern lateOutcome = Pattern.compile("epoch " + held.epoch + "\\b[^\\n]*refused as stale|fenced \\(epoch "
-            + held.epoch + "\\b");
-        Pattern laterGrant = Pattern.compile("granted \\(epoch (\\d+)\\)");
-        await(() -> {
-            String log = Files.readString(n1.process().stderr());
-            String sinceWoken = since(n1.process().stderr(), woken);
-            Matcher next = laterGrant.matcher(sinceWoken);
-            return lateOutcome.matcher(log).find() || sinceWoken.contains("fail-open (coordinator timeout")
-                || !log.contains("epoch " + held.epoch) && next.find() && Long.parseLong(next.group(1)) > held.epoch;
-        }, "n1's late release of epoch " + held.epoch + " refused as stale, the expired grant fenced, n1 failing "
-            + "open after its own acquire timed out in the freeze, or n1 granted anew without ever seeing the "
-            + "expired grant (its log)");
+        // Frozen inside its drain, n1 wakes with its lease over: the drain ends (its timeout passed while frozen)
+        // after the last moment a collection could begin and still end inside the lease, and n1 fences the grant
+        // instead of collecting under it; the probe may be collecting at this very moment.
+        String fenced = "fenced (epoch " + held.epoch + ": the drain ended ";
+        await(() -> Files.readString(n1.process().stderr()).contains(fenced),
+            "n1 fencing its expired grant of epoch " + held.epoch + " after the drain (its log)");
+        assertThat(Files.readString(n1.process().stderr())).as("n1's log: a collection under the expired grant")
+            .doesNotContainPattern("granted \\(epoch " + held.epoch + "[,)]")
+            .doesNotContainPattern("epoch " + held.epoch + "\\b[^\\n]*refused as stale");
+        assertThat(c.events("RELEASED")).as("releases of the expired grant")
+            .noneMatch(e -> e.path("epoch").asLong() == held.epoch);
         long resumedAt = c.now();
         traffic.add(Traffic.lockstep(c.http(), List.of(n1.uri("/work")), 5));
         await(() -> c.grantsAfter("n1", resumedAt) > 0, "n1 granted again after it resumed");
@@ -174,9 +170,11 @@ class CoordinatorFaultIT {
     }
 
     /**
-     * Catches {@code n} holding a slot (a slow request in flight makes its drain last seconds, and allocation makes
-     * it ask) and freezes it (SIGSTOP). When its collection ended between the coordinator's answer and the signal (the
-     * grant is gone), it is let go and caught again, at most three times.
+     * Catches {@code n} inside the drain under a grant and freezes it there (SIGSTOP): allocation makes it ask, a
+     * request in flight longer than the drain timeout holds every drain open for the whole timeout, and the test
+     * stops {@code n} once the coordinator shows it holding a grant and {@code n} sheds requests (503: its gate is
+     * closed, the drain under that grant has begun). When the drain ended before the signal anyway (the slow request
+     * happened to end as it began) and the grant is gone, {@code n} is let go and caught again, at most three times.
      */
     @SuppressWarnings("try") // the traffic only needs to run while the body does
     private Held freezeWhileHolding(String node, DemoServerProcess n) throws Exception {
@@ -186,31 +184,41 @@ class CoordinatorFaultIT {
                  Traffic work = Traffic.lockstep(c.http(), List.of(n.uri("/work")), 5)) {
                 Held[] seen = new Held[1];
                 await(() -> {
-                    for (JsonNode g : c.cluster().path("collecting")) {
-                        if (g.path("node").asText().equals(node)) {
-                            seen[0] = new Held(node, g.path("epoch").asLong(), g.path("deadline").asLong());
-                            return true;
-                        }
-                    }
-                    return false;
-                }, node + " holding a slot");
+                    seen[0] = holding(node);
+                    return seen[0] != null && shedding(n) && sameGrant(seen[0], holding(node));
+                }, node + " holding a slot and draining under it");
                 held = seen[0];
                 c.signal(n.process().pid(), "STOP");
             }
-            // A cancel or release the node wrote just before the signal (its JVM collected on its own while the grant
-            // was on its way, see n1.log in CI's failure of 2026-11-25) is still on its way to the coordinator: it
-            // ends the grant legitimately. Let it arrive before judging whether the frozen node holds the slot.
+            // A release the node wrote just before the signal is still on its way to the coordinator: let it
+            // arrive before judging whether the frozen node holds the slot.
             Thread.sleep(SETTLE_MILLIS);
-            boolean holding = false;
-            for (JsonNode g : c.cluster().path("collecting")) {
-                holding |= g.path("epoch").asLong() == held.epoch;
-            }
-            if (holding) {
+            if (sameGrant(held, holding(node))) {
                 return held;
             }
-            assertThat(attempt).as("attempts to freeze %s while it holds a slot", node).isLessThan(3);
+            assertThat(attempt).as("attempts to freeze %s inside its drain", node).isLessThan(3);
             c.signal(n.process().pid(), "CONT");
         }
+    }
+
+    /** @return the grant {@code node} holds, as the coordinator reports it; {@code null} when none */
+    private Held holding(String node) throws Exception {
+        for (JsonNode g : c.cluster().path("collecting")) {
+            if (g.path("node").asText().equals(node)) {
+                return new Held(node, g.path("epoch").asLong(), g.path("deadline").asLong());
+            }
+        }
+        return null;
+    }
+
+    private static boolean sameGrant(Held a, Held b) {
+        return b != null && a.epoch == b.epoch;
+    }
+
+    /** @return whether {@code n} answers a request with 503 (its gate closed) */
+    private boolean shedding(DemoServerProcess n) throws Exception {
+        return c.http().send(HttpRequest.newBuilder(n.uri("/sleep?ms=0")).timeout(Duration.ofSeconds(5)).build(),
+            HttpResponse.BodyHandlers.discarding()).statusCode() == 503;
     }
 
     /** The probe asks at once; it may be granted only once the holder's lease has run out. */
