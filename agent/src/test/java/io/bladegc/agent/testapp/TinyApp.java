@@ -48,7 +48,13 @@ public final class TinyApp {
             sink = null;
             long first = heapAfterFullCollection();
             Thread.sleep(1_200); // a call or a collection of Blade's under way ends meanwhile (a second at most here)
-            System.out.println("heap after full collection: " + Math.min(first, heapAfterFullCollection()));
+            long heap = Math.min(first, heapAfterFullCollection());
+            System.out.println("heap after full collection: " + heap);
+            if (heap > Long.getLong("tinyapp.histogramAbove", Long.MAX_VALUE)) {
+                System.out.println(histogram());
+            }
+            System.out.println("heap pools after the last collection: " + poolsAfterCollection() + "; classes loaded "
+                + ManagementFactory.getClassLoadingMXBean().getTotalLoadedClassCount());
         }
     }
 
@@ -66,6 +72,31 @@ public final class TinyApp {
             }
         }
         return used;
+    }
+
+    /** @return each heap pool's use after its last collection, and the collections each collector ran */
+    private static String poolsAfterCollection() {
+        StringBuilder b = new StringBuilder();
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == MemoryType.HEAP && pool.getCollectionUsage() != null) {
+                b.append(pool.getName()).append('=').append(pool.getCollectionUsage().getUsed()).append(", ");
+            }
+        }
+        ManagementFactory.getGarbageCollectorMXBeans().forEach(g ->
+            b.append(g.getName()).append(" x").append(g.getCollectionCount()).append(", "));
+        return b.substring(0, b.length() - 2);
+    }
+
+    /** @return the heap's live objects by class, the first lines of {@code jcmd GC.class_histogram} */
+    private static String histogram() {
+        try {
+            String h = (String) ManagementFactory.getPlatformMBeanServer().invoke(
+                new ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
+                new Object[] {new String[0]}, new String[] {String[].class.getName()});
+            return String.join("\n", h.lines().limit(25).toList());
+        } catch (Exception e) {
+            return "no histogram: " + e;
+        }
     }
 
     private static String coordinationStats() {
