@@ -30,7 +30,7 @@ import org.eclipse.jetty.server.ServerConnector;
  * generically) for the test's audit. Prints {@code LISTENING <container port> <stats port>}; stops on SIGTERM.
  *
  * <p>With a third argument {@code once} it answers one request of its own and exits instead: the start-up cost of
- * the agent's instrumentation, measured as a whole process (the README's start-up figures).
+ * the agent's instrumentation, measured as a whole process (the start-up figures in docs/attach.md).
  */
 public final class WarServer {
     private WarServer() {

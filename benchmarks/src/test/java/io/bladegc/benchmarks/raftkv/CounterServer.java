@@ -22,7 +22,7 @@ import org.apache.ratis.util.TimeDuration;
 
 /**
  * One peer of the replicated counter ({@link CounterStateMachine}), started the way a Ratis user starts a server,
- * changed only by the README's two lines ("Raft services on Apache Ratis"): the state-machine registry from
+ * changed only by the two lines of docs/raft.md ("Raft services on Apache Ratis"): the state-machine registry from
  * {@link RaftBlade#registry} instead of {@code setStateMachine(stateMachine)}, and {@link RaftBlade#start} after
  * {@code server.start()}. The Blade options make every collection of a leader a hand-off
  * ({@link RaftBladeOptions.HandOff#ALWAYS}).
@@ -88,11 +88,11 @@ public final class CounterServer {
 
         CounterStateMachine stateMachine = new CounterStateMachine();
         RaftServer server = RaftServer.newBuilder().setServerId(self).setGroup(group).setProperties(properties)
-            // README line 1 (was: .setStateMachine(stateMachine))
+            // docs/raft.md, line 1 (was: .setStateMachine(stateMachine))
             .setStateMachineRegistry(RaftBlade.registry(group, gid -> stateMachine, BLADE))
             .build();
         server.start();
-        // README line 2
+        // docs/raft.md, line 2
         RaftBlade blade = RaftBlade.start(server, group, properties, BLADE);
 
         CountDownLatch closed = new CountDownLatch(1);

@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
 /**
  * What an application gets from Blade's leadership hand-offs when nothing of it was written for Blade: a replicated
  * counter ({@link CounterStateMachine}, no Blade code) on three {@link CounterServer} JVMs, each changed only by the
- * README's two lines and run with the agent, small young generations ({@link #YOUNG}) and
+ * two lines of docs/raft.md and run with the agent, small young generations ({@link #YOUNG}) and
  * {@code HandOff.ALWAYS}, so that every collection of a leader is a {@code transferLeadership}; and stock Ratis clients
  * configured as {@link RaftBladeClients}' javadoc says (request timeout and retry policy from it, writes through
  * {@link RaftBladeClients#send}, linearizable reads through {@code client.io().sendReadOnly}).

@@ -157,7 +157,7 @@ final class KvCluster implements AutoCloseable {
     private void launch(RaftPeerId id, String logName) throws IOException {
         List<String> command = new ArrayList<>(List.of(ClusterSpec.currentJava().toString(),
             "-javaagent:" + requiredProperty("blade.agent.jar"),
-            // MetaspaceSize as the README advises: a peer crossing the default (about 21 MB; Ratis, gRPC, and the
+            // MetaspaceSize as docs/architecture.md advises: a peer crossing the default (about 21 MB; Ratis, gRPC, and the
             // agent's Byte Buddy when it patches Ratis) runs a full "Metadata GC Threshold" collection of its own,
             // which Blade cannot schedule (CI once saw two such 200 ms pauses overlap another peer's collection)
             "-Xmx128m", "-XX:MetaspaceSize=64m", "-XX:+UseParallelGC", "-XX:ParallelGCThreads=1",
