@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -79,7 +80,7 @@ class EntryAdviceTemplatesTest {
         assertThat(x.status).isZero();
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void theJavaxTwinNamesNoJakartaType() throws Exception {
         String twin = new String(EntryAdviceTemplates.javaxTemplate(getClass().getClassLoader()),
             StandardCharsets.ISO_8859_1);
