@@ -11,6 +11,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.bladegc.agent.bridge.GateBridge;
+import io.bladegc.agent.servlet.EntryAdviceTemplates;
 import io.bladegc.api.BladeNode;
 import io.bladegc.api.internal.StatsMBean;
 import java.io.IOException;
@@ -21,13 +22,14 @@ import java.util.WeakHashMap;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.utility.JavaModule;
 
 /**
  * {@code instrument=servlet}: gates every servlet container of the JVM with no filter in the application. Byte Buddy
- * inlines {@code JakartaEntryAdvice} / {@code JavaxEntryAdvice} into each concrete {@code Servlet.service(request,
+ * inlines {@code EntryAdvice} (or its javax twin, see {@code EntryAdviceTemplates}) into each concrete {@code Servlet.service(request,
  * response)} and {@code Filter.doFilter(request, response, chain)} of either API, in class loaders that can see that
  * API; the advice counts a request at its first entry (see the advice). Blade's own classes are left alone, so a
  * {@code BladeFilter} keeps its readiness endpoint and, being inside a counted request, counts nothing twice.
@@ -46,7 +48,7 @@ final class ServletInstrumentation {
      * installed, the node is left as it was. Until the bridge is connected, requests pass uncounted.
      */
     static void install(Instrumentation inst, BladeNode node, System.Logger log) throws IOException {
-        ClassLoader agent = ServletInstrumentation.class.getClassLoader();
+        ClassFileLocator advice = EntryAdviceTemplates.locator(ServletInstrumentation.class.getClassLoader());
         new AgentBuilder.Default()
             .disableClassFormatChanges()
             .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
@@ -56,13 +58,13 @@ final class ServletInstrumentation {
             .ignore(nameStartsWith("io.bladegc.").or(nameStartsWith("java.")).or(nameStartsWith("jdk."))
                 .or(nameStartsWith("sun.")).or(nameStartsWith("com.sun.")))
             .type(servletOrFilter("jakarta"), new SeesApi("jakarta"))
-            .transform(new AgentBuilder.Transformer.ForAdvice().include(agent)
-                .advice(entry("jakarta", "service", 2), "io.bladegc.agent.servlet.JakartaEntryAdvice")
-                .advice(entry("jakarta", "doFilter", 3), "io.bladegc.agent.servlet.JakartaEntryAdvice"))
+            .transform(new AgentBuilder.Transformer.ForAdvice().include(advice)
+                .advice(entry("jakarta", "service", 2), EntryAdviceTemplates.JAKARTA)
+                .advice(entry("jakarta", "doFilter", 3), EntryAdviceTemplates.JAKARTA))
             .type(servletOrFilter("javax"), new SeesApi("javax"))
-            .transform(new AgentBuilder.Transformer.ForAdvice().include(agent)
-                .advice(entry("javax", "service", 2), "io.bladegc.agent.servlet.JavaxEntryAdvice")
-                .advice(entry("javax", "doFilter", 3), "io.bladegc.agent.servlet.JavaxEntryAdvice"))
+            .transform(new AgentBuilder.Transformer.ForAdvice().include(advice)
+                .advice(entry("javax", "service", 2), EntryAdviceTemplates.JAVAX)
+                .advice(entry("javax", "doFilter", 3), EntryAdviceTemplates.JAVAX))
             .installOn(inst);
         BootstrapBridges.connectGate(inst, node);
         node.attachGate();

@@ -11,10 +11,11 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 /**
- * The part of a Blade filter that does not depend on a servlet API, shared by the Jakarta
- * {@link BladeFilter io.bladegc.servlet.BladeFilter} and the javax {@code io.bladegc.servlet.javax.BladeFilter}
- * (module {@code blade-servlet-filter-javax}), which differ only in the servlet types they take. Applications use
- * one of those filters; this class is public only so that both can reach it.
+ * The state of a Blade filter, which does not depend on a servlet API: {@link AbstractBladeFilter} keeps one, and
+ * with it the Jakarta {@link BladeFilter io.bladegc.servlet.BladeFilter} and the javax
+ * {@code io.bladegc.servlet.javax.BladeFilter} (module {@code blade-servlet-filter-javax}), which differ only in the
+ * servlet types they take. Applications use one of those filters; this class is public only so that both can reach
+ * it.
  *
  * <p>It reads the init-params ({@link #start}), joins or starts the JVM's Blade node and attaches to its gate,
  * answers the readiness decision ({@link #isReadinessProbe}, {@link #isReady}), times requests for the GC-overlap
@@ -61,17 +62,8 @@ public final class FilterCore {
      *                      the filter's class name)
      * @param meterRegistry an {@code io.micrometer.core.instrument.MeterRegistry}, or {@code null} to take the one
      *                      the servlet context supplies (see {@link #start}); anything else is logged and ignored
-     */
-    public FilterCore(System.Logger log, Object meterRegistry) {
-        this(log, meterRegistry, SettingNames.INIT_PARAMS);
-    }
-
-    /**
-     * A core whose log lines name its settings as the framework that set them does.
-     *
-     * @param log           where the filter's few lines go
-     * @param meterRegistry as for {@link #FilterCore(System.Logger, Object)}
-     * @param names         how the lines name the init-params, e.g. as the Spring Boot starter's properties
+     * @param names         how the lines name the init-params: {@link SettingNames#INIT_PARAMS}, or a framework's
+     *                      own names for them, e.g. the Spring Boot starter's properties
      */
     public FilterCore(System.Logger log, Object meterRegistry, SettingNames names) {
         this.log = log;

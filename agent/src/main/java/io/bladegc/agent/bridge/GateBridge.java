@@ -14,7 +14,7 @@ import java.util.function.LongSupplier;
  * container or a Ratis server: the JVM's gate, reached through JDK types only. The agent puts this class on the
  * bootstrap class path, so that code inlined into any container's, webapp's or Ratis' classes (whatever their class
  * loader) sees the one copy, and {@link #install} connects it to the node's gate. Until then every request passes
- * uncounted.
+ * uncounted. The retry headers' values are {@link RetryAfter}'s, which the Blade filter uses too.
  *
  * <p>Thread-safe; {@link #enter()} and {@link #exit()} allocate nothing.
  */
@@ -32,10 +32,6 @@ public final class GateBridge {
      * constant: javac keeps a reference to the class); {@code GateBridgeTest} holds the two equal.
      */
     public static final String ADMITTED_ATTRIBUTE = "io.bladegc.gate.admitted";
-
-    private static final long NANOS_PER_MILLI = 1_000_000L;
-    private static final long NANOS_PER_SECOND = 1_000_000_000L;
-    private static final long MAX_RETRY_NANOS = 3_600L * NANOS_PER_SECOND;
 
     private static final LongAdder SHED_COUNT = new LongAdder();
     private static final BiConsumer<Object, Throwable> EXIT_WHEN_DONE = (result, failure) -> exit();
@@ -87,26 +83,14 @@ public final class GateBridge {
         return SHED_COUNT.sum();
     }
 
-    /** @return {@code Retry-After}: the node's hint in whole seconds, rounded up, 1 to 3600 (RFC 9110) */
+    /** @return {@code Retry-After}: the node's hint in whole seconds, as {@link RetryAfter#seconds} rounds it */
     public static String retryAfterSeconds() {
-        return Long.toString(Math.max(1, ceilDiv(retryNanos(), NANOS_PER_SECOND)));
+        return Long.toString(RetryAfter.seconds(RetryAfter.nanos(retryAfterNanos)));
     }
 
-    /** @return {@code Blade-Retry-After-Ms}: the same hint in milliseconds, rounded up, at least 1 */
+    /** @return {@code Blade-Retry-After-Ms}: the same hint in milliseconds, as {@link RetryAfter#millis} rounds it */
     public static String retryAfterMillis() {
-        return Long.toString(Math.max(1, ceilDiv(retryNanos(), NANOS_PER_MILLI)));
-    }
-
-    private static long retryNanos() {
-        try {
-            return Math.max(0, Math.min(retryAfterNanos.getAsLong(), MAX_RETRY_NANOS));
-        } catch (RuntimeException e) {
-            return NANOS_PER_SECOND; // never shed without a hint
-        }
-    }
-
-    private static long ceilDiv(long x, long y) {
-        return (x + y - 1) / y;
+        return Long.toString(RetryAfter.millis(RetryAfter.nanos(retryAfterNanos)));
     }
 
     /**

@@ -1,9 +1,10 @@
 /**
  * Classes the agent puts on the bootstrap class path ({@code BootstrapBridges}, which copies a fixed list of class
  * files), so that code it inlined or rewrote in any class loader reaches one copy through JDK types only:
- * {@link io.bladegc.agent.bridge.GateBridge} (the node's gate, for the servlet and Ratis advice) and
- * {@link io.bladegc.agent.bridge.ExplicitGcBridge} (rewritten {@code System.gc()} and {@code Runtime.gc()}). Public
- * because that code calls them from other packages. Both are thread-safe; until installed, the gate bridge lets
- * every request pass uncounted and the GC bridge collects at once.
+ * {@link io.bladegc.agent.bridge.GateBridge} (the node's gate, for the servlet and Ratis advice) with
+ * {@link io.bladegc.agent.bridge.RetryAfter} (the retry headers' rounding, which the Blade filter's jar carries too)
+ * and {@link io.bladegc.agent.bridge.ExplicitGcBridge} (rewritten {@code System.gc()} and {@code Runtime.gc()}).
+ * Public because that code calls them from other packages. All are thread-safe; until installed, the gate bridge
+ * lets every request pass uncounted and the GC bridge collects at once.
  */
 package io.bladegc.agent.bridge;

@@ -1,9 +1,9 @@
 package io.bladegc.servlet.javax;
 
 import io.bladegc.api.BladeNode;
-import io.bladegc.api.Gate;
+import io.bladegc.servlet.AbstractBladeFilter;
 import io.bladegc.servlet.FilterCore;
-import io.bladegc.servlet.GcOverlapHistogram;
+import io.bladegc.servlet.SettingNames;
 import java.io.IOException;
 import javax.servlet.DispatcherType;
 import javax.servlet.Filter;
@@ -24,7 +24,8 @@ import javax.servlet.http.HttpServletResponse;
  * endpoint; the GC overlap; the {@value io.bladegc.api.Gate#ADMITTED_ATTRIBUTE} mark against counting a request
  * twice), the same log lines (under this class's name) and the same Micrometer meters ({@code blade.gate.shed},
  * {@code blade.gate.inflight}, {@code blade.gate.open}, {@code blade.request.gc.overlap},
- * {@code blade.request.gc.share}). Both delegate to {@link FilterCore}; read the Jakarta class for the details.
+ * {@code blade.request.gc.share}). Both are written once, in {@link AbstractBladeFilter}, and only name their API's
+ * types themselves; read the Jakarta class for the details.
  *
  * <p>Registration in a {@code web.xml}: as for the Jakarta filter, with
  * {@code <filter-class>io.bladegc.servlet.javax.BladeFilter</filter-class>}, first in the chain, on {@code /*}, with
@@ -36,24 +37,9 @@ import javax.servlet.http.HttpServletResponse;
  * <p>Thread-safe: {@code doFilter} may run on any number of threads; {@code init} and {@code destroy} are called
  * by the container once each.
  */
-public class BladeFilter implements Filter {
-
-    /** Init-param naming the readiness endpoint; see {@code io.bladegc.servlet.BladeFilter}. */
-    public static final String READINESS_PATH_PARAM = FilterCore.READINESS_PATH_PARAM;
-
-    /** Init-param switching the per-request GC-overlap measurement ({@link #gcOverlap()}); default {@code false}. */
-    public static final String GC_OVERLAP_PARAM = FilterCore.GC_OVERLAP_PARAM;
-
-    /** The readiness endpoint when {@value #READINESS_PATH_PARAM} is not given. */
-    public static final String DEFAULT_READINESS_PATH = FilterCore.DEFAULT_READINESS_PATH;
-
-    /** Servlet context attribute under which the application may put its Micrometer {@code MeterRegistry}. */
-    public static final String METER_REGISTRY_ATTRIBUTE = FilterCore.METER_REGISTRY_ATTRIBUTE;
-
-    /** Response header with the retry hint in milliseconds, beside {@code Retry-After} in seconds. */
-    public static final String RETRY_AFTER_MS_HEADER = FilterCore.RETRY_AFTER_MS_HEADER;
-
-    private final FilterCore core;
+public class BladeFilter
+    extends AbstractBladeFilter<HttpServletRequest, HttpServletResponse, FilterChain, ServletException>
+    implements Filter {
 
     /** A filter configured by its init-params, without Micrometer meters unless the servlet context supplies them. */
     public BladeFilter() {
@@ -69,13 +55,13 @@ public class BladeFilter implements Filter {
      *                      ignored.
      */
     public BladeFilter(Object meterRegistry) {
-        this.core = new FilterCore(System.getLogger(BladeFilter.class.getName()), meterRegistry);
+        super(System.getLogger(BladeFilter.class.getName()), meterRegistry, SettingNames.INIT_PARAMS);
     }
 
     @Override
     public void init(FilterConfig config) {
         ServletContext context = config.getServletContext();
-        core.start(config.getFilterName(), context == null ? null : context.getContextPath(),
+        start(config.getFilterName(), context == null ? null : context.getContextPath(),
             config.getInitParameterNames(), config::getInitParameter,
             context == null ? null : context.getAttribute(METER_REGISTRY_ATTRIBUTE));
     }
@@ -83,81 +69,54 @@ public class BladeFilter implements Filter {
     @Override
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
         throws IOException, ServletException {
-        if (request.getDispatcherType() != DispatcherType.REQUEST
-            || !(request instanceof HttpServletRequest req) || !(response instanceof HttpServletResponse res)) {
+        if (request.getDispatcherType() == DispatcherType.REQUEST
+            && request instanceof HttpServletRequest req && response instanceof HttpServletResponse res) {
+            filter(req, req.getRequestURI(), req.getContextPath(), res, chain);
+        } else {
             chain.doFilter(request, response); // forwards, includes, async and error dispatches: counted already
-            return;
-        }
-        BladeNode n = core.node();
-        if (core.isReadinessProbe(req.getRequestURI(), req.getContextPath())) {
-            DrainingResponse.readiness(n, res);
-            return;
-        }
-        if (n == null || req.getAttribute(Gate.ADMITTED_ATTRIBUTE) != null) {
-            chain.doFilter(request, response); // pass-through, or admitted by an outer Blade entry
-            return;
-        }
-        long startNanos = core.startNanos();
-        long pauseAtEntry = core.pauseNanos(n);
-        if (!n.gate().tryEnter()) {
-            core.countShed();
-            DrainingResponse.write(n, res);
-            return;
-        }
-        try {
-            req.setAttribute(Gate.ADMITTED_ATTRIBUTE, Boolean.TRUE);
-            chain.doFilter(request, response);
-        } finally {
-            if (!handedToAsync(req, n, startNanos, pauseAtEntry)) {
-                core.leave(n, startNanos, pauseAtEntry);
-            }
-        }
-    }
-
-    /** @return whether the request went async and will leave the gate in {@link InFlightListener#onComplete} */
-    private boolean handedToAsync(HttpServletRequest req, BladeNode n, long startNanos, long pauseAtEntry) {
-        try {
-            if (!req.isAsyncStarted()) {
-                return false;
-            }
-            req.getAsyncContext().addListener(new InFlightListener(core, n, startNanos, pauseAtEntry));
-            return true;
-        } catch (IllegalStateException e) {
-            return false; // the async cycle is already over: leave now
         }
     }
 
     @Override
-    public void destroy() {
-        core.stop();
+    protected final void proceed(FilterChain chain, HttpServletRequest req, HttpServletResponse res)
+        throws IOException, ServletException {
+        chain.doFilter(req, res);
     }
 
-    /**
-     * The GC attribution of the requests this filter admitted: durations and the pause time that overlapped them.
-     *
-     * @return the live histogram (never {@code null}); take a {@link GcOverlapHistogram#snapshot()} to query it
-     */
-    public GcOverlapHistogram gcOverlap() {
-        return core.gcOverlap();
+    @Override
+    protected final Object attribute(HttpServletRequest req, String name) {
+        return req.getAttribute(name);
     }
 
-    /** @return requests this filter answered with 503 because the gate was closed */
-    public long shedCount() {
-        return core.shedCount();
+    @Override
+    protected final void setAttribute(HttpServletRequest req, String name, Object value) {
+        req.setAttribute(name, value);
     }
 
-    /** @return requests in flight through the node's gate (all webapps on the node); 0 for a pass-through */
-    public long inFlight() {
-        return core.inFlight();
+    @Override
+    protected final boolean isAsyncStarted(HttpServletRequest req) {
+        return req.isAsyncStarted();
     }
 
-    /** @return whether the gate admits new requests; always {@code true} for a pass-through */
-    public boolean isGateOpen() {
-        return core.isGateOpen();
+    @Override
+    protected final void addInFlightListener(HttpServletRequest req, FilterCore core, BladeNode n, long startNanos,
+                                             long pauseAtEntry) {
+        req.getAsyncContext().addListener(new InFlightListener(core, n, startNanos, pauseAtEntry));
     }
 
-    /** @return whether this filter only passes requests on (bad init-params, disabled, no node, or destroyed) */
-    public boolean isPassThrough() {
-        return core.isPassThrough();
+    @Override
+    protected final void setStatus(HttpServletResponse res, int status) {
+        res.setStatus(status);
+    }
+
+    @Override
+    protected final void setHeader(HttpServletResponse res, String name, String value) {
+        res.setHeader(name, value);
+    }
+
+    @Override
+    protected final void writeText(HttpServletResponse res, String contentType, String text) throws IOException {
+        res.setContentType(contentType);
+        res.getWriter().write(text);
     }
 }

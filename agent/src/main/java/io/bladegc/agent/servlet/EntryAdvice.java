@@ -1,24 +1,28 @@
 package io.bladegc.agent.servlet;
 
 import io.bladegc.agent.bridge.GateBridge;
-import javax.servlet.AsyncListener;
-import javax.servlet.DispatcherType;
-import javax.servlet.ServletRequest;
-import javax.servlet.ServletResponse;
-import javax.servlet.http.HttpServletResponse;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletResponse;
 import net.bytebuddy.asm.Advice;
 
 /**
- * Advice inlined by Byte Buddy into every {@code javax.servlet.Servlet.service} and {@code Filter.doFilter}
+ * Advice inlined by Byte Buddy into every {@code Servlet.service} and {@code Filter.doFilter} of either servlet API
  * ({@code instrument=servlet}). The first such entry of a request (a {@code REQUEST} dispatch without
  * {@value GateBridge#ADMITTED_ATTRIBUTE}) passes it through the gate: admitted, it is marked and counted until the
  * entry returns or, if it went asynchronous, until the async cycle completes; shed, it gets the Blade filter's 503
  * with {@code Retry-After} and the method body does not run. Inner entries, forwards, includes and async dispatches
- * pass untouched, so a Blade filter behind it counts nothing twice. The mirror of {@link JakartaEntryAdvice} for the
- * {@code javax.servlet} API; never loaded itself, only read as a template.
+ * pass untouched, so a Blade filter behind it counts nothing twice.
+ *
+ * <p>Written once, against {@code jakarta.servlet}; {@link EntryAdviceTemplates} serves it as it is for Jakarta
+ * containers and, with every {@code jakarta.servlet} type renamed to its {@code javax.servlet} twin, as
+ * {@value EntryAdviceTemplates#JAVAX} for javax ones. So it may call only what both APIs declare alike (Servlet 3.0
+ * and later). Never loaded itself, only read as a template.
  */
-final class JavaxEntryAdvice {
-    private JavaxEntryAdvice() {
+final class EntryAdvice {
+    private EntryAdvice() {
     }
 
     /** @return {@code true} to skip the method: the request was shed and answered */
