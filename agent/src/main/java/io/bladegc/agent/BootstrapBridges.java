@@ -24,7 +24,7 @@ final class BootstrapBridges {
     /** The classes to copy, as resource names. */
     static final List<String> CLASSES = List.of("io/bladegc/agent/bridge/GateBridge.class",
         "io/bladegc/agent/bridge/GateBridge$InFlightUntilComplete.class",
-        "io/bladegc/agent/bridge/RetryAfter.class",
+        "io/bladegc/api/RetryAfter.class", // as the shaded jar names it: io/bladegc/agent/internal/api/...
         "io/bladegc/agent/bridge/ExplicitGcBridge.class");
 
     private static boolean injected;

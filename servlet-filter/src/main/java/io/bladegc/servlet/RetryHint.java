@@ -1,6 +1,6 @@
 package io.bladegc.servlet;
 
-import io.bladegc.agent.bridge.RetryAfter;
+import io.bladegc.api.RetryAfter;
 import io.bladegc.api.BladeNode;
 
 /**

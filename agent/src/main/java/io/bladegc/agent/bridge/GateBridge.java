@@ -1,5 +1,6 @@
 package io.bladegc.agent.bridge;
 
+import io.bladegc.api.RetryAfter;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;

@@ -1,4 +1,4 @@
-package io.bladegc.agent.bridge;
+package io.bladegc.api;
 
 import java.util.function.LongSupplier;
 
@@ -7,10 +7,9 @@ import java.util.function.LongSupplier;
  * delay-seconds) and {@code Blade-Retry-After-Ms} in milliseconds, both the node's hint rounded up, at least 1, at most
  * an hour, and one second when the node cannot say (a 503 never goes out without a {@code Retry-After}).
  *
- * <p>Two jars carry this one source: the agent's, which puts it on the bootstrap class path beside {@link GateBridge}
- * for the servlet advice, and the Blade filter's ({@code blade-servlet-filter} compiles this file too; see its pom),
- * for {@code RetryHint}. So it names JDK types only, and holds no state: whichever copy a class loader finds answers
- * alike. Stateless and thread-safe.
+ * <p>The Blade filter's {@code RetryHint} uses it, and the agent puts it on the bootstrap class path beside its
+ * {@code GateBridge} for the servlet advice (as the shaded jar names it). So it names JDK types only and holds no
+ * state: whichever copy a class loader finds answers alike. Stateless and thread-safe.
  */
 public final class RetryAfter {
     private static final long NANOS_PER_MILLI = 1_000_000L;
