@@ -1,6 +1,6 @@
 package io.bladegc.agent;
 
-import io.bladegc.api.internal.StatsMBean;
+import io.bladegc.api.jmx.StatsMBean;
 import java.util.Map;
 import java.util.function.Supplier;
 

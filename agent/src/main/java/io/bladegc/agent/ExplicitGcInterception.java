@@ -3,7 +3,7 @@ package io.bladegc.agent;
 import io.bladegc.agent.bridge.ExplicitGcBridge;
 import io.bladegc.api.BladeNode;
 import io.bladegc.api.BladeOptions.ExplicitGc;
-import io.bladegc.api.internal.StatsMBean;
+import io.bladegc.api.jmx.StatsMBean;
 import java.lang.instrument.Instrumentation;
 import java.util.LinkedHashMap;
 import java.util.Map;

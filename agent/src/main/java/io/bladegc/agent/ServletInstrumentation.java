@@ -12,7 +12,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.bladegc.agent.bridge.GateBridge;
 import io.bladegc.api.BladeNode;
-import io.bladegc.api.internal.StatsMBean;
+import io.bladegc.api.jmx.StatsMBean;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.lang.instrument.Instrumentation;

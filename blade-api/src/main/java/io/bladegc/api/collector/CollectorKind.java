@@ -1,4 +1,4 @@
-package io.bladegc.api.internal;
+package io.bladegc.api.collector;
 
 import java.util.Collection;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.bladegc.api.internal;
+package io.bladegc.api.jmx;
 
 import java.lang.management.ManagementFactory;
 import java.util.Map;
