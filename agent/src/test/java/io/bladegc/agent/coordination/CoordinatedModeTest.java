@@ -1,9 +1,9 @@
-package io.bladegc.agent;
+package io.bladegc.agent.coordination;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.bladegc.agent.FakeCoordinator.Call;
+import io.bladegc.agent.coordination.FakeCoordinator.Call;
 import io.bladegc.api.Blade;
 import io.bladegc.api.BladeNode;
 import io.bladegc.api.BladeOptions;

@@ -1,4 +1,4 @@
-package io.bladegc.agent;
+package io.bladegc.agent.coordination;
 
 /**
  * A coordinator call that did not get the answer it asked for: the coordinator is unreachable, slow, refuses, or

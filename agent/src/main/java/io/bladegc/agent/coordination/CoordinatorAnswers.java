@@ -1,7 +1,7 @@
-package io.bladegc.agent;
+package io.bladegc.agent.coordination;
 
 import com.fasterxml.jackson.jr.ob.JSON;
-import io.bladegc.agent.CoordinatorException.Kind;
+import io.bladegc.agent.coordination.CoordinatorException.Kind;
 import io.bladegc.api.grant.SlotAnswer;
 import java.io.IOException;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.bladegc.agent;
+package io.bladegc.agent.coordination;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;

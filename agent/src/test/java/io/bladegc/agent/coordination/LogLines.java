@@ -1,4 +1,4 @@
-package io.bladegc.agent;
+package io.bladegc.agent.coordination;
 
 import java.text.MessageFormat;
 import java.util.List;
@@ -6,10 +6,10 @@ import java.util.ResourceBundle;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** A {@link System.Logger} that records "LEVEL message" lines. Thread-safe. */
-final class LogLines implements System.Logger {
-    final List<String> lines = new CopyOnWriteArrayList<>();
+public final class LogLines implements System.Logger {
+    public final List<String> lines = new CopyOnWriteArrayList<>();
 
-    List<String> matching(String part) {
+    public List<String> matching(String part) {
         return lines.stream().filter(l -> l.contains(part)).toList();
     }
 

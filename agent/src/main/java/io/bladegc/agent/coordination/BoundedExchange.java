@@ -1,6 +1,6 @@
-package io.bladegc.agent;
+package io.bladegc.agent.coordination;
 
-import io.bladegc.agent.CoordinatorException.Kind;
+import io.bladegc.agent.coordination.CoordinatorException.Kind;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

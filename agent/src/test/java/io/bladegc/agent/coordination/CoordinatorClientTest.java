@@ -1,9 +1,9 @@
-package io.bladegc.agent;
+package io.bladegc.agent.coordination;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.bladegc.agent.CoordinatorException.Kind;
-import io.bladegc.agent.FakeCoordinator.Reply;
+import io.bladegc.agent.coordination.CoordinatorException.Kind;
+import io.bladegc.agent.coordination.FakeCoordinator.Reply;
 import io.bladegc.api.grant.SlotAnswer;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,4 +1,4 @@
-package io.bladegc.agent;
+package io.bladegc.agent.instrumentation;
 
 import io.bladegc.agent.bridge.ExplicitGcBridge;
 import io.bladegc.api.BladeNode;

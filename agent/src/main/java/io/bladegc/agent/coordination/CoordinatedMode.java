@@ -1,4 +1,4 @@
-package io.bladegc.agent;
+package io.bladegc.agent.coordination;
 
 import io.bladegc.api.BladeNode;
 import io.bladegc.api.BladeOptions;
@@ -12,13 +12,14 @@ import java.util.Map;
 /**
  * The agent's cluster mode, wired: the {@link CoordinatorClient}, the {@link Membership} (heartbeat thread), a
  * {@link GrantHolder} over the {@link CoordinatorPort} registered as the node's upcall handler (thread
- * {@value #THREAD_NAME}), and the {@link CoordinationStats} MBean. Started by {@link BladeAgent} when the {@code coordinator} option is set. Starting
- * does no I/O on the caller's thread: the first join runs on the heartbeat thread, so a coordinator that is down
- * never delays the application's start; until the node has joined, it collects on its own.
+ * {@value #THREAD_NAME}), and the {@link CoordinationStats} MBean. Started by {@link io.bladegc.agent.BladeAgent}
+ * when the {@code coordinator} option is set. Starting does no I/O on the caller's thread: the first join runs on the
+ * heartbeat thread, so a coordinator that is down never delays the application's start; until the node has joined,
+ * it collects on its own.
  *
  * <p>Thread-safe.
  */
-final class CoordinatedMode implements AutoCloseable {
+public final class CoordinatedMode implements AutoCloseable {
     static final String THREAD_NAME = "blade-coordination";
     /** The coordinator's default longest long poll ({@code --max-wait}); above it an acquire is refused. */
     static final Duration MAX_WAIT = Duration.ofSeconds(60);
@@ -40,6 +41,20 @@ final class CoordinatedMode implements AutoCloseable {
         this.counters = counters;
         this.holder = holder;
         this.published = published;
+    }
+
+    /**
+     * Starts the coordinated mode on a node as the agent does: a heartbeat every
+     * {@link Membership#HEARTBEAT_INTERVAL}, and the node leaves the cluster when the JVM exits.
+     *
+     * @param node    the JVM's node
+     * @param options options with a {@link BladeOptions#coordinator()}
+     * @param log     where the mode logs
+     * @return the running mode
+     * @throws IllegalArgumentException when the options name no coordinator
+     */
+    public static CoordinatedMode start(BladeNode node, BladeOptions options, System.Logger log) {
+        return start(node, options, log, Membership.HEARTBEAT_INTERVAL, true);
     }
 
     /**
@@ -80,7 +95,7 @@ final class CoordinatedMode implements AutoCloseable {
     }
 
     /** @return the settings for the start-up line; never the token */
-    String describe() {
+    public String describe() {
         return "coordinator=" + options.coordinatorsText() + ", node id=" + options.nodeId() + ", coordinator timeout="
             + options.coordinatorTimeout().toMillis() + " ms, token " + (options.token() == null ? "none" : "set");
     }

@@ -1,4 +1,4 @@
-package io.bladegc.agent;
+package io.bladegc.agent.coordination;
 
 import io.bladegc.api.jmx.StatsMBean;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.bladegc.agent;
+package io.bladegc.agent.instrumentation;
 
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;

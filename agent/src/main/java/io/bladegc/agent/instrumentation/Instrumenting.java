@@ -1,4 +1,4 @@
-package io.bladegc.agent;
+package io.bladegc.agent.instrumentation;
 
 import io.bladegc.api.BladeNode;
 import io.bladegc.api.BladeOptions;
@@ -14,7 +14,7 @@ import java.util.Locale;
  * ({@link ServletInstrumentation}) and {@code explicitGc=coordinate|ignore} ({@link ExplicitGcInterception}). These
  * two first put the bridge classes on the bootstrap class path ({@link BootstrapBridges}).
  */
-final class Instrumenting {
+public final class Instrumenting {
     private Instrumenting() {
     }
 
@@ -22,7 +22,7 @@ final class Instrumenting {
      * @return the end of the start-up line: what was instrumented, or empty
      * @throws IOException when the bridges cannot be put on the bootstrap class path
      */
-    static String install(Instrumentation inst, BladeNode node, BladeOptions options, System.Logger log)
+    public static String install(Instrumentation inst, BladeNode node, BladeOptions options, System.Logger log)
         throws IOException {
         RatisServerInstrumentation.install(inst, node, log);
         boolean servlets = options.instrument() == Instrument.SERVLET;

@@ -1,4 +1,4 @@
-package io.bladegc.agent;
+package io.bladegc.agent.coordination;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -1,14 +1,14 @@
-package io.bladegc.agent;
+package io.bladegc.agent.coordination;
 
-import static io.bladegc.agent.CoordinatorAnswers.acquireAnswer;
-import static io.bladegc.agent.CoordinatorAnswers.oneLine;
-import static io.bladegc.agent.CoordinatorAnswers.statusFailure;
-import static io.bladegc.agent.CoordinatorAnswers.transportFailure;
-import static io.bladegc.agent.CoordinatorAnswers.unwrap;
+import static io.bladegc.agent.coordination.CoordinatorAnswers.acquireAnswer;
+import static io.bladegc.agent.coordination.CoordinatorAnswers.oneLine;
+import static io.bladegc.agent.coordination.CoordinatorAnswers.statusFailure;
+import static io.bladegc.agent.coordination.CoordinatorAnswers.transportFailure;
+import static io.bladegc.agent.coordination.CoordinatorAnswers.unwrap;
 
 import com.fasterxml.jackson.jr.ob.JSON;
-import io.bladegc.agent.CoordinatorAnswers.Reply;
-import io.bladegc.agent.CoordinatorException.Kind;
+import io.bladegc.agent.coordination.CoordinatorAnswers.Reply;
+import io.bladegc.agent.coordination.CoordinatorException.Kind;
 import io.bladegc.api.grant.SlotAnswer;
 import java.io.IOException;
 import java.lang.System.Logger.Level;

@@ -1,6 +1,6 @@
-package io.bladegc.agent;
+package io.bladegc.agent.coordination;
 
-import io.bladegc.agent.CoordinatorException.Kind;
+import io.bladegc.agent.coordination.CoordinatorException.Kind;
 import io.bladegc.api.grant.Released;
 import io.bladegc.api.grant.SlotAnswer;
 import io.bladegc.api.grant.SlotPort;

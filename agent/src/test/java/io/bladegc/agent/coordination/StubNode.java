@@ -1,4 +1,4 @@
-package io.bladegc.agent;
+package io.bladegc.agent.coordination;
 
 import io.bladegc.api.BladeNode;
 import io.bladegc.api.DrainedCollection;
@@ -16,24 +16,24 @@ import java.util.function.LongSupplier;
  * A {@link BladeNode} for handler tests: {@link #drainAndCollect} records the id and the time, and reports 1 ms of
  * trailers and a 3 ms collection (3 ms of pause). Thread-safe.
  */
-final class StubNode implements BladeNode {
+public final class StubNode implements BladeNode {
     /** One drainAndCollect call, and the generation it was asked to collect. */
-    record Drain(long id, long nanos, Generation generation) {
+    public record Drain(long id, long nanos, Generation generation) {
     }
 
-    final List<Drain> drains = new CopyOnWriteArrayList<>();
-    final List<GcHandler> registered = new CopyOnWriteArrayList<>();
+    public final List<Drain> drains = new CopyOnWriteArrayList<>();
+    public final List<GcHandler> registered = new CopyOnWriteArrayList<>();
     private final AtomicLong pauseNanos = new AtomicLong();
     private final Gate gate = new Gate();
-    volatile RuntimeException failDrain;
+    public volatile RuntimeException failDrain;
     /** How long each drain-and-collect takes, milliseconds (default 0). */
-    volatile long drainMillis;
+    public volatile long drainMillis;
     /** The JVM's collection count the node reports (default: unknown). */
-    volatile LongSupplier collections = () -> -1;
+    public volatile LongSupplier collections = () -> -1;
     /** The lead time the node reports (default: unknown). */
-    volatile LongSupplier leadTimeMillis = () -> -1;
+    public volatile LongSupplier leadTimeMillis = () -> -1;
 
-    List<Long> drainedIds() {
+    public List<Long> drainedIds() {
         return drains.stream().map(Drain::id).toList();
     }
 

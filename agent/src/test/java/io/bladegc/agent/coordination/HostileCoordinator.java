@@ -1,4 +1,4 @@
-package io.bladegc.agent;
+package io.bladegc.agent.coordination;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,11 +20,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * connection closed by the client (a read returned -1 or failed, or a write failed). A thread per connection, all
  * daemons; {@link #close} closes the server and every connection. Thread-safe.
  */
-final class HostileCoordinator implements AutoCloseable {
+public final class HostileCoordinator implements AutoCloseable {
     private static final byte[] JSON_OK = "{\"status\":\"OK\"}".getBytes(StandardCharsets.US_ASCII);
 
     /** The hostile answers. */
-    enum Answer {
+    public enum Answer {
         /** {@code 200}, JSON, chunked, 16 KiB chunks as fast as the client takes them, never ending. */
         ENDLESS_BODY,
         /** {@code 200}, JSON, {@code Content-Length} of 1 GiB, then 1 KiB every 10 ms. */
@@ -42,10 +42,10 @@ final class HostileCoordinator implements AutoCloseable {
     }
 
     /** One connection as the server saw it. */
-    static final class Connection {
-        final AtomicLong written = new AtomicLong();
+    public static final class Connection {
+        public final AtomicLong written = new AtomicLong();
         /** Completes with the {@link System#nanoTime()} when the server saw the connection closed by the client. */
-        final CompletableFuture<Long> closed = new CompletableFuture<>();
+        public final CompletableFuture<Long> closed = new CompletableFuture<>();
     }
 
     private final Answer answer;
@@ -53,7 +53,7 @@ final class HostileCoordinator implements AutoCloseable {
     private final List<Connection> connections = new CopyOnWriteArrayList<>();
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
 
-    HostileCoordinator(Answer answer) throws IOException {
+    public HostileCoordinator(Answer answer) throws IOException {
         this.answer = answer;
         this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         Thread acceptor = new Thread(this::accept, "hostile-coordinator");
@@ -61,12 +61,12 @@ final class HostileCoordinator implements AutoCloseable {
         acceptor.start();
     }
 
-    URI uri() {
+    public URI uri() {
         return URI.create("http://127.0.0.1:" + server.getLocalPort());
     }
 
     /** @return the connections so far, in the order accepted */
-    List<Connection> connections() {
+    public List<Connection> connections() {
         return List.copyOf(connections);
     }
 

@@ -1,4 +1,4 @@
-package io.bladegc.agent;
+package io.bladegc.agent.instrumentation;
 
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.returns;
@@ -40,7 +40,7 @@ import net.bytebuddy.pool.TypePool;
  * the agent starts. A Ratis without one is left without that advice, with one line saying so when the class loads.
  * JVMs without Ratis pay one string comparison per class loaded. Thread-safe.
  */
-public final class RatisServerInstrumentation implements ClassFileTransformer {
+final class RatisServerInstrumentation implements ClassFileTransformer {
     static final String TARGET = "org.apache.ratis.server.impl.RaftServerImpl";
     private static final ElementMatcher<MethodDescription> READ_REPLY = named("readException2Reply")
         .and(takesArguments(2)).and(returns(named("org.apache.ratis.protocol.RaftClientReply")));

@@ -1,4 +1,4 @@
-package io.bladegc.agent;
+package io.bladegc.agent.instrumentation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

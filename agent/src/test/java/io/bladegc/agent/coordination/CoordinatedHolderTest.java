@@ -1,10 +1,10 @@
-package io.bladegc.agent;
+package io.bladegc.agent.coordination;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.bladegc.agent.FakeCoordinator.Call;
-import io.bladegc.agent.FakeCoordinator.Reply;
+import io.bladegc.agent.coordination.FakeCoordinator.Call;
+import io.bladegc.agent.coordination.FakeCoordinator.Reply;
 import io.bladegc.api.BladeOptions;
 import io.bladegc.api.GcDecision;
 import io.bladegc.api.GcRequest;

@@ -1,10 +1,10 @@
-package io.bladegc.agent;
+package io.bladegc.agent.coordination;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.bladegc.agent.BoundedExchange.Answer;
-import io.bladegc.agent.CoordinatorException.Kind;
+import io.bladegc.agent.coordination.BoundedExchange.Answer;
+import io.bladegc.agent.coordination.CoordinatorException.Kind;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,10 +1,10 @@
-package io.bladegc.agent;
+package io.bladegc.agent.coordination;
 
-import static io.bladegc.agent.CoordinatorClientTest.failure;
+import static io.bladegc.agent.coordination.CoordinatorClientTest.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.bladegc.agent.CoordinatorException.Kind;
-import io.bladegc.agent.FakeCoordinator.Reply;
+import io.bladegc.agent.coordination.CoordinatorException.Kind;
+import io.bladegc.agent.coordination.FakeCoordinator.Reply;
 import io.bladegc.api.grant.SlotAnswer;
 import java.io.IOException;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.bladegc.agent;
+package io.bladegc.agent.coordination;
 
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;

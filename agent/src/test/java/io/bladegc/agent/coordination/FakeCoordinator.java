@@ -1,4 +1,4 @@
-package io.bladegc.agent;
+package io.bladegc.agent.coordination;
 
 import com.fasterxml.jackson.jr.ob.JSON;
 import com.sun.net.httpserver.HttpExchange;
@@ -28,53 +28,53 @@ import java.util.function.Function;
  * that is not the leader. Its answers have the real coordinator's shape ({@code coordinator/API.md}), its clock an
  * hour ahead of the wall clock, so that a node comparing clocks would notice. Thread-safe.
  */
-final class FakeCoordinator implements AutoCloseable {
+public final class FakeCoordinator implements AutoCloseable {
     static {
         // the JDK server writes headers and body apart: without TCP_NODELAY, Nagle and delayed ACKs add ~40 ms
         System.setProperty("sun.net.httpserver.nodelay", "true");
     }
 
     /** One call as the coordinator saw it. */
-    record Call(String node, String op, Map<String, Object> body, String authorization, String contentType,
+    public record Call(String node, String op, Map<String, Object> body, String authorization, String contentType,
                 long nanos, String memberKey) {
-        long longField(String name) {
+        public long longField(String name) {
             return ((Number) body.get(name)).longValue();
         }
     }
 
     /** A scripted answer. */
-    record Reply(int status, String body, long delayMillis, boolean blackHole) {
-        static Reply ok() {
+    public record Reply(int status, String body, long delayMillis, boolean blackHole) {
+        public static Reply ok() {
             return new Reply(200, "{\"status\":\"OK\"}", 0, false);
         }
 
-        static Reply status(int status, String body) {
+        public static Reply status(int status, String body) {
             return new Reply(status, body, 0, false);
         }
 
         /** A grant as the coordinator answers it: its clock, deadline, and the lease left. */
-        static Reply granted(long epoch, long remainingMillis) {
+        public static Reply granted(long epoch, long remainingMillis) {
             long now = System.currentTimeMillis() + CLOCK_AHEAD_MILLIS;
             return new Reply(200, "{\"status\":\"GRANTED\",\"node\":\"n\",\"gcId\":1,\"epoch\":" + epoch
                 + ",\"grantedAt\":" + now + ",\"deadline\":" + (now + remainingMillis) + ",\"remainingMillis\":"
                 + remainingMillis + ",\"now\":" + now + "}", 0, false);
         }
 
-        static Reply queued(int position) {
+        public static Reply queued(int position) {
             return new Reply(200, "{\"status\":\"QUEUED\",\"position\":" + position + "}", 0, false);
         }
 
-        static Reply blackHoled() {
+        public static Reply blackHoled() {
             return new Reply(0, null, 0, true);
         }
 
-        Reply after(long millis) {
+        public Reply after(long millis) {
             return new Reply(status, body, millis, blackHole);
         }
     }
 
     /** The fake coordinator's clock runs this far ahead of the wall clock. */
-    static final long CLOCK_AHEAD_MILLIS = 3_600_000;
+    public static final long CLOCK_AHEAD_MILLIS = 3_600_000;
 
     private final List<Call> calls = new CopyOnWriteArrayList<>();
     private final Map<String, Function<Call, Reply>> script = new ConcurrentHashMap<>();
@@ -94,12 +94,12 @@ final class FakeCoordinator implements AutoCloseable {
     }
 
     /** @return a fake listening on a free loopback port */
-    static FakeCoordinator start() throws IOException {
+    public static FakeCoordinator start() throws IOException {
         return new FakeCoordinator(0);
     }
 
     /** @return a loopback port nobody listens on (connection refused) */
-    static int closedPort() throws IOException {
+    public static int closedPort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
@@ -114,31 +114,31 @@ final class FakeCoordinator implements AutoCloseable {
         server = s;
     }
 
-    URI uri() {
+    public URI uri() {
         return URI.create("http://127.0.0.1:" + port);
     }
 
     /** Stops listening: calls are refused; black-holed calls are dropped. */
-    void stop() {
+    public void stop() {
         server.stop(0);
         holes.countDown();
         holes = new CountDownLatch(1);
     }
 
     /** Listens again on the same port. */
-    void restart() throws IOException {
+    public void restart() throws IOException {
         bind();
     }
 
     /** Every operation of the node API. */
-    static final List<String> OPS = List.of("join", "heartbeat", "leave", "acquire", "release", "renew", "cancel");
+    public static final List<String> OPS = List.of("join", "heartbeat", "leave", "acquire", "release", "renew", "cancel");
 
     /** The answer of a coordinator replica that is not the Raft leader. */
-    static final Reply NOT_LEADER = Reply.status(503, "{\"error\":\"NOT_LEADER\",\"message\":\"this coordinator "
+    public static final Reply NOT_LEADER = Reply.status(503, "{\"error\":\"NOT_LEADER\",\"message\":\"this coordinator "
         + "replica is not the leader; try another\"}");
 
     /** Makes every operation answer as a replica that is not the leader ({@link #NOT_LEADER}), or as the leader. */
-    void leader(boolean leader) {
+    public void leader(boolean leader) {
         for (String op : OPS) {
             if (leader) {
                 script.remove(op);
@@ -149,15 +149,15 @@ final class FakeCoordinator implements AutoCloseable {
     }
 
     /** Scripts the answers to one operation. */
-    void on(String op, Function<Call, Reply> reply) {
+    public void on(String op, Function<Call, Reply> reply) {
         script.put(op, reply);
     }
 
-    List<Call> calls() {
+    public List<Call> calls() {
         return List.copyOf(calls);
     }
 
-    List<Call> calls(String op) {
+    public List<Call> calls(String op) {
         return calls.stream().filter(c -> c.op().equals(op)).toList();
     }
 

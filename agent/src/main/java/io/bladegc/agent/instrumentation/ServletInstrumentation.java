@@ -1,4 +1,4 @@
-package io.bladegc.agent;
+package io.bladegc.agent.instrumentation;
 
 import static net.bytebuddy.matcher.ElementMatchers.hasSuperType;
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;

@@ -1,10 +1,10 @@
-package io.bladegc.agent;
+package io.bladegc.agent.coordination;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.bladegc.agent.CoordinatorException.Kind;
-import io.bladegc.agent.HostileCoordinator.Answer;
-import io.bladegc.agent.HostileCoordinator.Connection;
+import io.bladegc.agent.coordination.CoordinatorException.Kind;
+import io.bladegc.agent.coordination.HostileCoordinator.Answer;
+import io.bladegc.agent.coordination.HostileCoordinator.Connection;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
