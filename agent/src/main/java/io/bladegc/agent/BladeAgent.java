@@ -1,5 +1,7 @@
 package io.bladegc.agent;
 
+import io.bladegc.agent.coordination.CoordinatedMode;
+import io.bladegc.agent.instrumentation.Instrumenting;
 import io.bladegc.api.Blade;
 import io.bladegc.api.BladeNode;
 import io.bladegc.api.BladeOptions;
@@ -64,9 +66,8 @@ public final class BladeAgent {
         String install(BladeNode node, BladeOptions options) throws Exception;
     }
 
-    /** The agent's: the node MBean as probe, a heartbeat every second, leave at JVM exit. */
-    static final CoordinatedStarter COORDINATED = (node, options, log) -> CoordinatedMode.start(node, options, log,
-        Membership.HEARTBEAT_INTERVAL, true);
+    /** The agent's: a heartbeat every second, leave at JVM exit. */
+    static final CoordinatedStarter COORDINATED = CoordinatedMode::start;
 
     private BladeAgent() {
     }

@@ -3,6 +3,11 @@ package io.bladegc.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.bladegc.agent.coordination.CoordinatedMode;
+import io.bladegc.agent.coordination.CoordinatedModes;
+import io.bladegc.agent.coordination.FakeCoordinator;
+import io.bladegc.agent.coordination.LogLines;
+import io.bladegc.agent.coordination.StubNode;
 import io.bladegc.api.Blade;
 import io.bladegc.api.BladeNode;
 import io.bladegc.api.BladeOptions;
@@ -162,13 +167,12 @@ class BladeAgentTest {
             started = BladeAgent.start("coordinator=http://127.0.0.1:" + port + ",nodeId=n1,"
                 + "coordinatorTimeout=30s", props,
                 Map.of("BLADE_TOKEN", "s3cr3t"), err, log, o -> node, (n, o, l) -> {
-                    CoordinatedMode m = CoordinatedMode.start(n, o, l,
-                        Duration.ofSeconds(1), false);
+                    CoordinatedMode m = CoordinatedModes.startWithoutHook(n, o, l);
                     modes.add(m);
                     return m;
                 }, (n, o) -> "");
             // had the start waited for the coordinator, the join would have timed out and marked it down by now
-            assertThat(modes).singleElement().satisfies(m -> assertThat(m.membership().downReason())
+            assertThat(modes).singleElement().satisfies(m -> assertThat(CoordinatedModes.downReason(m))
                 .as("no I/O before main: the join is still out").isEqualTo("not joined yet"));
             assertThat(started).isSameAs(node);
             assertThat(node.registered).singleElement().isInstanceOf(GrantHolder.class);

@@ -5,8 +5,9 @@ import static io.bladegc.agent.ChildJvm.javaagent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bladegc.agent.ChildJvm.Run;
-import io.bladegc.agent.FakeCoordinator.Call;
-import io.bladegc.agent.FakeCoordinator.Reply;
+import io.bladegc.agent.coordination.FakeCoordinator;
+import io.bladegc.agent.coordination.FakeCoordinator.Call;
+import io.bladegc.agent.coordination.FakeCoordinator.Reply;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;

@@ -5,7 +5,9 @@ import static io.bladegc.agent.ChildJvm.javaagent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bladegc.agent.ChildJvm.Run;
-import io.bladegc.agent.HostileCoordinator.Answer;
+import io.bladegc.agent.coordination.FakeCoordinator;
+import io.bladegc.agent.coordination.HostileCoordinator;
+import io.bladegc.agent.coordination.HostileCoordinator.Answer;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,6 +1,7 @@
 package io.bladegc.api;
 
-import io.bladegc.api.internal.LocalNode;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.Optional;
 
@@ -23,7 +24,13 @@ public final class Blade {
      */
     public static final String AGENT_OFF_PROPERTY = "io.bladegc.agent.off";
 
-    private static LocalNode started;
+    /**
+     * The class of the nodes Blade starts. Its package builds on this one, so Blade finds it by name, in its own class
+     * loader and under its own package (which the agent relocates), rather than depending on it back.
+     */
+    private static final String LOCAL_NODE = Blade.class.getPackageName() + ".internal.LocalNode";
+
+    private static StartedNode started;
 
     private Blade() {
     }
@@ -50,7 +57,7 @@ public final class Blade {
         if (existing.isPresent()) {
             return existing.get();
         }
-        LocalNode node = LocalNode.start(options);
+        StartedNode node = startLocal(options);
         if (NodeChannel.publish(node, node::stats)) {
             started = node;
             return node;
@@ -65,6 +72,31 @@ public final class Blade {
             NodeChannel.unpublish();
             started.stop();
             started = null;
+        }
+    }
+
+    /** Calls {@code LocalNode.start(options)}; what it throws is thrown as it is. */
+    private static StartedNode startLocal(BladeOptions options) {
+        Method start;
+        try {
+            start = Class.forName(LOCAL_NODE, true, Blade.class.getClassLoader())
+                .getMethod("start", BladeOptions.class);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("blade-api is incomplete: " + LOCAL_NODE, e);
+        }
+        try {
+            return (StartedNode) start.invoke(null, options);
+        } catch (InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(cause);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("blade-api is incomplete: " + LOCAL_NODE, e);
         }
     }
 }

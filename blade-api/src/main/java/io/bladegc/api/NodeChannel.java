@@ -1,6 +1,6 @@
 package io.bladegc.api;
 
-import io.bladegc.api.internal.StatsMBean;
+import io.bladegc.api.jmx.StatsMBean;
 import java.lang.management.ManagementFactory;
 import java.util.HashMap;
 import java.util.Map;

@@ -12,7 +12,7 @@ import org.apache.ratis.server.RaftServer;
 
 /**
  * Inlined into Ratis' {@code RaftServerImpl.submitClientRequestAsync(RaftClientRequest)} by
- * {@link io.bladegc.agent.RatisServerInstrumentation}: a client request reaching a peer that does not lead its group
+ * {@code RatisServerInstrumentation}: a client request reaching a peer that does not lead its group
  * passes the JVM's gate ({@link GateBridge}) like an HTTP request. Admitted, it is in flight until its reply future
  * completes, so a drain before a collection waits for it; shed (the gate closed for a collection), it is answered
  * {@code NotLeaderException} naming the leader this peer knows, and the client goes there. The leader's own requests

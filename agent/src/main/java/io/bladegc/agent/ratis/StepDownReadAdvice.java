@@ -8,7 +8,7 @@ import org.apache.ratis.protocol.exceptions.NotLeaderException;
 
 /**
  * Inlined at the end of Ratis' {@code RaftServerImpl.readException2Reply(RaftClientRequest, Throwable)} by
- * {@link io.bladegc.agent.RatisServerInstrumentation}: where that method would throw a {@code NotLeaderException} (a
+ * {@code RatisServerInstrumentation}: where that method would throw a {@code NotLeaderException} (a
  * linearizable read failed at step-down), it returns the reply Ratis gives a write in the same place instead. Runs
  * inside Ratis' class, so it names only Ratis' and the JDK's types.
  */

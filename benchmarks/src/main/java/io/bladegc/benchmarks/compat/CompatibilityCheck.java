@@ -5,7 +5,7 @@ import io.bladegc.api.Blade;
 import io.bladegc.api.BladeNode;
 import io.bladegc.api.BladeOptions;
 import io.bladegc.api.Gate;
-import io.bladegc.api.internal.CollectorKind;
+import io.bladegc.api.collector.CollectorKind;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.HashMap;

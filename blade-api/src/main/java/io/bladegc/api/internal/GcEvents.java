@@ -3,6 +3,7 @@ package io.bladegc.api.internal;
 import com.sun.management.GarbageCollectionNotificationInfo;
 import com.sun.management.GcInfo;
 import io.bladegc.api.Generation;
+import io.bladegc.api.collector.CollectorKind;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.MemoryUsage;
 import java.time.Duration;
@@ -25,7 +26,7 @@ import javax.management.openmbean.CompositeData;
  *
  * <p>Thread-safe.
  */
-public final class GcEvents implements AutoCloseable {
+final class GcEvents implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("io.bladegc");
 
     /**

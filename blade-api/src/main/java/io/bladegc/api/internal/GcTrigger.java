@@ -24,7 +24,7 @@ import javax.management.ObjectName;
  *
  * <p>Thread-safe; one forcing at a time (synchronized).
  */
-public final class GcTrigger {
+final class GcTrigger {
     private static final System.Logger LOG = System.getLogger("io.bladegc");
     private static final int CHUNK = 32 * 1024;
 

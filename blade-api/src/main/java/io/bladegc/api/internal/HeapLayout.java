@@ -1,6 +1,7 @@
 package io.bladegc.api.internal;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
+import io.bladegc.api.collector.CollectorKind;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -12,7 +13,7 @@ import java.util.stream.Collectors;
  * This JVM's collector and the memory pools and collector beans Blade reads. Thread-safe (immutable; the MXBeans
  * it holds are thread-safe).
  */
-public final class HeapLayout {
+final class HeapLayout {
     private final CollectorKind kind;
     private final List<GarbageCollectorMXBean> gcBeans;
     private final List<GarbageCollectorMXBean> collectionBeans;

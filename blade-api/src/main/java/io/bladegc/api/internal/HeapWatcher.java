@@ -1,6 +1,7 @@
 package io.bladegc.api.internal;
 
 import io.bladegc.api.Generation;
+import io.bladegc.api.collector.CollectorKind;
 import java.lang.management.MemoryUsage;
 import java.time.Duration;
 import java.util.Locale;

@@ -1,6 +1,5 @@
 package io.bladegc.api.internal;
 
-import io.bladegc.api.BladeNode;
 import io.bladegc.api.BladeOptions;
 import io.bladegc.api.DrainedCollection;
 import io.bladegc.api.Gate;
@@ -9,6 +8,8 @@ import io.bladegc.api.GcHandler;
 import io.bladegc.api.GcOutcome;
 import io.bladegc.api.GcRequest;
 import io.bladegc.api.Generation;
+import io.bladegc.api.StartedNode;
+import io.bladegc.api.collector.CollectorKind;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -29,7 +30,7 @@ import java.util.function.ToLongFunction;
  *
  * <p>Thread-safe.
  */
-public final class LocalNode implements BladeNode {
+public final class LocalNode implements StartedNode {
     static final System.Logger LOG = System.getLogger("io.bladegc");
     private static final Duration CONFIRM_TIMEOUT = Duration.ofSeconds(2);
     /** The most young collections taken after a forced one in the same window ({@link HeapWatcher#nextDueUnseen}). */
@@ -86,6 +87,7 @@ public final class LocalNode implements BladeNode {
     }
 
     /** Stops the threads and listeners. */
+    @Override
     public void stop() {
         watcher.stop();
         events.close();
@@ -387,6 +389,7 @@ public final class LocalNode implements BladeNode {
     }
 
     /** @return counters and state, JDK types only: the node MBean's attributes */
+    @Override
     public Map<String, Object> stats() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("Collector", layout.kind().displayName());

@@ -12,7 +12,7 @@ import java.time.Duration;
  *
  * <p>Thread-safe (synchronized; called a few times per collection).
  */
-public final class PauseModel {
+final class PauseModel {
     private static final double DECAY = 0.8;
     private final Fit young = new Fit(Duration.ofMillis(25).toNanos());
     private final Fit old = new Fit(Duration.ofMillis(250).toNanos());

@@ -1,7 +1,9 @@
 package io.bladegc.api.internal;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.bladegc.api.collector.CollectorKind;
 import org.junit.jupiter.api.Test;
 
 class HeapLayoutTest {
@@ -26,5 +28,12 @@ class HeapLayoutTest {
     void neverBelowZero() {
         assertEquals(0, HeapLayout.g1EdenTarget(0, 0, MB, 5));
         assertEquals(0, HeapLayout.g1EdenTarget(MB, 3 * MB, MB, 50));
+    }
+
+    @Test
+    void theRunningJvmIsClassified() {
+        HeapLayout layout = HeapLayout.current();
+        assertThat(layout.kind()).isNotEqualTo(CollectorKind.UNKNOWN);
+        assertThat(layout.collectionCount()).isNotNegative();
     }
 }
