@@ -102,7 +102,8 @@ public final class ToolCommandLine {
         }
         List<Exception> errors = result.errors();
         if (!errors.isEmpty()) {
-            throw new UsageException(errors.stream().map(Exception::getMessage).toList());
+            // picocli reports missing required options once per option missing, each time naming all of them
+            throw new UsageException(errors.stream().map(Exception::getMessage).distinct().toList());
         }
         return command.options();
     }

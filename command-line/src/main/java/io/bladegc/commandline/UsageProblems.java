@@ -15,14 +15,15 @@ public final class UsageProblems {
      * Records a bad value unless {@code ok}.
      *
      * @param ok       whether the value is acceptable
-     * @param option   the option, as the user writes it ({@code --port})
+     * @param option   the option, as the user writes it ({@code --port}), or a positional argument's label
      * @param value    the value given
      * @param expected what the option takes, after "is not" ({@code "a number in 0..1"})
      * @return {@code ok}
      */
     public boolean check(boolean ok, String option, Object value, String expected) {
         if (!ok) {
-            problems.add("Invalid value for option '" + option + "': '" + value + "' is not " + expected);
+            String what = option.startsWith("-") ? "option" : "argument";
+            problems.add("Invalid value for " + what + " '" + option + "': '" + value + "' is not " + expected);
         }
         return ok;
     }
