@@ -113,7 +113,7 @@ public final class ToolCommandLine {
         CommandSpec spec = commandLine.getCommandSpec();
         spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true).description("print this text and exit")
             .build());
-        spec.usageMessage().width(WIDTH).longOptionsMaxWidth(LONG_OPTIONS_WIDTH).sortOptions(false).synopsisHeading("Usage: ").descriptionHeading("%n")
+        spec.usageMessage().width(WIDTH).longOptionsMaxWidth(LONG_OPTIONS_WIDTH).sortOptions(false).sortSynopsis(false).synopsisHeading("Usage: ").descriptionHeading("%n")
             .optionListHeading("%nOptions:%n").parameterListHeading("%nArguments:%n").footerHeading("%n");
         spec.parser().collectErrors(true).overwrittenOptionsAllowed(true);
         command.configure(commandLine);

@@ -61,7 +61,7 @@ class ToolCommandLineTest {
         assertThat(r.outcome()).isEqualTo(new ToolCommandLine.Outcome<>(null, 0));
         assertThat(r.err()).isEmpty();
         assertThat(r.out().lines()).containsExactly(
-            "Usage: sample [-h] [--count=N] --url=URL [WORD]",
+            "Usage: sample [-h] --url=URL [--count=N] [WORD]",
             "",
             "Does a sample thing.",
             "",

@@ -28,9 +28,7 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.TypeConversionException;
 
 /**
  * The demo service: an embedded Jetty 12 (ee10) with a configurable live set and allocation rate, optionally behind
@@ -78,6 +76,8 @@ public final class DemoServer {
         + " allocation rate, optionally behind Blade's servlet filter. Prints 'LISTENING <port>' once it accepts"
         + " requests; stops on SIGTERM.")
     static final class Flags implements ToolCommand<Options> {
+        private static final List<String> ON_OFF = List.of("on", "off");
+
         @Option(names = "--port", paramLabel = "N", defaultValue = "8080",
             description = "port to listen on, 0 for any (default ${DEFAULT-VALUE})")
         int port;
@@ -99,18 +99,17 @@ public final class DemoServer {
                 + " (default ${DEFAULT-VALUE})")
         int objectBytes;
 
-        @Option(names = "--blade", paramLabel = "on|off", defaultValue = "off", arity = "1", converter = OnOff.class,
+        @Option(names = "--blade", paramLabel = "on|off", defaultValue = "off",
             description = "behind Blade's servlet filter (default ${DEFAULT-VALUE})")
-        boolean blade;
+        String blade;
 
         @Option(names = "--threads", paramLabel = "N", defaultValue = "32",
             description = "Jetty's threads, at least 8 (default ${DEFAULT-VALUE})")
         int threads;
 
-        @Option(names = "--gc-overlap", paramLabel = "on|off", defaultValue = "off", arity = "1",
-            converter = OnOff.class, description = "the filter's per-request GC-overlap measurement; needs --blade on"
-                + " (default ${DEFAULT-VALUE})")
-        boolean gcOverlap;
+        @Option(names = "--gc-overlap", paramLabel = "on|off", defaultValue = "off", description = "the filter's"
+            + " per-request GC-overlap measurement; needs --blade on (default ${DEFAULT-VALUE})")
+        String gcOverlap;
 
         @Override
         public Options options() {
@@ -122,22 +121,14 @@ public final class DemoServer {
             problems.check(threads >= 8, "--threads", threads, "at least 8 (Jetty needs some for itself)");
             problems.check(objectBytes >= 16 && objectBytes <= Workload.CHUNK_BYTES, "--object-bytes", objectBytes,
                 "16 to " + Workload.CHUNK_BYTES);
-            if (gcOverlap && !blade) {
+            problems.check(ON_OFF.contains(blade), "--blade", blade, "on or off");
+            problems.check(ON_OFF.contains(gcOverlap), "--gc-overlap", gcOverlap, "on or off");
+            if (gcOverlap.equals("on") && !blade.equals("on")) {
                 problems.add("--gc-overlap on needs --blade on (the filter measures it)");
             }
             problems.throwIfAny();
-            return new Options(port, liveMb, garbageKb, churnKb, objectBytes, blade, threads, gcOverlap);
-        }
-    }
-
-    /** {@code on} or {@code off}. */
-    static final class OnOff implements ITypeConverter<Boolean> {
-        @Override
-        public Boolean convert(String value) {
-            if (!value.equals("on") && !value.equals("off")) {
-                throw new TypeConversionException("'" + value + "' is not on or off");
-            }
-            return value.equals("on");
+            return new Options(port, liveMb, garbageKb, churnKb, objectBytes, blade.equals("on"), threads,
+                gcOverlap.equals("on"));
         }
     }
 
