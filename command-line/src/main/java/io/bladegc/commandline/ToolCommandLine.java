@@ -14,7 +14,8 @@ import picocli.CommandLine.ParseResult;
  * one line each on standard error as {@code <program>: <problem>}, where a problem names the option and the value
  * (picocli's words for a malformed value, an unknown option or a missing one; {@link UsageProblems}' for a value out
  * of range), then {@code <program>: see --help}, exit status {@value #USAGE_ERROR}. Options take their value as
- * {@code --key value} or {@code --key=value}; given twice, the last one counts. Stateless, thread-safe.
+ * {@code --key value} or {@code --key=value}; given twice, the last one counts; an argument starting with {@code @} is
+ * taken as it is. Stateless, thread-safe.
  */
 public final class ToolCommandLine {
     /** The exit status of a command line the program cannot run with. */
@@ -115,7 +116,8 @@ public final class ToolCommandLine {
             .build());
         spec.usageMessage().width(WIDTH).longOptionsMaxWidth(LONG_OPTIONS_WIDTH).sortOptions(false).sortSynopsis(false).synopsisHeading("Usage: ").descriptionHeading("%n")
             .optionListHeading("%nOptions:%n").parameterListHeading("%nArguments:%n").footerHeading("%n");
-        spec.parser().collectErrors(true).overwrittenOptionsAllowed(true);
+        // '@file' is a value like any other (a key, an arm's name), not a file of arguments to read
+        spec.parser().collectErrors(true).overwrittenOptionsAllowed(true).expandAtFiles(false);
         command.configure(commandLine);
         return commandLine;
     }

@@ -53,6 +53,8 @@ class ToolCommandLineTest {
     void optionsInBothFormsTheLastOneCounting() {
         assertThat(run("--url", "u", "--count=4", "w").outcome()).isEqualTo(new ToolCommandLine.Outcome<>("u x4 w", 0));
         assertThat(ToolCommandLine.options(new Sample(), "--url=a", "--url", "b")).isEqualTo("b x3");
+        assertThat(ToolCommandLine.options(new Sample(), "--url", "@no-such-file", "@word"))
+            .as("no argument files").isEqualTo("@no-such-file x3 @word");
     }
 
     @Test
