@@ -115,7 +115,10 @@ public final class ToolCommandLine {
         spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true).description("print this text and exit")
             .build());
         spec.usageMessage().width(WIDTH).longOptionsMaxWidth(LONG_OPTIONS_WIDTH).sortOptions(false).sortSynopsis(false).synopsisHeading("Usage: ").descriptionHeading("%n")
-            .optionListHeading("%nOptions:%n").parameterListHeading("%nArguments:%n").footerHeading("%n");
+            .optionListHeading("%nOptions:%n").parameterListHeading("%nArguments:%n");
+        if (spec.usageMessage().footer().length > 0) {
+            spec.usageMessage().footerHeading("%n");
+        }
         // '@file' is a value like any other (a key, an arm's name), not a file of arguments to read
         spec.parser().collectErrors(true).overwrittenOptionsAllowed(true).expandAtFiles(false);
         command.configure(commandLine);

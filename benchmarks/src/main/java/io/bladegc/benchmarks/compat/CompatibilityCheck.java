@@ -73,16 +73,23 @@ public final class CompatibilityCheck {
     @Command(name = "CompatibilityCheck", description = "One cell of the JDK x collector compatibility table: a"
         + " Blade node under a small request load; prints one line of key=value pairs, then the node's summary.")
     static final class Seconds implements ToolCommand<Double> {
+        // text, converted below: a malformed positional argument would also count as unmatched to picocli
         @Parameters(paramLabel = "SECONDS", arity = "0..1", defaultValue = "8",
             description = "how long the request threads run (default ${DEFAULT-VALUE})")
-        double seconds;
+        String seconds;
 
         @Override
         public Double options() {
+            double value;
+            try {
+                value = Double.parseDouble(seconds);
+            } catch (NumberFormatException e) {
+                value = Double.NaN;
+            }
             UsageProblems problems = new UsageProblems();
-            problems.check(seconds > 0, "SECONDS", seconds, "a positive number of seconds");
+            problems.check(value > 0, "SECONDS", seconds, "a positive number of seconds");
             problems.throwIfAny();
-            return seconds;
+            return value;
         }
     }
 

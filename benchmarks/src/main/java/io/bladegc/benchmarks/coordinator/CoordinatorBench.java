@@ -54,7 +54,7 @@ public final class CoordinatorBench {
             description = "latency: cycles measured (default ${DEFAULT-VALUE})")
         int cycles;
 
-        @Option(names = "--connections", paramLabel = "N,...", defaultValue = "1,2,4,8,16", split = ",",
+        @Option(names = "--connections", paramLabel = "N", defaultValue = "1,2,4,8,16", split = ",",
             description = "throughput: a run with each of these many connections (default ${DEFAULT-VALUE})")
         int[] connections;
 

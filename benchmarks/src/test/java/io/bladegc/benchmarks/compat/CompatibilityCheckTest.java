@@ -12,7 +12,9 @@ class CompatibilityCheckTest {
         assertThat(ToolCommandLine.options(new CompatibilityCheck.Seconds())).isEqualTo(8.0);
         assertThat(ToolCommandLine.options(new CompatibilityCheck.Seconds(), "30")).isEqualTo(30.0);
         ToolRun.of(new CompatibilityCheck.Seconds(), "0")
-            .isUsageError("CompatibilityCheck", "Invalid value for argument 'SECONDS': '0.0' is not a positive");
+            .isUsageError("CompatibilityCheck", "Invalid value for argument 'SECONDS': '0' is not a positive");
+        ToolRun.of(new CompatibilityCheck.Seconds(), "soon")
+            .isUsageError("CompatibilityCheck", "Invalid value for argument 'SECONDS': 'soon' is not a positive");
         ToolRun.of(new CompatibilityCheck.Seconds(), "30", "40").isUsageError("CompatibilityCheck", "Unmatched argument");
         ToolRun.of(new CompatibilityCheck.Seconds(), "--help").isHelpOf("CompatibilityCheck", "[SECONDS]",
             "(default 8)");

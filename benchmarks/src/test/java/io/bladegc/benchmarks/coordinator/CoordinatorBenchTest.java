@@ -28,6 +28,6 @@ class CoordinatorBenchTest {
         ToolRun.of(new CoordinatorBench.Settings(), "--mode", "latncy").isUsageError("CoordinatorBench",
             "Invalid value for option '--mode': 'latncy' is not one of all, latency, throughput, memory");
         ToolRun.of(new CoordinatorBench.Settings(), "--help").isHelpOf("CoordinatorBench", "--jar=JAR",
-            "--connections=N,...", "(default 1,2,4,8,16)", "--server-jvm-opts=OPTIONS");
+            "--connections=N[,N...]", "(default 1,2,4,8,16)", "--server-jvm-opts=OPTIONS");
     }
 }
