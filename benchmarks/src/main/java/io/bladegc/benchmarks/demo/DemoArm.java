@@ -1,6 +1,6 @@
 package io.bladegc.benchmarks.demo;
 
-import io.bladegc.benchmarks.load.DurationOption;
+import io.bladegc.benchmarks.load.LoadOptions;
 import io.bladegc.benchmarks.load.LoadResult;
 import io.bladegc.benchmarks.load.OpenLoopLoad;
 import io.bladegc.commandline.ToolCommand;
@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -41,25 +42,8 @@ public final class DemoArm {
         @Option(names = "--out", paramLabel = "PATH_PREFIX", required = true, description = "where the files go")
         Path out;
 
-        @Option(names = "--rate", paramLabel = "PER_SECOND", defaultValue = "1000",
-            description = "requests per second (default ${DEFAULT-VALUE})")
-        double rate;
-
-        @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "30s", converter = DurationOption.class,
-            description = "the measured window (default ${DEFAULT-VALUE})")
-        Duration duration;
-
-        @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "10s", converter = DurationOption.class,
-            description = "load before the measured window (default ${DEFAULT-VALUE})")
-        Duration warmup;
-
-        @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "10s", converter = DurationOption.class,
-            description = "per request (default ${DEFAULT-VALUE})")
-        Duration timeout;
-
-        @Option(names = "--connections", paramLabel = "N", defaultValue = "64",
-            description = "the most requests in flight at once (default ${DEFAULT-VALUE})")
-        int connections;
+        @Mixin
+        LoadOptions load;
 
         @Override
         public Settings options() {
@@ -82,8 +66,7 @@ public final class DemoArm {
         }
         Path startStats = Path.of(out + ".stats-start.json");
         Files.deleteIfExists(startStats);
-        OpenLoopLoad load = OpenLoopLoad.builder(URI.create(base + "/work"))
-            .rate(o.rate).duration(o.duration).warmup(o.warmup).timeout(o.timeout).connections(o.connections)
+        OpenLoopLoad load = o.load.applyTo(OpenLoopLoad.builder(URI.create(base + "/work")))
             .onMeasureStart(() -> {
                 try {
                     // The node's counters run from its start: keep them as they are now, to show the window's share.
@@ -97,8 +80,8 @@ public final class DemoArm {
             .build();
         // Once before the load, so the server's JSON and JMX code is loaded and warm, not in the measured window.
         call(control, HttpRequest.newBuilder(stats).GET());
-        System.err.printf("demo: %s/work at %.0f/s, warm-up %d s, measuring %d s%n", base, o.rate,
-            o.warmup.toSeconds(), o.duration.toSeconds());
+        System.err.printf("demo: %s/work at %.0f/s, warm-up %d s, measuring %d s%n", base, o.load.rate(),
+            o.load.warmup().toSeconds(), o.load.duration().toSeconds());
         LoadResult result = load.run();
         String json = call(control, HttpRequest.newBuilder(stats).GET());
         result.save(Path.of(out + ".load.properties"));

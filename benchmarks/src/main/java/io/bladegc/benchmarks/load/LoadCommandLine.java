@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -40,26 +41,8 @@ record LoadCommandLine(OpenLoopLoad load, Path save, String description) {
         @Option(names = "--url", paramLabel = "URL", required = true, description = "the http:// URL to load")
         URI url;
 
-        @Option(names = "--rate", paramLabel = "PER_SECOND", defaultValue = "1000",
-            description = "requests per second (default ${DEFAULT-VALUE})")
-        double rate;
-
-        @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "30s", converter = DurationOption.class,
-            description = "the measured window (default ${DEFAULT-VALUE})")
-        Duration duration;
-
-        @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "10s", converter = DurationOption.class,
-            description = "load before the measured window (default ${DEFAULT-VALUE})")
-        Duration warmup;
-
-        @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "10s", converter = DurationOption.class,
-            description = "per request, from its send to the end of its response (default ${DEFAULT-VALUE})")
-        Duration timeout;
-
-        @Option(names = "--connections", paramLabel = "N", defaultValue = "64",
-            description = "the most requests (HTTP/1.1 connections) in flight at once; more wait in a queue"
-                + " (default ${DEFAULT-VALUE})")
-        int connections;
+        @Mixin
+        LoadOptions load;
 
         @Option(names = "--arrivals", paramLabel = "constant|poisson", defaultValue = "constant",
             description = "evenly spaced, or Poisson arrivals at the rate (default ${DEFAULT-VALUE})")
@@ -84,17 +67,17 @@ record LoadCommandLine(OpenLoopLoad load, Path save, String description) {
                 "constant or poisson");
             problems.throwIfAny();
             boolean poisson = arrivals.equals("poisson");
-            OpenLoopLoad load;
+            OpenLoopLoad built;
             try {
-                load = OpenLoopLoad.builder(url).rate(rate).duration(duration).warmup(warmup).timeout(timeout)
-                    .poisson(poisson).intervalLog(intervalLog).connections(connections).method(method).build();
+                built = this.load.applyTo(OpenLoopLoad.builder(url)).poisson(poisson).intervalLog(intervalLog)
+                    .method(method).build();
             } catch (IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());
             }
             String description = String.format(Locale.ROOT, "open-loop load: %s %s at %.0f/s (%s), warm-up %s,"
-                + " measuring %s", method, url, rate, poisson ? "Poisson" : "constant", human(warmup),
-                human(duration));
-            return new LoadCommandLine(load, save, description);
+                + " measuring %s", method, url, load.rate(), poisson ? "Poisson" : "constant", human(load.warmup()),
+                human(load.duration()));
+            return new LoadCommandLine(built, save, description);
         }
     }
 

@@ -41,12 +41,12 @@ class DemoCommandLinesTest {
         DemoArm.Settings s = ToolCommandLine.options(new DemoArm.Settings(), "--base", "http://127.0.0.1:8080/",
             "--out", "target/demo/g1", "--duration", "2s");
         assertThat(s.out).isEqualTo(Path.of("target/demo/g1"));
-        assertThat(s.duration).isEqualTo(Duration.ofSeconds(2));
-        assertThat(s.rate).isEqualTo(1000);
+        assertThat(s.load.duration()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(s.load.rate()).isEqualTo(1000);
         ToolRun.of(new DemoArm.Settings(), "--rate", "10").isUsageError("DemoArm",
             "Missing required options: '--base=http://HOST:PORT', '--out=PATH_PREFIX'");
         ToolRun.of(new DemoArm.Settings(), "-h").isHelpOf("DemoArm", "--base=http://HOST:PORT",
-            "--out=PATH_PREFIX", "--timeout=DURATION", "(default 64)");
+            "--out=PATH_PREFIX", "--rate=PER_SECOND", "--timeout=DURATION", "(default 64)");
     }
 
     @Test
