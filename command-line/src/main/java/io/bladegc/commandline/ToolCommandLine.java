@@ -114,7 +114,8 @@ public final class ToolCommandLine {
         CommandSpec spec = commandLine.getCommandSpec();
         spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true).description("print this text and exit")
             .build());
-        spec.usageMessage().width(WIDTH).longOptionsMaxWidth(LONG_OPTIONS_WIDTH).sortOptions(false).sortSynopsis(false).synopsisHeading("Usage: ").descriptionHeading("%n")
+        spec.usageMessage().width(WIDTH).longOptionsMaxWidth(LONG_OPTIONS_WIDTH).sortOptions(false).sortSynopsis(false)
+            .synopsisHeading("Usage: ").descriptionHeading("%n")
             .optionListHeading("%nOptions:%n").parameterListHeading("%nArguments:%n");
         if (spec.usageMessage().footer().length > 0) {
             spec.usageMessage().footerHeading("%n");

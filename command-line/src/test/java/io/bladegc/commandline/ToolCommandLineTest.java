@@ -20,7 +20,8 @@ class ToolCommandLineTest {
         @Option(names = "--url", paramLabel = "URL", required = true, description = "where to go")
         String url;
 
-        @Option(names = "--count", paramLabel = "N", defaultValue = "3", description = "how often (default ${DEFAULT-VALUE})")
+        @Option(names = "--count", paramLabel = "N", defaultValue = "3",
+            description = "how often (default ${DEFAULT-VALUE})")
         int count;
 
         @Parameters(paramLabel = "WORD", arity = "0..1", description = "a word")

@@ -13,6 +13,7 @@ import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.TypeConversionException;
 
@@ -29,7 +30,8 @@ import picocli.CommandLine.TypeConversionException;
         "Durations: 500ms, 10s, 2m, or plain milliseconds."},
     footer = {
         "The file given with --config holds the same keys, e.g. 'k=2' or 'lease=15s'. Precedence: flags,",
-        CoordinatorCommandLine.TOKEN_ENV + ", the file, the defaults. Stop with SIGTERM (or Ctrl-C): open long-polls are",
+        CoordinatorCommandLine.TOKEN_ENV
+            + ", the file, the defaults. Stop with SIGTERM (or Ctrl-C): open long-polls are",
         "answered, then the coordinator exits."})
 final class CoordinatorCommandLine implements ToolCommand<CoordinatorOptions> {
     /** The environment variable that holds the token. */
@@ -135,7 +137,7 @@ final class CoordinatorCommandLine implements ToolCommand<CoordinatorOptions> {
         file = new CoordinatorConfigFile(commandLine.getCommandSpec(), () -> config);
         commandLine.setDefaultValueProvider(arg -> {
             String envToken = env.get(TOKEN_ENV);
-            if (arg.isOption() && ((CommandLine.Model.OptionSpec) arg).longestName().equals("--token")
+            if (arg instanceof OptionSpec option && option.longestName().equals("--token")
                 && envToken != null && !envToken.isEmpty()) {
                 return envToken;
             }

@@ -11,7 +11,8 @@ import java.util.Objects;
  * @param loadBalancer  the adapter that takes a collecting node out of rotation ({@code --haproxy}), or generic mode
  * @param replication   the replicated mode's settings ({@code --peers}), or {@code null} when standalone
  */
-record CoordinatorOptions(CoordinatorConfig config, LoadBalancer loadBalancer, CoordinatorReplica.Settings replication) {
+record CoordinatorOptions(CoordinatorConfig config, LoadBalancer loadBalancer,
+                          CoordinatorReplica.Settings replication) {
     CoordinatorOptions {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(loadBalancer, "loadBalancer");

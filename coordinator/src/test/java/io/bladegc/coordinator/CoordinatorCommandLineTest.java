@@ -145,9 +145,10 @@ class CoordinatorCommandLineTest {
         assertThat(status).isZero();
         String help = out.toString(StandardCharsets.UTF_8);
         assertThat(help).startsWith("Usage: java -jar blade-coordinator.jar [options]\n")
-            .contains("--bind=<address>", "--port=<port>", "--token=<secret>", "--k=<n>", "--k-fraction", "--min-healthy",
-                "--k-due", "--lease", "--member-timeout", "--config", "-h, --help", "BLADE_COORDINATOR_TOKEN")
+            .contains("--bind=<address>", "--port=<port>", "--token=<secret>", "--k=<n>", "--k-fraction",
+                "--min-healthy", "--k-due", "--lease", "--member-timeout", "--config", "-h, --help", "BLADE_COORDINATOR_TOKEN")
             .contains("(default 127.0.0.1)", "(default 10s)", "(default blade-coordinator-raft)");
-        assertThat(help.lines()).allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(ToolCommandLine.WIDTH));
+        assertThat(help.lines())
+            .allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(ToolCommandLine.WIDTH));
     }
 }

@@ -32,8 +32,9 @@ public final class KvCli {
 
     /** The command line: the group, then the command. */
     @Command(name = "KvCli", customSynopsis = {"KvCli --peers n1=host:port,... [--group UUID] COMMAND",
-        "  COMMAND: put KEY VALUE | get KEY | delete KEY | size | preload N [VALUE_BYTES]"}, description = "Runs one command against the replicated"
-        + " key-value store. Exit status: 0 done, 1 the store did not answer or refused, 2 bad arguments.")
+        "  COMMAND: put KEY VALUE | get KEY | delete KEY | size | preload N [VALUE_BYTES]"},
+        description = "Runs one command against the replicated key-value store. Exit status: 0 done, 1 the store"
+            + " did not answer or refused, 2 bad arguments.")
     static final class Request implements ToolCommand<Request> {
         @Option(names = "--peers", paramLabel = "n1=host:port,...", required = true, description = "the store's peers")
         String peers;

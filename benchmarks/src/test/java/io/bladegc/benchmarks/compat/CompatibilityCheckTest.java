@@ -15,7 +15,8 @@ class CompatibilityCheckTest {
             .isUsageError("CompatibilityCheck", "Invalid value for argument 'SECONDS': '0' is not a positive");
         ToolRun.of(new CompatibilityCheck.Seconds(), "soon")
             .isUsageError("CompatibilityCheck", "Invalid value for argument 'SECONDS': 'soon' is not a positive");
-        ToolRun.of(new CompatibilityCheck.Seconds(), "30", "40").isUsageError("CompatibilityCheck", "Unmatched argument");
+        ToolRun.of(new CompatibilityCheck.Seconds(), "30", "40")
+            .isUsageError("CompatibilityCheck", "Unmatched argument");
         ToolRun.of(new CompatibilityCheck.Seconds(), "--help").isHelpOf("CompatibilityCheck", "[SECONDS]",
             "(default 8)");
     }
