@@ -1,15 +1,11 @@
 package io.bladegc.coordinator;
 
 import io.bladegc.api.slot.SlotPolicy;
-import io.bladegc.coordinator.lb.LoadBalancer;
-import io.bladegc.coordinator.lb.HaproxyRuntimeApi;
-import io.bladegc.coordinator.lb.NoLoadBalancer;
-import io.bladegc.coordinator.lb.RuntimeApiEndpoint;
+import io.bladegc.commandline.ToolCommandLine;
 import io.bladegc.coordinator.slots.SlotService;
 import io.bladegc.coordinator.slots.SlotServiceBuilder;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -31,28 +27,23 @@ public final class CoordinatorMain {
 
     /** Runs the coordinator until it is stopped; returns the exit status. */
     static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
-        CoordinatorOptions.Parsed parsed = CoordinatorOptions.parse(args, env);
-        if (parsed.help()) {
-            out.print(CoordinatorOptions.usage());
-            return 0;
-        }
-        if (!parsed.errors().isEmpty()) {
-            parsed.errors().forEach(e -> err.println("blade-coordinator: " + e));
-            err.println("blade-coordinator: see --help");
-            return 2;
+        ToolCommandLine.Outcome<CoordinatorOptions> parsed =
+            ToolCommandLine.parse(new CoordinatorCommandLine(env), args, out, err);
+        CoordinatorOptions options = parsed.options();
+        if (options == null) {
+            return parsed.exitStatus();
         }
         CoordinatorServer server;
         try {
-            server = start(parsed);
+            server = start(options);
         } catch (IOException | RuntimeException e) {
             err.println("blade-coordinator: cannot start: " + e.getMessage());
             return 1;
         }
         Thread hook = new Thread(server::close, "blade-coordinator-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        CoordinatorReplica.Settings replication = CoordinatorReplica.parse(parsed.values());
-        out.println(summary(parsed.config(), server) + (replication == null ? ""
-            : " | " + CoordinatorReplica.summary(replication)));
+        out.println(summary(options.config(), server) + (options.replication() == null ? ""
+            : " | " + CoordinatorReplica.summary(options.replication())));
         try {
             server.awaitClose();
         } catch (InterruptedException e) {
@@ -63,67 +54,27 @@ public final class CoordinatorMain {
     }
 
     /**
-     * Starts the slot service and the server for {@code parsed}; with {@code --peers}, this process is one replica of
-     * a replicated coordinator ({@link CoordinatorReplica}) whose ledger is kept by Raft on every replica and on disk.
-     * Standalone, the coordinator keeps no state on disk, so it cannot tell a first start from a restart: it always
-     * starts as the successor of a lost one. It grants nothing for one
+     * Starts the slot service and the server for {@code options}; with {@code --peers}, this process is one replica
+     * of a replicated coordinator ({@link CoordinatorReplica}) whose ledger is kept by Raft on every replica and on
+     * disk. Standalone, the coordinator keeps no state on disk, so it cannot tell a first start from a restart: it
+     * always starts as the successor of a lost one. It grants nothing for one
      * lease (a predecessor's grants have run out by then), and its epochs start at the wall clock in microseconds,
      * above any predecessor's as long as that one granted fewer than 1,000 slots per millisecond on average (the
      * measured maximum is about 22 per millisecond) and the wall clock did not step back by more than the restart
      * took.
      */
-    static CoordinatorServer start(CoordinatorOptions.Parsed parsed) throws IOException {
-        CoordinatorConfig config = parsed.config();
-        CoordinatorReplica.Settings replication = CoordinatorReplica.parse(parsed.values());
-        LoadBalancer loadBalancer = loadBalancer(parsed);
+    static CoordinatorServer start(CoordinatorOptions options) throws IOException {
+        CoordinatorConfig config = options.config();
         SlotServiceBuilder builder = SlotService.builder()
             .policy(config.policy())
-            .loadBalancer(loadBalancer)
+            .loadBalancer(options.loadBalancer())
             .maxMembers(config.maxMembers());
-        if (replication == null) {
+        if (options.replication() == null) {
             builder.successorOf(Math.multiplyExact(System.currentTimeMillis(), 1_000L), config.policy().leaseMillis());
         } else { // the ledger survives on the other replicas and on disk: no hold, epochs continue
-            builder.replicated(CoordinatorReplica.start(replication, config.policy()));
+            builder.replicated(CoordinatorReplica.start(options.replication(), config.policy()));
         }
         return CoordinatorServer.start(config, builder.build());
-    }
-
-    /**
-     * The adapter the coordinator drives: HAProxy's runtime API when {@code haproxy} is given, else generic mode
-     * ({@link NoLoadBalancer}: the node's readiness endpoint and its 503 gate move traffic away).
-     *
-     * @throws IllegalArgumentException naming the key when the HAProxy settings are incomplete or malformed
-     */
-    static LoadBalancer loadBalancer(CoordinatorOptions.Parsed parsed) {
-        Map<String, String> v = parsed.values();
-        String endpoint = v.get("haproxy");
-        if (endpoint == null || endpoint.isBlank() || endpoint.equals("none")) {
-            if (v.containsKey("haproxy-servers")) {
-                throw new IllegalArgumentException("--haproxy-servers needs --haproxy (the runtime API endpoint)");
-            }
-            return new NoLoadBalancer();
-        }
-        String servers = v.get("haproxy-servers");
-        if (servers == null || servers.isBlank()) {
-            throw new IllegalArgumentException("--haproxy needs --haproxy-servers, e.g. n1=app/s1,n2=app/s2");
-        }
-        Map<String, String> mapping = new LinkedHashMap<>();
-        for (String pair : servers.split(",")) {
-            int eq = pair.indexOf('=');
-            if (eq <= 0 || eq == pair.length() - 1) {
-                throw new IllegalArgumentException("--haproxy-servers: '" + pair.trim()
-                    + "' is not node=backend/server");
-            }
-            mapping.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
-        }
-        String drain = v.getOrDefault("haproxy-drain", "drain").trim();
-        HaproxyRuntimeApi.AdminState state = switch (drain) {
-            case "drain" -> HaproxyRuntimeApi.AdminState.DRAIN;
-            case "maint" -> HaproxyRuntimeApi.AdminState.MAINT;
-            default -> throw new IllegalArgumentException("--haproxy-drain takes drain or maint, not " + drain);
-        };
-        return HaproxyRuntimeApi.builder(RuntimeApiEndpoint.parse(endpoint)).servers(mapping)
-            .drainState(state).build();
     }
 
     static String summary(CoordinatorConfig config, CoordinatorServer server) {

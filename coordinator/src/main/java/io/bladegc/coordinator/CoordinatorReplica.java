@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -53,15 +52,14 @@ final class CoordinatorReplica {
     record Settings(RaftPeerId self, RaftGroup group, Path dir) {
     }
 
-
     /**
-     * @param values the merged options
+     * @param peers   {@code --peers}: {@code id=host:port,...}, {@code null} or {@code none} for standalone
+     * @param id      {@code --id}, or {@code null}
+     * @param raftDir {@code --raft-dir}: the directory below which this replica keeps a directory of its own
      * @return the settings, or {@code null} when {@code --peers} is not given (standalone)
      * @throws IllegalArgumentException naming the option when the replication options are incomplete or malformed
      */
-    static Settings parse(Map<String, String> values) {
-        String peers = values.get("peers");
-        String id = values.get("id");
+    static Settings parse(String peers, String id, String raftDir) {
         if (peers == null || peers.isBlank() || peers.equals("none")) {
             if (id != null) {
                 throw new IllegalArgumentException("--id needs --peers (the replicas)");
@@ -98,7 +96,7 @@ final class CoordinatorReplica {
         if (!ids.contains(id.trim())) {
             throw new IllegalArgumentException("--id " + id + " is not one of --peers " + ids);
         }
-        Path dir = Path.of(values.getOrDefault("raft-dir", "blade-coordinator-raft")).resolve(id.trim());
+        Path dir = Path.of(raftDir).resolve(id.trim());
         return new Settings(RaftPeerId.valueOf(id.trim()), RaftGroup.valueOf(GROUP, list), dir);
     }
 

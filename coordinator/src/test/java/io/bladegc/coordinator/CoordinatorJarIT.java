@@ -44,7 +44,7 @@ class CoordinatorJarIT {
             Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar));
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command);
-        pb.environment().remove(CoordinatorOptions.TOKEN_ENV);
+        pb.environment().remove(CoordinatorCommandLine.TOKEN_ENV);
         Process p = pb.start();
         processes.add(p);
         return p;
@@ -60,7 +60,7 @@ class CoordinatorJarIT {
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).isZero();
         assertThat(all(p.getInputStream())).startsWith("Usage: java -jar blade-coordinator.jar")
-            .contains("--bind", "--port", "--token", "--k ", "--k-fraction", "--min-healthy", "--lease",
+            .contains("--bind", "--port", "--token", "--k=", "--k-fraction", "--min-healthy", "--lease",
                 "--member-timeout", "--config");
     }
 
@@ -70,7 +70,8 @@ class CoordinatorJarIT {
         assertThat(bad.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(bad.exitValue()).isEqualTo(2);
         String err = all(bad.getErrorStream());
-        assertThat(err).contains("unknown option '--nope'", "malformed value for 'lease': 'soon'", "see --help");
+        assertThat(err).contains("blade-coordinator: Unknown option: '--nope'",
+            "blade-coordinator: Invalid value for option '--lease': 'soon'", "blade-coordinator: see --help");
 
         Process open = launch("--bind", "0.0.0.0", "--port", "0");
         assertThat(open.waitFor(30, TimeUnit.SECONDS)).isTrue();

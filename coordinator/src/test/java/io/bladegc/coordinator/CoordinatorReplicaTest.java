@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class CoordinatorReplicaTest {
@@ -12,14 +11,13 @@ class CoordinatorReplicaTest {
 
     @Test
     void withoutPeersTheCoordinatorIsStandalone() {
-        assertThat(CoordinatorReplica.parse(Map.of())).isNull();
-        assertThat(CoordinatorReplica.parse(Map.of("peers", "none"))).isNull();
+        assertThat(CoordinatorReplica.parse(null, null, "d")).isNull();
+        assertThat(CoordinatorReplica.parse("none", null, "d")).isNull();
     }
 
     @Test
     void peersIdAndDirectory() {
-        CoordinatorReplica.Settings s = CoordinatorReplica.parse(Map.of("peers", PEERS, "id", "c2",
-            "raft-dir", "/var/lib/blade"));
+        CoordinatorReplica.Settings s = CoordinatorReplica.parse(PEERS, "c2", "/var/lib/blade");
         assertThat(s.self().toString()).isEqualTo("c2");
         assertThat(s.group().getPeers()).hasSize(3);
         assertThat(s.group().getGroupId()).isEqualTo(CoordinatorReplica.GROUP);
@@ -29,16 +27,16 @@ class CoordinatorReplicaTest {
 
     @Test
     void badReplicationOptionsNameTheProblem() {
-        assertThatThrownBy(() -> CoordinatorReplica.parse(Map.of("id", "c1"))).hasMessageContaining("--id needs --peers");
-        assertThatThrownBy(() -> CoordinatorReplica.parse(Map.of("peers", PEERS)))
+        assertThatThrownBy(() -> CoordinatorReplica.parse(null, "c1", "d")).hasMessageContaining("--id needs --peers");
+        assertThatThrownBy(() -> CoordinatorReplica.parse(PEERS, null, "d"))
             .hasMessageContaining("--peers needs --id");
-        assertThatThrownBy(() -> CoordinatorReplica.parse(Map.of("peers", PEERS, "id", "c9")))
+        assertThatThrownBy(() -> CoordinatorReplica.parse(PEERS, "c9", "d"))
             .hasMessageContaining("--id c9 is not one of --peers");
-        assertThatThrownBy(() -> CoordinatorReplica.parse(Map.of("peers", "c1=127.0.0.1", "id", "c1")))
+        assertThatThrownBy(() -> CoordinatorReplica.parse("c1=127.0.0.1", "c1", "d"))
             .hasMessageContaining("'c1=127.0.0.1' is not id=host:port");
-        assertThatThrownBy(() -> CoordinatorReplica.parse(Map.of("peers", "c1=h:70000", "id", "c1")))
+        assertThatThrownBy(() -> CoordinatorReplica.parse("c1=h:70000", "c1", "d"))
             .hasMessageContaining("no valid port");
-        assertThatThrownBy(() -> CoordinatorReplica.parse(Map.of("peers", "c1=h:1,c1=h:2", "id", "c1")))
+        assertThatThrownBy(() -> CoordinatorReplica.parse("c1=h:1,c1=h:2", "c1", "d"))
             .hasMessageContaining("id 'c1' given twice");
     }
 }

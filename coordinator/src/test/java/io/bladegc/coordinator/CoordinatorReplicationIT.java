@@ -143,7 +143,7 @@ class CoordinatorReplicationIT {
         ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-Xmx128m", "-jar", jar, "--port", Integer.toString(httpPorts.get(id)), "--peers", peers, "--id", id,
             "--raft-dir", dir.toString(), "--lease", "30s", "--member-timeout", "30s");
-        pb.environment().remove(CoordinatorOptions.TOKEN_ENV);
+        pb.environment().remove(CoordinatorCommandLine.TOKEN_ENV);
         pb.redirectErrorStream(true).redirectOutput(dir.resolve(id + ".log").toFile());
         replicas.put(id, pb.start());
     }

@@ -9,6 +9,7 @@ import io.bladegc.benchmarks.load.OpenLoopLoad;
 import io.bladegc.benchmarks.report.ArmComparison;
 import io.bladegc.benchmarks.report.LatencyPlot;
 import io.bladegc.benchmarks.report.TimelinePlot;
+import io.bladegc.commandline.ToolCommandLine;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
@@ -94,8 +95,6 @@ public final class ClusterDemo {
      */
     public static final List<String> WORKLOAD = List.of("--live-mb", "384", "--object-bytes", "64",
         "--garbage-kb", "32", "--churn-kb", "64", "--threads", "16");
-    private static final String USAGE = "usage: ClusterDemo --agent-jar JAR --coordinator-jar JAR"
-        + " [--arms g1,parallel,blade] [--rate 600] [--warmup 15s] [--duration 45s] [--haproxy haproxy] [--out DIR]";
     /** A pause's closing line in a {@code -Xlog:gc} log: {@code GC(12) Pause Young (Allocation Failure) ... 4.2ms}. */
     private static final Pattern PAUSE_LINE = Pattern.compile("GC\\(\\d+\\) Pause .*\\d+\\.\\d+ms$");
 
@@ -103,15 +102,7 @@ public final class ClusterDemo {
     }
 
     public static void main(String[] args) throws Exception {
-        ClusterDemoOptions o;
-        try {
-            o = ClusterDemoOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.err.println(USAGE);
-            System.exit(2);
-            return;
-        }
+        ClusterDemoOptions o = ToolCommandLine.parseOrExit(new ClusterDemoOptions.Flags(), args);
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
         // SIGTERM or Ctrl-C: stop the running arm's children too (try-with-resources does not run then)

@@ -1,9 +1,15 @@
 package io.bladegc.benchmarks.cluster;
 
-import io.bladegc.benchmarks.load.OpenLoopLoad;
+import io.bladegc.benchmarks.load.DurationOption;
+import io.bladegc.commandline.ToolCommand;
+import io.bladegc.commandline.ToolCommandLine;
+import io.bladegc.commandline.UsageException;
+import io.bladegc.commandline.UsageProblems;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@link ClusterDemo}'s command line. Immutable.
@@ -20,45 +26,59 @@ import java.util.List;
  */
 record ClusterDemoOptions(Path agentJar, Path coordinatorJar, List<String> arms, double rate, Duration warmup,
                           Duration duration, Path haproxy, Path out) {
+    private static final List<String> ARMS = List.of("g1", "parallel", "blade");
 
-    /** @throws IllegalArgumentException naming the first bad, unknown or missing option */
+    /** @throws UsageException naming every bad, unknown or missing option */
     static ClusterDemoOptions parse(String... args) {
-        Path agentJar = null;
-        Path coordinatorJar = null;
-        List<String> arms = List.of("g1", "parallel", "blade");
-        double rate = 600;
-        Duration warmup = Duration.ofSeconds(15);
-        Duration duration = Duration.ofSeconds(45);
-        Path haproxy = Path.of("haproxy");
-        Path out = Path.of("benchmarks", "target", "cluster-demo");
-        for (int i = 0; i < args.length; i += 2) {
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException("missing value for " + args[i]);
+        return ToolCommandLine.options(new Flags(), args);
+    }
+
+    /** The options as picocli reads them. */
+    @Command(name = "ClusterDemo", description = "The cluster demo: three DemoServer backends behind HAProxy, one"
+        + " arm after the other, the load from this JVM; prints the arms side by side.")
+    static final class Flags implements ToolCommand<ClusterDemoOptions> {
+        @Option(names = "--agent-jar", paramLabel = "JAR", required = true, description = "the agent jar")
+        Path agentJar;
+
+        @Option(names = "--coordinator-jar", paramLabel = "JAR", required = true, description = "the coordinator jar")
+        Path coordinatorJar;
+
+        @Option(names = "--arms", paramLabel = "ARMS", defaultValue = "g1,parallel,blade", description = "the arms in"
+            + " the order they run, separated by commas or spaces, repeats allowed (default ${DEFAULT-VALUE})")
+        String arms;
+
+        @Option(names = "--rate", paramLabel = "PER_SECOND", defaultValue = "600",
+            description = "requests per second through HAProxy (default ${DEFAULT-VALUE})")
+        double rate;
+
+        @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "15s", converter = DurationOption.class,
+            description = "load before each measured window (default ${DEFAULT-VALUE})")
+        Duration warmup;
+
+        @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "45s", converter = DurationOption.class,
+            description = "each measured window (default ${DEFAULT-VALUE})")
+        Duration duration;
+
+        @Option(names = "--haproxy", paramLabel = "EXECUTABLE", defaultValue = "haproxy",
+            description = "the haproxy executable (default ${DEFAULT-VALUE}, found on the PATH)")
+        Path haproxy;
+
+        @Option(names = "--out", paramLabel = "DIR", defaultValue = "benchmarks/target/cluster-demo",
+            description = "where results and logs go (default ${DEFAULT-VALUE})")
+        Path out;
+
+        @Override
+        public ClusterDemoOptions options() {
+            List<String> list = List.of(arms.trim().split("[ ,]+"));
+            UsageProblems problems = new UsageProblems();
+            for (String arm : list) {
+                problems.check(ARMS.contains(arm), "--arms", arm, "an arm (use g1, parallel, blade)");
             }
-            String v = args[i + 1];
-            switch (args[i]) {
-                case "--agent-jar": agentJar = Path.of(v); break;
-                case "--coordinator-jar": coordinatorJar = Path.of(v); break;
-                case "--arms": arms = List.of(v.trim().split("[ ,]+")); break;
-                case "--rate": rate = Double.parseDouble(v); break;
-                case "--warmup": warmup = OpenLoopLoad.parseDuration(v); break;
-                case "--duration": duration = OpenLoopLoad.parseDuration(v); break;
-                case "--haproxy": haproxy = Path.of(v); break;
-                case "--out": out = Path.of(v); break;
-                default: throw new IllegalArgumentException("unknown option " + args[i]);
-            }
+            problems.check(rate > 0, "--rate", rate, "a positive rate");
+            problems.check(!duration.isZero() && !duration.isNegative(), "--duration", duration, "positive");
+            problems.check(!warmup.isNegative(), "--warmup", warmup, "zero or positive");
+            problems.throwIfAny();
+            return new ClusterDemoOptions(agentJar, coordinatorJar, list, rate, warmup, duration, haproxy, out);
         }
-        for (String arm : arms) {
-            if (!List.of("g1", "parallel", "blade").contains(arm)) {
-                throw new IllegalArgumentException("unknown arm " + arm + " (use g1, parallel, blade)");
-            }
-        }
-        if (agentJar == null || coordinatorJar == null) {
-            throw new IllegalArgumentException("--agent-jar and --coordinator-jar are required");
-        }
-        if (!(rate > 0) || duration.isZero() || duration.isNegative() || warmup.isNegative()) {
-            throw new IllegalArgumentException("rate and duration must be positive, warmup not negative");
-        }
-        return new ClusterDemoOptions(agentJar, coordinatorJar, arms, rate, warmup, duration, haproxy, out);
     }
 }

@@ -6,6 +6,9 @@ import io.bladegc.api.BladeNode;
 import io.bladegc.api.BladeOptions;
 import io.bladegc.api.Gate;
 import io.bladegc.api.collector.CollectorKind;
+import io.bladegc.commandline.ToolCommand;
+import io.bladegc.commandline.ToolCommandLine;
+import io.bladegc.commandline.UsageProblems;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.HashMap;
@@ -20,6 +23,8 @@ import javax.management.MBeanServer;
 import javax.management.NotificationEmitter;
 import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 /**
  * One cell of the JDK x collector compatibility table: runs a Blade node in this JVM under a small synthetic request
@@ -64,8 +69,32 @@ public final class CompatibilityCheck {
     private CompatibilityCheck() {
     }
 
+    /** The command line: the seconds of load. */
+    @Command(name = "CompatibilityCheck", description = "One cell of the JDK x collector compatibility table: a"
+        + " Blade node under a small request load; prints one line of key=value pairs, then the node's summary.")
+    static final class Seconds implements ToolCommand<Double> {
+        // text, converted below: a malformed positional argument would also count as unmatched to picocli
+        @Parameters(paramLabel = "SECONDS", arity = "0..1", defaultValue = "8",
+            description = "how long the request threads run (default ${DEFAULT-VALUE})")
+        String seconds;
+
+        @Override
+        public Double options() {
+            double value;
+            try {
+                value = Double.parseDouble(seconds);
+            } catch (NumberFormatException e) {
+                value = Double.NaN;
+            }
+            UsageProblems problems = new UsageProblems();
+            problems.check(value > 0, "SECONDS", seconds, "a positive number of seconds");
+            problems.throwIfAny();
+            return value;
+        }
+    }
+
     public static void main(String[] args) throws Exception {
-        double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 8;
+        double seconds = ToolCommandLine.parseOrExit(new Seconds(), args);
         ConcurrentLinkedQueue<Seen> seen = new ConcurrentLinkedQueue<>();
         for (GarbageCollectorMXBean bean : ManagementFactory.getGarbageCollectorMXBeans()) {
             if (bean instanceof NotificationEmitter emitter) {

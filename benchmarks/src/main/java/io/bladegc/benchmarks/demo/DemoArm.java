@@ -1,7 +1,10 @@
 package io.bladegc.benchmarks.demo;
 
+import io.bladegc.benchmarks.load.LoadOptions;
 import io.bladegc.benchmarks.load.LoadResult;
 import io.bladegc.benchmarks.load.OpenLoopLoad;
+import io.bladegc.commandline.ToolCommand;
+import io.bladegc.commandline.ToolCommandLine;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -11,6 +14,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * One arm of the demo: open-loop load against a running {@link DemoServer}, with the server's GC record reset when
@@ -26,33 +32,29 @@ public final class DemoArm {
     private DemoArm() {
     }
 
+    /** The command line. */
+    @Command(name = "DemoArm", description = "One arm of the demo: open-loop load against a running DemoServer;"
+        + " writes <out>.load.properties, <out>.stats.json and <out>.stats-start.json for DemoTable.")
+    static final class Settings implements ToolCommand<Settings> {
+        @Option(names = "--base", paramLabel = "http://HOST:PORT", required = true, description = "the DemoServer")
+        String base;
+
+        @Option(names = "--out", paramLabel = "PATH_PREFIX", required = true, description = "where the files go")
+        Path out;
+
+        @Mixin
+        LoadOptions load;
+
+        @Override
+        public Settings options() {
+            return this;
+        }
+    }
+
     public static void main(String[] args) throws Exception {
-        String base = null;
-        double rate = 1000;
-        Duration duration = Duration.ofSeconds(30);
-        Duration warmup = Duration.ofSeconds(10);
-        Duration timeout = Duration.ofSeconds(10);
-        int connections = 64;
-        Path out = null;
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            String v = args[i + 1];
-            switch (args[i]) {
-                case "--base": base = v.endsWith("/") ? v.substring(0, v.length() - 1) : v; break;
-                case "--rate": rate = Double.parseDouble(v); break;
-                case "--duration": duration = OpenLoopLoad.parseDuration(v); break;
-                case "--warmup": warmup = OpenLoopLoad.parseDuration(v); break;
-                case "--timeout": timeout = OpenLoopLoad.parseDuration(v); break;
-                case "--out": out = Path.of(v); break;
-                case "--connections": connections = Integer.parseInt(v); break;
-                default: throw new IllegalArgumentException("unknown option " + args[i]);
-            }
-        }
-        if (base == null || out == null || args.length % 2 != 0) {
-            System.err.println("usage: DemoArm --base http://HOST:PORT --out PATH_PREFIX [--rate 1000]"
-                + " [--duration 30s] [--warmup 10s] [--timeout 10s] [--connections 64]");
-            System.exit(2);
-            return;
-        }
+        Settings o = ToolCommandLine.parseOrExit(new Settings(), args);
+        String base = o.base.endsWith("/") ? o.base.substring(0, o.base.length() - 1) : o.base;
+        Path out = o.out;
         HttpClient control = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
         URI reset = URI.create(base + "/stats/reset");
@@ -64,8 +66,7 @@ public final class DemoArm {
         }
         Path startStats = Path.of(out + ".stats-start.json");
         Files.deleteIfExists(startStats);
-        OpenLoopLoad load = OpenLoopLoad.builder(URI.create(base + "/work"))
-            .rate(rate).duration(duration).warmup(warmup).timeout(timeout).connections(connections)
+        OpenLoopLoad load = o.load.applyTo(OpenLoopLoad.builder(URI.create(base + "/work")))
             .onMeasureStart(() -> {
                 try {
                     // The node's counters run from its start: keep them as they are now, to show the window's share.
@@ -79,8 +80,8 @@ public final class DemoArm {
             .build();
         // Once before the load, so the server's JSON and JMX code is loaded and warm, not in the measured window.
         call(control, HttpRequest.newBuilder(stats).GET());
-        System.err.printf("demo: %s/work at %.0f/s, warm-up %d s, measuring %d s%n", base, rate,
-            warmup.toSeconds(), duration.toSeconds());
+        System.err.printf("demo: %s/work at %.0f/s, warm-up %d s, measuring %d s%n", base, o.load.rate(),
+            o.load.warmup().toSeconds(), o.load.duration().toSeconds());
         LoadResult result = load.run();
         String json = call(control, HttpRequest.newBuilder(stats).GET());
         result.save(Path.of(out + ".load.properties"));

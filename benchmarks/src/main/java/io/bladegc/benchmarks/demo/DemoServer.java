@@ -1,6 +1,10 @@
 package io.bladegc.benchmarks.demo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.bladegc.commandline.ToolCommand;
+import io.bladegc.commandline.ToolCommandLine;
+import io.bladegc.commandline.UsageException;
+import io.bladegc.commandline.UsageProblems;
 import io.bladegc.servlet.BladeFilter;
 import io.bladegc.servlet.BladeMeters;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -23,6 +27,8 @@ import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The demo service: an embedded Jetty 12 (ee10) with a configurable live set and allocation rate, optionally behind
@@ -56,69 +62,73 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * per request). Stops gracefully on SIGTERM.
  */
 public final class DemoServer {
-    private static final String USAGE = "usage: DemoServer [--port N] [--live-mb M] [--garbage-kb K] [--churn-kb C]"
-        + " [--object-bytes B] [--blade on|off] [--threads N] [--gc-overlap on|off]";
-
     /** Command-line settings. */
     record Options(int port, int liveMb, int garbageKb, int churnKb, int objectBytes, boolean blade, int threads,
                    boolean gcOverlap) {
+        /** @throws UsageException naming every bad or unknown option */
         static Options parse(String... args) {
-            int port = 8080;
-            int liveMb = 64;
-            int garbageKb = 32;
-            int churnKb = 4;
-            int objectBytes = Workload.CHUNK_BYTES;
-            boolean blade = false;
-            int threads = 32;
-            boolean gcOverlap = false;
-            for (int i = 0; i < args.length; i++) {
-                String key = args[i];
-                if (i + 1 >= args.length) {
-                    throw new IllegalArgumentException("missing value for " + key);
-                }
-                String value = args[++i];
-                switch (key) {
-                    case "--port": port = nonNegative(key, value); break;
-                    case "--live-mb": liveMb = nonNegative(key, value); break;
-                    case "--garbage-kb": garbageKb = nonNegative(key, value); break;
-                    case "--churn-kb": churnKb = nonNegative(key, value); break;
-                    case "--object-bytes": objectBytes = nonNegative(key, value); break;
-                    case "--threads": threads = nonNegative(key, value); break;
-                    case "--blade": blade = onOff(key, value); break;
-                    case "--gc-overlap": gcOverlap = onOff(key, value); break;
-                    default: throw new IllegalArgumentException("unknown option " + key);
-                }
-            }
-            if (gcOverlap && !blade) {
-                throw new IllegalArgumentException("--gc-overlap on needs --blade on (the filter measures it)");
-            }
-            if (threads < 8) {
-                throw new IllegalArgumentException("--threads must be at least 8 (Jetty needs some for itself)");
-            }
-            if (objectBytes < 16 || objectBytes > Workload.CHUNK_BYTES) {
-                throw new IllegalArgumentException("--object-bytes takes 16 to " + Workload.CHUNK_BYTES + ", not "
-                    + objectBytes);
-            }
-            return new Options(port, liveMb, garbageKb, churnKb, objectBytes, blade, threads, gcOverlap);
+            return ToolCommandLine.options(new Flags(), args);
         }
+    }
 
-        private static boolean onOff(String key, String value) {
-            if (!value.equals("on") && !value.equals("off")) {
-                throw new IllegalArgumentException(key + " takes on or off, not " + value);
-            }
-            return value.equals("on");
-        }
+    /** The options as picocli reads them. */
+    @Command(name = "DemoServer", description = "The demo service: Jetty 12 with a configurable live set and"
+        + " allocation rate, optionally behind Blade's servlet filter. Prints 'LISTENING <port>' once it accepts"
+        + " requests; stops on SIGTERM.")
+    static final class Flags implements ToolCommand<Options> {
+        private static final List<String> ON_OFF = List.of("on", "off");
 
-        private static int nonNegative(String key, String value) {
-            try {
-                int v = Integer.parseInt(value);
-                if (v >= 0) {
-                    return v;
-                }
-            } catch (NumberFormatException e) {
-                // fall through
+        @Option(names = "--port", paramLabel = "N", defaultValue = "8080",
+            description = "port to listen on, 0 for any (default ${DEFAULT-VALUE})")
+        int port;
+
+        @Option(names = "--live-mb", paramLabel = "M", defaultValue = "64",
+            description = "the live set in MiB (default ${DEFAULT-VALUE})")
+        int liveMb;
+
+        @Option(names = "--garbage-kb", paramLabel = "K", defaultValue = "32",
+            description = "short-lived garbage per request in KiB (default ${DEFAULT-VALUE})")
+        int garbageKb;
+
+        @Option(names = "--churn-kb", paramLabel = "C", defaultValue = "4",
+            description = "live set replaced per request in KiB (default ${DEFAULT-VALUE})")
+        int churnKb;
+
+        @Option(names = "--object-bytes", paramLabel = "B", defaultValue = "" + Workload.CHUNK_BYTES,
+            description = "the live set's arrays are this large, 16 to " + Workload.CHUNK_BYTES
+                + " (default ${DEFAULT-VALUE})")
+        int objectBytes;
+
+        @Option(names = "--blade", paramLabel = "on|off", defaultValue = "off",
+            description = "behind Blade's servlet filter (default ${DEFAULT-VALUE})")
+        String blade;
+
+        @Option(names = "--threads", paramLabel = "N", defaultValue = "32",
+            description = "Jetty's threads, at least 8 (default ${DEFAULT-VALUE})")
+        int threads;
+
+        @Option(names = "--gc-overlap", paramLabel = "on|off", defaultValue = "off", description = "the filter's"
+            + " per-request GC-overlap measurement; needs --blade on (default ${DEFAULT-VALUE})")
+        String gcOverlap;
+
+        @Override
+        public Options options() {
+            UsageProblems problems = new UsageProblems();
+            problems.check(port >= 0, "--port", port, "a non-negative integer");
+            problems.check(liveMb >= 0, "--live-mb", liveMb, "a non-negative integer");
+            problems.check(garbageKb >= 0, "--garbage-kb", garbageKb, "a non-negative integer");
+            problems.check(churnKb >= 0, "--churn-kb", churnKb, "a non-negative integer");
+            problems.check(threads >= 8, "--threads", threads, "at least 8 (Jetty needs some for itself)");
+            problems.check(objectBytes >= 16 && objectBytes <= Workload.CHUNK_BYTES, "--object-bytes", objectBytes,
+                "16 to " + Workload.CHUNK_BYTES);
+            problems.check(ON_OFF.contains(blade), "--blade", blade, "on or off");
+            problems.check(ON_OFF.contains(gcOverlap), "--gc-overlap", gcOverlap, "on or off");
+            if (gcOverlap.equals("on") && !blade.equals("on")) {
+                problems.add("--gc-overlap on needs --blade on (the filter measures it)");
             }
-            throw new IllegalArgumentException(key + " takes a non-negative integer, not " + value);
+            problems.throwIfAny();
+            return new Options(port, liveMb, garbageKb, churnKb, objectBytes, blade.equals("on"), threads,
+                gcOverlap.equals("on"));
         }
     }
 
@@ -193,15 +203,7 @@ public final class DemoServer {
 
     public static void main(String[] args) throws Exception {
         BladeEventLines.enable();
-        Options options;
-        try {
-            options = Options.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.err.println(USAGE);
-            System.exit(2);
-            return;
-        }
+        Options options = ToolCommandLine.parseOrExit(new Flags(), args);
         DemoServer demo = new DemoServer(options);
         demo.start();
         System.out.println("LISTENING " + demo.port());

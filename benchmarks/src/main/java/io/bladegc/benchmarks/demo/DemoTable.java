@@ -7,6 +7,9 @@ import io.bladegc.benchmarks.load.LoadResult;
 import io.bladegc.benchmarks.load.SideBySideTable;
 import io.bladegc.benchmarks.report.ArmComparison;
 import io.bladegc.benchmarks.report.LatencyPlot;
+import io.bladegc.commandline.ToolCommand;
+import io.bladegc.commandline.ToolCommandLine;
+import io.bladegc.commandline.UsageException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +19,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 /**
  * Prints the demo's arms side by side: the open-loop latency of 2xx responses, shed share and achieved rate from
@@ -32,12 +37,25 @@ public final class DemoTable {
     private DemoTable() {
     }
 
-    public static void main(String[] args) throws IOException {
-        if (args.length == 0 || args.length % 2 != 0) {
-            System.err.println("usage: DemoTable NAME PATH_PREFIX [NAME PATH_PREFIX ...]");
-            System.exit(2);
-            return;
+    /** The command line: arm names and their files, in pairs. */
+    @Command(name = "DemoTable", customSynopsis = "DemoTable NAME PATH_PREFIX [NAME PATH_PREFIX ...]",
+        description = "Prints the demo's arms side by side, from the files DemoArm wrote under each PATH_PREFIX, and"
+            + " writes latency.png beside the first arm's files.")
+    static final class Arms implements ToolCommand<String[]> {
+        @Parameters(paramLabel = "NAME PATH_PREFIX", arity = "1..*", description = "an arm's name and its files")
+        List<String> pairs;
+
+        @Override
+        public String[] options() {
+            if (pairs.size() % 2 != 0) {
+                throw new UsageException("the last NAME (" + pairs.get(pairs.size() - 1) + ") has no PATH_PREFIX");
+            }
+            return pairs.toArray(String[]::new);
         }
+    }
+
+    public static void main(String[] arguments) throws IOException {
+        String[] args = ToolCommandLine.parseOrExit(new Arms(), arguments);
         ObjectMapper json = new ObjectMapper();
         Map<String, Map<String, String>> columns = new LinkedHashMap<>();
         Map<String, JsonNode> nodes = new LinkedHashMap<>();

@@ -1,9 +1,16 @@
 package io.bladegc.benchmarks.load;
 
+import io.bladegc.commandline.ToolCommand;
+import io.bladegc.commandline.ToolCommandLine;
+import io.bladegc.commandline.UsageException;
+import io.bladegc.commandline.UsageProblems;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@link OpenLoopLoad}'s command line, parsed: {@code --url} (required), {@code --rate} (1000), {@code --duration}
@@ -16,58 +23,62 @@ import java.util.Locale;
  * @param description one line saying what will run, for the log
  */
 record LoadCommandLine(OpenLoopLoad load, Path save, String description) {
-    static final String USAGE = "usage: OpenLoopLoad --url URL [--rate PER_SECOND] [--duration 30s] [--warmup 10s]"
-        + " [--timeout 10s] [--connections 64] [--arrivals constant|poisson]"
-        + " [--method GET] [--interval-log FILE] [--save FILE]";
 
     /**
-     * @param args the arguments, as pairs of option and value
+     * @param args the arguments
      * @return the parsed command line
-     * @throws IllegalArgumentException naming the first bad, unknown or missing option
+     * @throws UsageException naming every bad, unknown or missing option
      */
     static LoadCommandLine parse(String... args) {
-        Path save = null;
-        Path intervalLog = null;
-        URI url = null;
-        double rate = 1000;
-        Duration duration = Duration.ofSeconds(30);
-        Duration warmup = Duration.ofSeconds(10);
-        Duration timeout = Duration.ofSeconds(10);
-        boolean poisson = false;
-        int connections = 64;
-        String method = "GET";
-        for (int i = 0; i < args.length; i += 2) {
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException("missing value for " + args[i]);
+        return ToolCommandLine.options(new Flags(), args);
+    }
+
+    /** The options as picocli reads them. */
+    @Command(name = "OpenLoopLoad", description = "Open-loop HTTP load: requests sent at their intended times,"
+        + " latency measured from those times; prints the result table. Exit status 1 when requests were left"
+        + " unfinished.")
+    static final class Flags implements ToolCommand<LoadCommandLine> {
+        @Option(names = "--url", paramLabel = "URL", required = true, description = "the http:// URL to load")
+        URI url;
+
+        @Mixin
+        LoadOptions load;
+
+        @Option(names = "--arrivals", paramLabel = "constant|poisson", defaultValue = "constant",
+            description = "evenly spaced, or Poisson arrivals at the rate (default ${DEFAULT-VALUE})")
+        String arrivals;
+
+        @Option(names = "--method", paramLabel = "METHOD", defaultValue = "GET",
+            description = "the HTTP method (default ${DEFAULT-VALUE})")
+        String method;
+
+        @Option(names = "--interval-log", paramLabel = "FILE",
+            description = "where to write an HdrHistogram interval log of the measured 2xx latencies (one histogram"
+                + " per second) (default none)")
+        Path intervalLog;
+
+        @Option(names = "--save", paramLabel = "FILE", description = "where to save the result (default none)")
+        Path save;
+
+        @Override
+        public LoadCommandLine options() {
+            UsageProblems problems = new UsageProblems();
+            problems.check(arrivals.equals("constant") || arrivals.equals("poisson"), "--arrivals", arrivals,
+                "constant or poisson");
+            problems.throwIfAny();
+            boolean poisson = arrivals.equals("poisson");
+            OpenLoopLoad built;
+            try {
+                built = this.load.applyTo(OpenLoopLoad.builder(url)).poisson(poisson).intervalLog(intervalLog)
+                    .method(method).build();
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
             }
-            String v = args[i + 1];
-            switch (args[i]) {
-                case "--url": url = URI.create(v); break;
-                case "--rate": rate = Double.parseDouble(v); break;
-                case "--duration": duration = OpenLoopLoad.parseDuration(v); break;
-                case "--warmup": warmup = OpenLoopLoad.parseDuration(v); break;
-                case "--timeout": timeout = OpenLoopLoad.parseDuration(v); break;
-                case "--arrivals":
-                    if (!v.equals("constant") && !v.equals("poisson")) {
-                        throw new IllegalArgumentException("--arrivals takes constant or poisson, not " + v);
-                    }
-                    poisson = v.equals("poisson");
-                    break;
-                case "--connections": connections = Integer.parseInt(v); break;
-                case "--method": method = v; break;
-                case "--save": save = Path.of(v); break;
-                case "--interval-log": intervalLog = Path.of(v); break;
-                default: throw new IllegalArgumentException("unknown option " + args[i]);
-            }
+            String description = String.format(Locale.ROOT, "open-loop load: %s %s at %.0f/s (%s), warm-up %s,"
+                + " measuring %s", method, url, load.rate(), poisson ? "Poisson" : "constant", human(load.warmup()),
+                human(load.duration()));
+            return new LoadCommandLine(built, save, description);
         }
-        if (url == null) {
-            throw new IllegalArgumentException("--url is required");
-        }
-        OpenLoopLoad load = OpenLoopLoad.builder(url).rate(rate).duration(duration).warmup(warmup).timeout(timeout)
-            .poisson(poisson).intervalLog(intervalLog).connections(connections).method(method).build();
-        String description = String.format(Locale.ROOT, "open-loop load: %s %s at %.0f/s (%s), warm-up %s,"
-            + " measuring %s", method, url, rate, poisson ? "Poisson" : "constant", human(warmup), human(duration));
-        return new LoadCommandLine(load, save, description);
     }
 
     private static String human(Duration d) {

@@ -1,5 +1,6 @@
 package io.bladegc.benchmarks.load;
 
+import io.bladegc.commandline.ToolCommandLine;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -290,15 +291,7 @@ public final class OpenLoopLoad {
      * option, 1 when requests were left unfinished.
      */
     public static void main(String[] args) throws IOException {
-        LoadCommandLine command;
-        try {
-            command = LoadCommandLine.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.err.println(LoadCommandLine.USAGE);
-            System.exit(2);
-            return;
-        }
+        LoadCommandLine command = ToolCommandLine.parseOrExit(new LoadCommandLine.Flags(), args);
         System.err.println(command.description());
         LoadResult result = command.load().run();
         System.out.println(result);

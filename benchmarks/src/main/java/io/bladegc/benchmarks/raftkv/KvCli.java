@@ -1,8 +1,15 @@
 package io.bladegc.benchmarks.raftkv;
 
+import io.bladegc.commandline.ToolCommand;
+import io.bladegc.commandline.ToolCommandLine;
+import io.bladegc.commandline.UsageException;
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.List;
+import org.apache.ratis.protocol.RaftGroup;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * Command-line client of the replicated key-value store.
@@ -23,79 +30,93 @@ public final class KvCli {
     private KvCli() {
     }
 
+    /** The command line: the group, then the command. */
+    @Command(name = "KvCli", customSynopsis = {"KvCli --peers n1=host:port,... [--group UUID] COMMAND",
+        "  COMMAND: put KEY VALUE | get KEY | delete KEY | size | preload N [VALUE_BYTES]"},
+        description = "Runs one command against the replicated key-value store. Exit status: 0 done, 1 the store"
+            + " did not answer or refused, 2 bad arguments.")
+    static final class Request implements ToolCommand<Request> {
+        @Option(names = "--peers", paramLabel = "n1=host:port,...", required = true, description = "the store's peers")
+        String peers;
+
+        @Option(names = "--group", paramLabel = "UUID", description = "the group's id (default the store's own)")
+        String group;
+
+        @Parameters(paramLabel = "COMMAND", arity = "1..*", description = "put KEY VALUE, get KEY, delete KEY, size,"
+            + " or preload N [VALUE_BYTES]")
+        List<String> command;
+
+        RaftGroup raftGroup;
+
+        @Override
+        public void configure(CommandLine commandLine) {
+            commandLine.setStopAtPositional(true); // a key or value may start with dashes
+        }
+
+        @Override
+        public Request options() {
+            try {
+                raftGroup = KvGroup.parse(peers, group);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+            String verb = command.get(0);
+            int arity = command.size() - 1;
+            switch (verb) {
+                case "put" -> requireArity(verb, arity, 2, "KEY VALUE");
+                case "get", "delete" -> requireArity(verb, arity, 1, "KEY");
+                case "size" -> requireArity(verb, arity, 0, "");
+                case "preload" -> {
+                    if (arity < 1 || arity > 2) {
+                        throw new UsageException("preload takes N [VALUE_BYTES]");
+                    }
+                    number("N", command.get(1));
+                    if (arity == 2) {
+                        number("VALUE_BYTES", command.get(2));
+                    }
+                }
+                default -> throw new UsageException(
+                    "command '" + verb + "' is not one of put, get, delete, size, preload");
+            }
+            return this;
+        }
+    }
+
     /**
      * Runs one command.
      *
      * @param args see the class comment
      */
     public static void main(String[] args) {
-        System.exit(run(args));
+        System.exit(run(ToolCommandLine.parseOrExit(new Request(), args)));
     }
 
-    private static int run(String[] args) {
-        String peers = null;
-        String group = null;
-        int i = 0;
-        while (i + 1 < args.length && args[i].startsWith("--")) {
-            switch (args[i]) {
-                case "--peers" -> peers = args[i + 1];
-                case "--group" -> group = args[i + 1];
-                default -> {
-                    return usage("unknown argument " + args[i]);
-                }
-            }
-            i += 2;
-        }
-        if (peers == null) {
-            return usage("--peers is required");
-        }
-        List<String> command = Arrays.asList(args).subList(i, args.length);
-        try (KvClient client = KvClient.connect(KvGroup.parse(peers, group))) {
-            System.out.println(execute(client, command));
+    private static int run(Request request) {
+        try (KvClient client = KvClient.connect(request.raftGroup)) {
+            System.out.println(execute(client, request.command));
             return 0;
-        } catch (IllegalArgumentException e) {
-            return usage(e.getMessage());
         } catch (IOException e) {
             System.err.println("kv: " + e.getMessage());
             return 1;
         }
     }
 
+    /** Runs a command {@link Request#options()} checked. */
     private static String execute(KvClient client, List<String> command) throws IOException {
-        String verb = command.isEmpty() ? "" : command.get(0);
-        int arity = command.size() - 1;
-        switch (verb) {
-            case "put" -> {
-                requireArity(verb, arity, 2, "KEY VALUE");
-                return show(client.put(command.get(1), command.get(2)));
-            }
-            case "get" -> {
-                requireArity(verb, arity, 1, "KEY");
-                return show(client.get(command.get(1)));
-            }
-            case "delete" -> {
-                requireArity(verb, arity, 1, "KEY");
-                return show(client.delete(command.get(1)));
-            }
-            case "size" -> {
-                requireArity(verb, arity, 0, "");
-                return Integer.toString(client.size());
-            }
-            case "preload" -> {
-                if (arity < 1 || arity > 2) {
-                    throw new IllegalArgumentException("preload takes N [VALUE_BYTES]");
-                }
-                int valueBytes = arity == 2 ? number("VALUE_BYTES", command.get(2)) : DEFAULT_PRELOAD_VALUE_BYTES;
-                return Integer.toString(client.preload(number("N", command.get(1)), valueBytes));
-            }
-            default -> throw new IllegalArgumentException(
-                "command '" + verb + "' is not one of put, get, delete, size, preload");
-        }
+        return switch (command.get(0)) {
+            case "put" -> show(client.put(command.get(1), command.get(2)));
+            case "get" -> show(client.get(command.get(1)));
+            case "delete" -> show(client.delete(command.get(1)));
+            case "size" -> Integer.toString(client.size());
+            case "preload" -> Integer.toString(client.preload(number("N", command.get(1)),
+                command.size() == 3 ? number("VALUE_BYTES", command.get(2)) : DEFAULT_PRELOAD_VALUE_BYTES));
+            default -> throw new IllegalStateException("unchecked command " + command);
+        };
     }
 
     private static void requireArity(String verb, int arity, int expected, String shape) {
         if (arity != expected) {
-            throw new IllegalArgumentException(verb + " takes " + (shape.isEmpty() ? "no arguments" : shape));
+            throw new UsageException(verb + " takes " + (shape.isEmpty() ? "no arguments" : shape));
         }
     }
 
@@ -103,18 +124,11 @@ public final class KvCli {
         try {
             return Integer.parseInt(text);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(what + " '" + text + "' is not a number");
+            throw new UsageException(what + " '" + text + "' is not a number");
         }
     }
 
     private static String show(String value) {
         return value == null ? "(absent)" : value;
-    }
-
-    private static int usage(String problem) {
-        System.err.println("kv: " + problem);
-        System.err.println("usage: KvCli --peers n1=host:port,... [--group UUID] "
-            + "put KEY VALUE | get KEY | delete KEY | size | preload N [VALUE_BYTES]");
-        return 2;
     }
 }

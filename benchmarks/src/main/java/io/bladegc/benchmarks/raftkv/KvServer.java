@@ -1,6 +1,10 @@
 package io.bladegc.benchmarks.raftkv;
 
 import io.bladegc.benchmarks.demo.BladeEventLines;
+import io.bladegc.commandline.ToolCommand;
+import io.bladegc.commandline.ToolCommandLine;
+import io.bladegc.commandline.UsageException;
+import io.bladegc.commandline.UsageProblems;
 import io.bladegc.ratis.RaftBlade;
 import io.bladegc.ratis.RaftBladeOptions;
 import java.io.IOException;
@@ -16,6 +20,8 @@ import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.util.TimeDuration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * One peer of the replicated key-value store: a Ratis server over gRPC running {@link KvStateMachine}, with Blade
@@ -42,7 +48,7 @@ import org.apache.ratis.util.TimeDuration;
  * never starts one early.
  *
  * <p>{@link #main} prints {@code kv ready: <id> on <port>} once the server and Blade are started, and on SIGTERM
- * closes Blade, then the server. Bad arguments: one line on stderr naming the argument, exit status 2.
+ * closes Blade, then the server. Bad arguments: a usage error ({@link ToolCommandLine}), exit status 2.
  *
  * <p>Thread-safe: {@link #close()} may be called from any thread, more than once.
  */
@@ -64,48 +70,10 @@ public final class KvServer implements AutoCloseable {
         /**
          * Parses the command line.
          *
-         * @throws IllegalArgumentException naming the missing or malformed argument
+         * @throws UsageException naming every missing or malformed argument
          */
         public static Options parse(String... args) {
-            String id = null;
-            String peers = null;
-            String storage = null;
-            String group = null;
-            long snapshotEvery = 0;
-            for (int i = 0; i < args.length; i += 2) {
-                if (i + 1 >= args.length) {
-                    throw new IllegalArgumentException(args[i] + " needs a value");
-                }
-                String value = args[i + 1];
-                switch (args[i]) {
-                    case "--id" -> id = value;
-                    case "--peers" -> peers = value;
-                    case "--storage" -> storage = value;
-                    case "--group" -> group = value;
-                    case "--snapshot-every" -> snapshotEvery = parseSnapshotEvery(value);
-                    default -> throw new IllegalArgumentException("unknown argument " + args[i]);
-                }
-            }
-            if (id == null || peers == null || storage == null) {
-                throw new IllegalArgumentException((id == null ? "--id" : peers == null ? "--peers" : "--storage")
-                    + " is required");
-            }
-            RaftGroup raftGroup = KvGroup.parse(peers, group);
-            RaftPeerId peerId = RaftPeerId.valueOf(id);
-            KvGroup.portOf(raftGroup, peerId);
-            return new Options(peerId, raftGroup, Path.of(storage), snapshotEvery);
-        }
-
-        private static long parseSnapshotEvery(String value) {
-            try {
-                long n = Long.parseLong(value);
-                if (n > 0) {
-                    return n;
-                }
-            } catch (NumberFormatException e) {
-                // reported below
-            }
-            throw new IllegalArgumentException("--snapshot-every " + value + " is not a positive number");
+            return ToolCommandLine.options(new Flags(), args);
         }
 
         /** @return the Ratis configuration of this peer */
@@ -123,6 +91,45 @@ public final class KvServer implements AutoCloseable {
                 RaftServerConfigKeys.Snapshot.setRetentionFileNum(properties, 2);
             }
             return properties;
+        }
+    }
+
+    /** The options as picocli reads them. */
+    @Command(name = "KvServer", description = "One peer of the replicated key-value store, with Blade for Raft"
+        + " beside it. Prints 'kv ready: <id> on <port>' once started; stops on SIGTERM.")
+    static final class Flags implements ToolCommand<Options> {
+        @Option(names = "--id", paramLabel = "ID", required = true, description = "this peer's id, one of --peers")
+        String id;
+
+        @Option(names = "--peers", paramLabel = "n1=host:port,...", required = true,
+            description = "every peer of the group; gRPC on this peer's own port")
+        String peers;
+
+        @Option(names = "--storage", paramLabel = "DIR", required = true,
+            description = "the Raft storage (recovered when present, formatted when empty)")
+        Path storage;
+
+        @Option(names = "--group", paramLabel = "UUID", description = "the group's id (default the store's own)")
+        String group;
+
+        @Option(names = "--snapshot-every", paramLabel = "N", description = "a snapshot every N applied entries,"
+            + " keeping the latest two (default none)")
+        Long snapshotEvery;
+
+        @Override
+        public Options options() {
+            UsageProblems problems = new UsageProblems();
+            problems.check(snapshotEvery == null || snapshotEvery > 0, "--snapshot-every", snapshotEvery,
+                "a positive number");
+            problems.throwIfAny();
+            try {
+                RaftGroup raftGroup = KvGroup.parse(peers, group);
+                RaftPeerId peerId = RaftPeerId.valueOf(id);
+                KvGroup.portOf(raftGroup, peerId);
+                return new Options(peerId, raftGroup, storage, snapshotEvery == null ? 0 : snapshotEvery);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
         }
     }
 
@@ -179,14 +186,7 @@ public final class KvServer implements AutoCloseable {
      */
     public static void main(String[] args) throws Exception {
         BladeEventLines.enable();
-        Options options;
-        try {
-            options = Options.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("kv-server: " + e.getMessage());
-            System.exit(2);
-            return;
-        }
+        Options options = ToolCommandLine.parseOrExit(new Flags(), args);
         KvServer kv = start(options);
         CountDownLatch closed = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -1,6 +1,7 @@
 package io.bladegc.benchmarks.suite;
 
 import io.bladegc.benchmarks.report.LatencyPlot;
+import io.bladegc.commandline.ToolCommandLine;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -28,15 +29,7 @@ public final class SuiteMain {
     }
 
     public static void main(String[] args) throws Exception {
-        SuiteOptions o;
-        try {
-            o = SuiteOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.err.println(SuiteOptions.USAGE);
-            System.exit(2);
-            return;
-        }
+        SuiteOptions o = ToolCommandLine.parseOrExit(new SuiteOptions.Flags(args), args);
         Files.createDirectories(o.out());
         StopOnExit stop = StopOnExit.install();
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)

@@ -1,8 +1,15 @@
 package io.bladegc.benchmarks.suite;
 
+import io.bladegc.commandline.ToolCommand;
+import io.bladegc.commandline.ToolCommandLine;
+import io.bladegc.commandline.UsageException;
+import io.bladegc.commandline.UsageProblems;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@link SuiteMain}'s command line. Immutable.
@@ -31,12 +38,6 @@ import java.util.List;
 public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path coordinatorJar, Path out,
                            Path haproxy, Path jvmDir, double rate, String command, List<String> arms) {
 
-    /** The usage line. */
-    public static final String USAGE = "usage: SuiteMain http-cluster|single-node|memory-pressure|raft-kv|load-sweep|collection-rate"
-        + " [--quick]"
-        + " --agent-jar JAR --coordinator-jar JAR"
-        + " --out DIR [--haproxy haproxy] [--jvm-dir /usr/lib/jvm] [--rate 600] [--arms a,b,...] [--command TEXT]";
-
     /** The scenarios, by name. */
     public static final List<String> SCENARIOS = List.of(HttpClusterScenario.NAME, SingleNodeScenario.NAME,
         MemoryPressureScenario.NAME, RaftKvScenario.NAME, LoadSweepScenario.NAME, CollectionRateScenario.NAME);
@@ -56,57 +57,74 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
         return quick ? Duration.ofSeconds(6) : Duration.ofSeconds(60);
     }
 
-    /** @throws IllegalArgumentException naming the first bad, unknown or missing option */
+    /** @throws UsageException naming every bad, unknown or missing option */
     public static SuiteOptions parse(String... args) {
-        if (args.length == 0 || args[0].startsWith("--")) {
-            throw new IllegalArgumentException("the scenario comes first");
+        return ToolCommandLine.options(new Flags(args), args);
+    }
+
+    /** The options as picocli reads them. */
+    @Command(name = "SuiteMain", description = "The benchmark suite: runs one scenario, writes its results and table"
+        + " to --out. Exit status 0 when every part of the scenario completed, 1 when some failed.")
+    static final class Flags implements ToolCommand<SuiteOptions> {
+        @Parameters(index = "0", paramLabel = "<scenario>", description = "http-cluster, single-node,"
+            + " memory-pressure, raft-kv, load-sweep or collection-rate")
+        String scenario;
+
+        @Option(names = "--quick", description = "1 repetition, 3 s warm-up, 6 s measured (otherwise 3 repetitions,"
+            + " 15 s warm-up, 60 s measured; some scenarios size their own windows)")
+        boolean quick;
+
+        @Option(names = "--agent-jar", paramLabel = "JAR", required = true, description = "the agent jar")
+        Path agentJar;
+
+        @Option(names = "--coordinator-jar", paramLabel = "JAR", required = true, description = "the coordinator jar")
+        Path coordinatorJar;
+
+        @Option(names = "--out", paramLabel = "DIR", required = true, description = "where results go")
+        Path out;
+
+        @Option(names = "--haproxy", paramLabel = "EXECUTABLE", defaultValue = "haproxy",
+            description = "the haproxy executable (default ${DEFAULT-VALUE})")
+        Path haproxy;
+
+        @Option(names = "--jvm-dir", paramLabel = "DIR", defaultValue = "/usr/lib/jvm",
+            description = "where to look for a JDK 21 or newer (default ${DEFAULT-VALUE})")
+        Path jvmDir;
+
+        @Option(names = "--rate", paramLabel = "PER_SECOND", defaultValue = "600",
+            description = "requests per second (default ${DEFAULT-VALUE})")
+        double rate;
+
+        @Option(names = "--arms", paramLabel = "a,b,...", description = "http-cluster only: only these of its arms,"
+            + " in its own order (default every arm)")
+        String arms;
+
+        @Option(names = "--command", paramLabel = "TEXT", description = "the command line to name in the table's"
+            + " header (default: SuiteMain's arguments)")
+        String command;
+
+        private final String[] args;
+
+        Flags(String... args) {
+            this.args = args.clone();
         }
-        String scenario = args[0];
-        if (!SCENARIOS.contains(scenario)) {
-            throw new IllegalArgumentException("unknown scenario " + scenario + "; one of " + SCENARIOS);
-        }
-        boolean quick = false;
-        Path agentJar = null;
-        Path coordinatorJar = null;
-        Path out = null;
-        Path haproxy = Path.of("haproxy");
-        Path jvmDir = Path.of("/usr/lib/jvm");
-        double rate = 600;
-        String command = "SuiteMain " + String.join(" ", args);
-        List<String> arms = List.of();
-        for (int i = 1; i < args.length; i++) {
-            if (args[i].equals("--quick")) {
-                quick = true;
-                continue;
+
+        @Override
+        public SuiteOptions options() {
+            UsageProblems problems = new UsageProblems();
+            if (!SCENARIOS.contains(scenario)) {
+                problems.add("unknown scenario " + scenario + "; one of " + SCENARIOS);
             }
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException("missing value for " + args[i]);
+            problems.check(rate > 0, "--rate", rate, "a positive rate");
+            List<String> list = arms == null ? List.of() : List.of(arms.split(",", -1));
+            if (!list.isEmpty() && !HttpClusterScenario.NAME.equals(scenario)) {
+                problems.add("--arms applies to " + HttpClusterScenario.NAME + " only");
             }
-            String v = args[++i];
-            switch (args[i - 1]) {
-                case "--agent-jar" -> agentJar = Path.of(v);
-                case "--coordinator-jar" -> coordinatorJar = Path.of(v);
-                case "--out" -> out = Path.of(v);
-                case "--haproxy" -> haproxy = Path.of(v);
-                case "--jvm-dir" -> jvmDir = Path.of(v);
-                case "--rate" -> rate = Double.parseDouble(v);
-                case "--command" -> command = v;
-                case "--arms" -> arms = List.of(v.split(",", -1));
-                default -> throw new IllegalArgumentException("unknown option " + args[i - 1]);
-            }
+            problems.check(list.stream().noneMatch(String::isBlank), "--arms", arms,
+                "arm names separated by commas");
+            problems.throwIfAny();
+            return new SuiteOptions(scenario, quick, agentJar, coordinatorJar, out, haproxy, jvmDir, rate,
+                command != null ? command : "SuiteMain " + String.join(" ", args), list);
         }
-        if (agentJar == null || coordinatorJar == null || out == null) {
-            throw new IllegalArgumentException("--agent-jar, --coordinator-jar and --out are required");
-        }
-        if (!(rate > 0)) {
-            throw new IllegalArgumentException("rate must be positive: " + rate);
-        }
-        if (!arms.isEmpty() && !scenario.equals(HttpClusterScenario.NAME)) {
-            throw new IllegalArgumentException("--arms applies to " + HttpClusterScenario.NAME + " only");
-        }
-        if (arms.stream().anyMatch(String::isBlank)) {
-            throw new IllegalArgumentException("--arms needs arm names separated by commas: " + String.join(",", arms));
-        }
-        return new SuiteOptions(scenario, quick, agentJar, coordinatorJar, out, haproxy, jvmDir, rate, command, arms);
     }
 }

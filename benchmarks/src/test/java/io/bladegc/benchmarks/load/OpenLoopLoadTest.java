@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import io.bladegc.benchmarks.ToolRun;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -225,12 +226,27 @@ class OpenLoopLoadTest {
     @Test
     void theCommandLineNamesWhatIsWrong() {
         assertThatThrownBy(() -> LoadCommandLine.parse("--url", "http://127.0.0.1:1/", "--arrivals", "bursty"))
-            .hasMessageContaining("--arrivals takes constant or poisson, not bursty");
-        assertThatThrownBy(() -> LoadCommandLine.parse("--rate", "10")).hasMessageContaining("--url is required");
+            .hasMessage("Invalid value for option '--arrivals': 'bursty' is not constant or poisson");
+        assertThatThrownBy(() -> LoadCommandLine.parse("--rate", "10"))
+            .hasMessage("Missing required option: '--url=URL'");
         assertThatThrownBy(() -> LoadCommandLine.parse("--url", "https://example.org/"))
             .hasMessageContaining("url must be http://");
-        assertThat(LoadCommandLine.parse("--url", "http://127.0.0.1:1/x", "--arrivals", "poisson").description())
-            .contains("(Poisson)");
+        assertThatThrownBy(() -> LoadCommandLine.parse("--url", "http://127.0.0.1:1/", "--duration", "soon"))
+            .hasMessage("Invalid value for option '--duration': 'soon' is not a duration such as 30s, 500ms or 2m");
+        LoadCommandLine c = LoadCommandLine.parse("--url", "http://127.0.0.1:1/x", "--arrivals", "poisson",
+            "--duration=2s", "--warmup", "500ms", "--save", "r.properties");
+        assertThat(c.description()).isEqualTo("open-loop load: GET http://127.0.0.1:1/x at 1000/s (Poisson),"
+            + " warm-up 500 ms, measuring 2 s");
+        assertThat(c.save()).isEqualTo(java.nio.file.Path.of("r.properties"));
+    }
+
+    @Test
+    void theCommandLinesHelpAndUsageErrorsAreTheSharedOnes() {
+        ToolRun.of(new LoadCommandLine.Flags(), "--help").isHelpOf("OpenLoopLoad", "--url=URL", "--rate=PER_SECOND",
+            "(default 1000)", "--arrivals=constant|poisson", "--interval-log=FILE", "--save=FILE");
+        ToolRun.of(new LoadCommandLine.Flags(), "--url", "http://127.0.0.1:1/", "--rate", "fast", "--nope")
+            .isUsageError("OpenLoopLoad", "Invalid value for option '--rate': 'fast' is not a double",
+                "Unknown option: '--nope'");
     }
 
     @Test

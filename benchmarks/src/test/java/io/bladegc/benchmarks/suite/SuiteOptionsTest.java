@@ -3,6 +3,7 @@ package io.bladegc.benchmarks.suite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.bladegc.benchmarks.ToolRun;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -37,13 +38,33 @@ class SuiteOptionsTest {
     @Test
     void rejectsMissingAndUnknownOptions() {
         assertThatThrownBy(() -> SuiteOptions.parse("http-cluster", "--quick"))
-            .hasMessageContaining("required");
-        assertThatThrownBy(() -> SuiteOptions.parse("--quick")).hasMessageContaining("scenario");
+            .hasMessage("Missing required options: '--agent-jar=JAR', '--coordinator-jar=JAR', '--out=DIR'");
+        assertThatThrownBy(() -> SuiteOptions.parse("--quick", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar",
+            "--out", "out")).hasMessage("Missing required parameter: '<scenario>'");
         assertThatThrownBy(() -> SuiteOptions.parse("http-cluster", "--nope", "x"))
-            .hasMessageContaining("unknown option --nope");
-        assertThatThrownBy(() -> SuiteOptions.parse("single", "--quick"))
-            .hasMessageContaining("unknown scenario single; one of [http-cluster, single-node, memory-pressure,"
+            .hasMessageContaining("Unknown options: '--nope', 'x'");
+        assertThatThrownBy(() -> SuiteOptions.parse("single", "--quick", "--agent-jar", "a.jar", "--coordinator-jar",
+            "c.jar", "--out", "out"))
+            .hasMessage("unknown scenario single; one of [http-cluster, single-node, memory-pressure,"
                 + " raft-kv, load-sweep, collection-rate]");
+        assertThatThrownBy(() -> SuiteOptions.parse("raft-kv", "--rate", "0", "--agent-jar", "a.jar",
+            "--coordinator-jar", "c.jar", "--out", "out"))
+            .hasMessage("Invalid value for option '--rate': '0.0' is not a positive rate");
+    }
+
+    @Test
+    void theScenarioMayAlsoFollowTheOptions() {
+        assertThat(SuiteOptions.parse("--quick", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar", "--out", "out",
+            "raft-kv").scenario()).isEqualTo("raft-kv");
+    }
+
+    @Test
+    void helpAndUsageErrorsAreTheSharedOnes() {
+        ToolRun.of(new SuiteOptions.Flags("--help"), "--help").isHelpOf("SuiteMain", "<scenario>", "--quick",
+            "--agent-jar=JAR", "--coordinator-jar=JAR", "--out=DIR", "--jvm-dir=DIR", "(default /usr/lib/jvm)",
+            "--arms=a,b,...", "--command=TEXT");
+        ToolRun.of(new SuiteOptions.Flags(), "single-node", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar",
+            "--out", "out", "--arms", "g1").isUsageError("SuiteMain", "--arms applies to http-cluster only");
     }
 
     @Test
