@@ -95,7 +95,8 @@ class SimulatedFaultsTest {
         // a heartbeat's reply sets the follower's match index past the common prefix, and nextIndex then swings
         // 8 -> 7 -> 8 for good (RATIS-2605, fixed on Ratis' main branch in 2026-07, in no release yet; seen here twice
         // under load, the second time with every write sent to the new leader)
-        RaftServer leader = cluster.getLeader().getRaftServer();
+        // a leader, waited for: under CPU load the joins above may have set off an election (getLeader() was null)
+        RaftServer leader = RaftTestUtil.waitForLeader(cluster).getRaftServer();
         RaftPeerId isolated = ids().stream().map(RaftPeerId::valueOf).filter(id -> !id.equals(leader.getId()))
             .findFirst().orElseThrow();
         List<String> others = ids().stream().filter(n -> !n.equals(isolated.toString())).toList();
@@ -142,7 +143,8 @@ class SimulatedFaultsTest {
     @Test
     void aLeaderWhosePreferredSuccessorIsUnreachableHandsOffToTheOther() throws Exception {
         SlotClient slots = client();
-        RaftServer leader = cluster.getLeader().getRaftServer();
+        // a leader, waited for: under CPU load the joins above may have set off an election (getLeader() was null)
+        RaftServer leader = RaftTestUtil.waitForLeader(cluster).getRaftServer();
         List<String> followers = followersThatCollected(slots, leader);
         RaftPeerId preferred = RaftPeerId.valueOf(followers.get(1));
         RaftTestUtil.isolate(cluster, preferred);
@@ -172,7 +174,8 @@ class SimulatedFaultsTest {
     @Test
     void withASlowFollowerLaggingTheLeaderStillHandsOffAndCollectsAndItCatchesUp() throws Exception {
         SlotClient slots = client();
-        RaftServer leader = cluster.getLeader().getRaftServer();
+        // a leader, waited for: under CPU load the joins above may have set off an election (getLeader() was null)
+        RaftServer leader = RaftTestUtil.waitForLeader(cluster).getRaftServer();
         List<String> followers = followersThatCollected(slots, leader);
         RaftPeerId slow = RaftPeerId.valueOf(followers.get(1));
         DelayLocalExecutionInjection logSync = RaftServerTestUtil.getLogSyncDelay();
