@@ -73,9 +73,9 @@ class RaftPeerFaultIT {
             // starts a collection under the expired grant. Where the stop caught it decides the line, and every one
             // of these is the protocol working: frozen before it saw the grant, the line never names that epoch (the
             // ask that was out failed: "left to the JVM", or it asks again and may be granted anew); frozen after
-            // it saw it but before collecting, its lease, timed on its own monotonic clock, has ended: "fenced" (a
-            // peer that finds itself leader again hands off again first, then is fenced the same way), or the second
-            // hand-off fails: "cancelled"; frozen inside the collection it had started within the lease, the
+            // it saw it but before collecting, its lease, timed on its own monotonic clock, has ended: "fenced",
+            // before its drain or after it (a peer that finds itself leader again hands off again first, then is
+            // fenced the same way), or the second hand-off fails: "cancelled"; frozen inside the collection it had started within the lease, the
             // collection ends on waking (its T_gc then holds the freeze) and the release is refused as stale or does
             // not get through. Not allowed: a collection under the expired epoch that began after waking and a
             // release of it the ledger took. "Began after waking" is told by T_gc: one begun before the freeze lasts
