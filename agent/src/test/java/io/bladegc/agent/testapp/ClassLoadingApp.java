@@ -13,9 +13,10 @@ import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
 
 /**
- * A service that loads classes steadily while it allocates, as one that generates proxies or scripts does: for
- * {@code -Dapp.millis} (default 6000) it allocates about {@code -Dapp.kbPerMs} KiB per millisecond (default 100) and
- * defines two new proxy classes, each in a new class loader, every millisecond, keeping them all, so that Metaspace crosses its
+ * A service that loads classes steadily while it allocates, as one that generates proxies or scripts does: it
+ * allocates {@code -Dapp.kbPerMs} KiB (default 100) and defines two new proxy classes, each in a new class loader,
+ * every millisecond, keeping them all, until it allocated what {@code -Dapp.millis} (default 6000) such milliseconds
+ * allocate (a loaded machine takes longer, not fewer collections; at most a minute), so that Metaspace crosses its
  * threshold again and again. When Blade's node runs it attaches a gate through the node's JDK-level channel (the
  * platform MBean {@code io.bladegc:type=Node}), so the node plans collections, as with the servlet filter.
  *
@@ -25,6 +26,8 @@ import javax.management.openmbean.CompositeData;
  * Escaped=.., OtherCause=..}. It knows nothing of Blade's classes.
  */
 public final class ClassLoadingApp {
+    /** The longest run, however slowly a loaded machine lets it allocate. */
+    private static final long MAX_NANOS = 60_000_000_000L;
     private static volatile Object sink;
     private static volatile long allocatedKiB;
 
@@ -51,10 +54,11 @@ public final class ClassLoadingApp {
             }, null, null);
         }
         boolean blade = attachGate();
-        long end = System.nanoTime() + Long.getLong("app.millis", 6000) * 1_000_000L;
         int kbPerMs = Integer.getInteger("app.kbPerMs", 100);
+        long totalKiB = Long.getLong("app.millis", 6000) * kbPerMs;
+        long end = System.nanoTime() + MAX_NANOS;
         List<Object> classes = new ArrayList<>();
-        while (System.nanoTime() < end) {
+        while (allocatedKiB < totalKiB && System.nanoTime() < end) {
             for (int i = 0; i < kbPerMs; i++) {
                 sink = new byte[1024 - 16];
             }
