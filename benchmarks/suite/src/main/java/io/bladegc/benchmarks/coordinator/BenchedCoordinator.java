@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * The coordinator as a separate JVM on a free loopback port, with K and the member limit out of the way
  * ({@code --k 100000 --min-healthy 0 --max-members 100000}), a lease of {@link #LEASE_SECONDS} s and a member timeout
  * of 600 s (members joined before a measurement stay live through it without heartbeats). {@link #close()} sends
- * SIGTERM and waits. Its output goes to {@code benchmarks/target/coordinator-bench-server.log}.
+ * SIGTERM and waits. Its output goes to {@code benchmarks/suite/target/coordinator-bench-server.log}.
  */
 final class BenchedCoordinator implements AutoCloseable {
     /**
@@ -58,7 +58,7 @@ final class BenchedCoordinator implements AutoCloseable {
                 "--lease", LEASE_SECONDS + "s", "--member-timeout", "600s", "--max-members", "100000"));
         System.out.println("\nserver: " + String.join(" ", cmd));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(Path.of("benchmarks/target/coordinator-bench-server.log").toFile()).start();
+                .redirectOutput(Path.of("benchmarks/suite/target/coordinator-bench-server.log").toFile()).start();
         BenchedCoordinator s = new BenchedCoordinator(p, port);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
@@ -68,7 +68,8 @@ final class BenchedCoordinator implements AutoCloseable {
             } catch (IOException e) {
                 if (System.nanoTime() > deadline || !p.isAlive()) {
                     p.destroyForcibly();
-                    throw new IOException("coordinator did not start; see benchmarks/target/coordinator-bench-server.log");
+                    throw new IOException(
+                        "coordinator did not start; see benchmarks/suite/target/coordinator-bench-server.log");
                 }
                 Thread.sleep(100);
             }

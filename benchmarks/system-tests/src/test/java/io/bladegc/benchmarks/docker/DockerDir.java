@@ -27,8 +27,8 @@ final class DockerDir {
     static Path root() {
         String root = System.getProperty("blade.repository.root");
         if (root == null || root.isBlank()) {
-            throw new IllegalStateException("system property blade.repository.root is not set (benchmarks/pom.xml"
-                + " sets it for surefire and failsafe)");
+            throw new IllegalStateException("system property blade.repository.root is not set"
+                + " (benchmarks/system-tests/pom.xml sets it for surefire and failsafe)");
         }
         return Path.of(root).toAbsolutePath().normalize();
     }

@@ -18,10 +18,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The Dockerfiles copy what the Maven build really produced: every {@code COPY} source exists under the repository
  * root (the build context) after {@code package}, the jars carry the names the build gives them (the same files the
- * other integration tests run, from the system properties {@code blade.agent.jar}, {@code blade.coordinator.jar}
- * and {@code blade.benchmarks.jar}), the backend's {@code lib/} holds every runtime dependency
- * ({@code benchmarks/target/classpath.txt}), each Dockerfile's {@code .dockerignore} lets exactly its sources
- * through, and every {@code /opt/blade/...} path the image's command line uses is something it copied.
+ * other integration tests run, from the system properties {@code blade.agent.jar}, {@code blade.coordinator.jar},
+ * {@code blade.demo.jar} and {@code blade.loadgen.jar}), the backend's {@code lib/} holds every runtime dependency
+ * of the demo ({@code benchmarks/demo/target/classpath.txt}), each Dockerfile's {@code .dockerignore} lets exactly
+ * its sources through, and every {@code /opt/blade/...} path the image's command line uses is something it copied.
  */
 class DockerImagesIT {
     private static final Pattern IMAGE_PATH = Pattern.compile("/opt/blade/[A-Za-z0-9._/*-]*");
@@ -37,22 +37,23 @@ class DockerImagesIT {
     }
 
     @Test
-    void backendImageCopiesTheBuiltAgentBenchmarksJarAndEveryRuntimeDependency() throws IOException {
+    void backendImageCopiesTheBuiltAgentDemoAndLoadgenJarsAndEveryRuntimeDependency() throws IOException {
         Dockerfile d = Dockerfile.read(DockerDir.file("backend/Dockerfile"));
         assertThat(sources(d)).containsExactlyInAnyOrder(relative(property("blade.agent.jar")),
-            relative(property("blade.benchmarks.jar")), "benchmarks/target/lib/");
+            relative(property("blade.demo.jar")), relative(property("blade.loadgen.jar")),
+            "benchmarks/demo/target/lib/");
         assertSourcesExist(d);
         assertCommandUsesCopiedFiles(d);
 
-        Path lib = DockerDir.root().resolve("benchmarks/target/lib");
+        Path lib = DockerDir.root().resolve("benchmarks/demo/target/lib");
         List<String> expected = new ArrayList<>();
-        for (String entry : Files.readString(DockerDir.root().resolve("benchmarks/target/classpath.txt")).strip()
+        for (String entry : Files.readString(DockerDir.root().resolve("benchmarks/demo/target/classpath.txt")).strip()
                 .split(File.pathSeparator)) {
             expected.add(Path.of(entry).getFileName().toString());
         }
         try (Stream<Path> jars = Files.list(lib)) {
             assertThat(jars.map(p -> p.getFileName().toString()))
-                .as("benchmarks/target/lib against benchmarks/target/classpath.txt")
+                .as("benchmarks/demo/target/lib against benchmarks/demo/target/classpath.txt")
                 .containsExactlyInAnyOrderElementsOf(expected);
         }
 
@@ -118,7 +119,8 @@ class DockerImagesIT {
 
     private static Path property(String name) {
         String value = System.getProperty(name);
-        assertThat(value).as("system property %s (set by benchmarks/pom.xml for failsafe)", name).isNotBlank();
+        assertThat(value).as("system property %s (set by benchmarks/system-tests/pom.xml for failsafe)", name)
+            .isNotBlank();
         return Path.of(value);
     }
 }
