@@ -37,11 +37,11 @@ build_once() {
         ./mvnw -B -q -DskipTests install
     fi
     local f
-    for f in benchmarks/target/classpath.txt "$AGENT_JAR" "$COORDINATOR_JAR"; do
+    for f in benchmarks/suite/target/classpath.txt "$AGENT_JAR" "$COORDINATOR_JAR"; do
         if [ ! -f "$f" ]; then
             echo "$1: $f is missing; build first (drop SKIP_BUILD=1)" >&2
             exit 1
         fi
     done
-    CP="benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)"
+    CP="benchmarks/suite/target/classes:$(cat benchmarks/suite/target/classpath.txt)"
 }

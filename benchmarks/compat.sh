@@ -16,7 +16,7 @@
 # Shenandoah (noted and skipped when the JVM rejects the flag), Epsilon (with a heap for the whole run, as it never
 # frees anything), and G1 and Parallel with -XX:+DisableExplicitGC.
 #
-# Usage (from anywhere; builds once with the Maven wrapper when benchmarks/target/classes is missing):
+# Usage (from anywhere; builds once with the Maven wrapper when benchmarks/suite/target/classes is missing):
 #   benchmarks/compat.sh
 #   DURATION=15 benchmarks/compat.sh
 # Environment (defaults in brackets):
@@ -42,13 +42,13 @@ OUT="${OUT:-benchmarks/target/compat/$(date +%Y%m%d-%H%M%S)}"
 RESULTS="${RESULTS:-benchmarks/results/compat-$(date +%Y-%m-%d).md}"
 LIMIT=$(( ${DURATION%.*} + 60 ))
 MAIN=io.bladegc.benchmarks.compat.CompatibilityCheck
-CP_SHOWN='benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)'
+CP_SHOWN='benchmarks/suite/target/classes:$(cat benchmarks/suite/target/classpath.txt)'
 
-if [[ ! -d benchmarks/target/classes || ! -f benchmarks/target/classpath.txt ]]; then
+if [[ ! -d benchmarks/suite/target/classes || ! -f benchmarks/suite/target/classpath.txt ]]; then
     echo "compat: building (./mvnw -B -q -DskipTests install)" >&2
     ./mvnw -B -q -DskipTests install
 fi
-CP="benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)"
+CP="benchmarks/suite/target/classes:$(cat benchmarks/suite/target/classpath.txt)"
 mkdir -p "$OUT" "$(dirname "$RESULTS")"
 
 kv() { # key line: the value of key=value in a result line, '_' turned back into spaces

@@ -14,7 +14,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 DURATION="${SECONDS_PER_RUN:-20}"
 JAVA="${JAVA:-java}"
-CP="benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)"
+CP="benchmarks/suite/target/classes:$(cat benchmarks/suite/target/classpath.txt)"
 OUT="benchmarks/target/loadgen-vs-wrk/$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$OUT"
 

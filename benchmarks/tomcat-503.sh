@@ -34,15 +34,15 @@ declare -A SERVERS=([tomcat]="t1 t2" [tomcat100]="d1 d2" [jetty]="j1 j2")
 mkdir -p "$OUT"
 
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-    ./mvnw -o -q package -DskipTests -pl benchmarks -am
+    ./mvnw -o -q package -DskipTests -pl benchmarks/system-tests -am
 fi
 AGENT=$(ls agent/target/blade-agent-*.jar | grep -v original | head -1)
 TOMCAT_VERSION=$(sed -n 's:.*<tomcat.version>\(.*\)</tomcat.version>.*:\1:p' pom.xml)
 M2=$HOME/.m2/repository/org/apache/tomcat
 TOMCAT_JARS=$M2/embed/tomcat-embed-core/$TOMCAT_VERSION/tomcat-embed-core-$TOMCAT_VERSION.jar
 TOMCAT_JARS=$TOMCAT_JARS:$M2/tomcat-annotations-api/$TOMCAT_VERSION/tomcat-annotations-api-$TOMCAT_VERSION.jar
-CP=$ROOT/benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)
-CP_TOMCAT=$ROOT/benchmarks/target/test-classes:$CP:$TOMCAT_JARS
+CP=$ROOT/benchmarks/suite/target/classes:$(cat benchmarks/suite/target/classpath.txt)
+CP_TOMCAT=$ROOT/benchmarks/system-tests/target/test-classes:$CP:$TOMCAT_JARS
 JVM=(-javaagent:"$ROOT/$AGENT" -XX:+UseParallelGC -XX:-UseAdaptiveSizePolicy -Xms256m -Xmx256m -Xmn32m
      -XX:MetaspaceSize=64m)
 DEMO_ARGS=(--port 0 --live-mb 32 --garbage-kb 512 --blade on --threads 32)

@@ -8,7 +8,7 @@
 # Prints each arm's median wall time and peak RSS (GNU time's %e and %M), and the ratio of the medians to "agent".
 #
 # Usage: benchmarks/zero-code-startup.sh   (after ./mvnw -DskipTests install and one
-#        ./mvnw -pl benchmarks verify -Dit.test=ZeroCodeServletIT, which builds the WAR; ROUNDS [10])
+#        ./mvnw -pl benchmarks/system-tests verify -Dit.test=ZeroCodeServletIT, which builds the WAR; ROUNDS [10])
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -16,14 +16,14 @@ cd "$ROOT"
 ROUNDS="${ROUNDS:-10}"
 JAVA="${JAVA:-java}"
 AGENT="$ROOT/agent/target/blade-agent-0.1.0-SNAPSHOT.jar"
-WAR="$ROOT/benchmarks/target/zerocode/app.war"
-[ -f "$WAR" ] || { echo "no $WAR: run ./mvnw -pl benchmarks verify -Dit.test=ZeroCodeServletIT first" >&2; exit 2; }
+WAR="$ROOT/benchmarks/system-tests/target/zerocode/app.war"
+[ -f "$WAR" ] || { echo "no $WAR: run ./mvnw -pl benchmarks/system-tests verify -Dit.test=ZeroCodeServletIT first" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "GNU time is missing: apt-get install -y time" >&2; exit 2; }
 OUT="benchmarks/target/zero-code-startup/$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$OUT"
-./mvnw -q -o -pl benchmarks dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$ROOT/$OUT/cp.txt"
+./mvnw -q -o -pl benchmarks/system-tests dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$ROOT/$OUT/cp.txt"
 # Tomcat bundles the Jakarta servlet API: the jakarta.servlet-api jar (Jetty's) stays off the class path
-CP="benchmarks/target/test-classes:benchmarks/target/classes:$(tr ':' '\n' < "$OUT/cp.txt" \
+CP="benchmarks/system-tests/target/test-classes:$(tr ':' '\n' < "$OUT/cp.txt" \
     | grep -v '/jakarta.servlet-api-' | paste -sd:)"
 
 declare -A ARGS=([agent]="" [servlet]="=instrument=servlet" [explicit-gc]="=explicitGc=coordinate"

@@ -1,0 +1,81 @@
+package io.bladegc.benchmarks.suite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.bladegc.commandline.ToolRun;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class SuiteOptionsTest {
+    @Test
+    void quickIsOneShortRepetitionAndTheFullRunThreeOfAMinute() {
+        SuiteOptions quick = SuiteOptions.parse("http-cluster", "--quick", "--agent-jar", "a.jar",
+            "--coordinator-jar", "c.jar", "--out", "out");
+        assertThat(quick.quick()).isTrue();
+        assertThat(quick.repetitions()).isEqualTo(1);
+        assertThat(quick.measure()).isEqualTo(Duration.ofSeconds(6));
+        assertThat(quick.agentJar()).isEqualTo(Path.of("a.jar"));
+        assertThat(quick.command()).isEqualTo("SuiteMain http-cluster --quick --agent-jar a.jar --coordinator-jar"
+            + " c.jar --out out");
+        SuiteOptions full = SuiteOptions.parse("http-cluster", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar",
+            "--out", "out", "--rate", "500", "--command", "benchmarks/run.sh http-cluster");
+        assertThat(full.repetitions()).isEqualTo(3);
+        assertThat(full.measure()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(full.rate()).isEqualTo(500);
+        assertThat(full.command()).isEqualTo("benchmarks/run.sh http-cluster");
+    }
+
+    @Test
+    void acceptsEveryScenario() {
+        for (String scenario : SuiteOptions.SCENARIOS) {
+            assertThat(SuiteOptions.parse(scenario, "--agent-jar", "a.jar", "--coordinator-jar", "c.jar", "--out",
+                "out").scenario()).isEqualTo(scenario);
+        }
+    }
+
+    @Test
+    void rejectsMissingAndUnknownOptions() {
+        assertThatThrownBy(() -> SuiteOptions.parse("http-cluster", "--quick"))
+            .hasMessage("Missing required options: '--agent-jar=JAR', '--coordinator-jar=JAR', '--out=DIR'");
+        assertThatThrownBy(() -> SuiteOptions.parse("--quick", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar",
+            "--out", "out")).hasMessage("Missing required parameter: '<scenario>'");
+        assertThatThrownBy(() -> SuiteOptions.parse("http-cluster", "--nope", "x"))
+            .hasMessageContaining("Unknown options: '--nope', 'x'");
+        assertThatThrownBy(() -> SuiteOptions.parse("single", "--quick", "--agent-jar", "a.jar", "--coordinator-jar",
+            "c.jar", "--out", "out"))
+            .hasMessage("unknown scenario single; one of [http-cluster, single-node, memory-pressure,"
+                + " raft-kv, load-sweep, collection-rate]");
+        assertThatThrownBy(() -> SuiteOptions.parse("raft-kv", "--rate", "0", "--agent-jar", "a.jar",
+            "--coordinator-jar", "c.jar", "--out", "out"))
+            .hasMessage("Invalid value for option '--rate': '0.0' is not a positive rate");
+    }
+
+    @Test
+    void theScenarioMayAlsoFollowTheOptions() {
+        assertThat(SuiteOptions.parse("--quick", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar", "--out", "out",
+            "raft-kv").scenario()).isEqualTo("raft-kv");
+    }
+
+    @Test
+    void helpAndUsageErrorsAreTheSharedOnes() {
+        ToolRun.of(new SuiteOptions.Flags("--help"), "--help").isHelpOf("SuiteMain", "<scenario>", "--quick",
+            "--agent-jar=JAR", "--coordinator-jar=JAR", "--out=DIR", "--jvm-dir=DIR", "(default /usr/lib/jvm)",
+            "--arms=a,b,...", "--command=TEXT");
+        ToolRun.of(new SuiteOptions.Flags(), "single-node", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar",
+            "--out", "out", "--arms", "g1").isUsageError("SuiteMain", "--arms applies to http-cluster only");
+    }
+
+    @Test
+    void armsAreAListForHttpClusterOnly() {
+        assertThat(SuiteOptions.parse("http-cluster", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar", "--out",
+            "out").arms()).isEmpty();
+        assertThat(SuiteOptions.parse("http-cluster", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar", "--out",
+            "out", "--arms", "g1,blade-g1").arms()).containsExactly("g1", "blade-g1");
+        assertThatThrownBy(() -> SuiteOptions.parse("single-node", "--agent-jar", "a.jar", "--coordinator-jar",
+            "c.jar", "--out", "out", "--arms", "g1")).hasMessageContaining("--arms applies to http-cluster only");
+        assertThatThrownBy(() -> SuiteOptions.parse("http-cluster", "--agent-jar", "a.jar", "--coordinator-jar",
+            "c.jar", "--out", "out", "--arms", "g1,,epsilon")).hasMessageContaining("separated by commas");
+    }
+}
