@@ -36,7 +36,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * gate's counter.
  *
  * <pre>
- * mvn -B -q -pl benchmarks -am compile
+ * ./mvnw -q -pl benchmarks/jmh -am install -DskipTests
  * java -cp benchmarks/jmh/target/classes:$(cat benchmarks/jmh/target/classpath.txt) org.openjdk.jmh.Main \
  *     FilterOpenGateBenchmark -f 1 -wi 3 -i 5 -prof gc
  * </pre>
