@@ -76,6 +76,11 @@ final class NioSender implements AutoCloseable {
         }
     }
 
+    /** @return the queue's length: it doubles whenever more requests wait behind busy connections than it holds */
+    int queueCapacity() {
+        return queue.length;
+    }
+
     /** Sends a request due at {@code intended} now, or queues it while every connection is busy. */
     void submit(long intended, boolean measured) {
         if (size == queue.length) {
