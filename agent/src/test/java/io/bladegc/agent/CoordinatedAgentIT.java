@@ -8,6 +8,7 @@ import io.bladegc.agent.ChildJvm.Run;
 import io.bladegc.agent.coordination.FakeCoordinator;
 import io.bladegc.agent.coordination.FakeCoordinator.Call;
 import io.bladegc.agent.coordination.FakeCoordinator.Reply;
+import io.bladegc.testkit.FreePorts;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -74,7 +75,7 @@ class CoordinatedAgentIT {
     void withAReplicatedCoordinatorTheAgentFindsTheLeaderAndCoordinatesThroughIt() throws Exception {
         try (FakeCoordinator follower = FakeCoordinator.start(); FakeCoordinator leader = FakeCoordinator.start()) {
             follower.leader(false);
-            String replicas = "http://127.0.0.1:" + FakeCoordinator.closedPort() + "|" + follower.uri() + "|"
+            String replicas = "http://127.0.0.1:" + FreePorts.one() + "|" + follower.uri() + "|"
                 + leader.uri();
             Run r = ChildJvm.run(currentJava(), Map.of(), "-XX:+UseSerialGC", "-Xmn16m", "-Dtinyapp.allocate=true",
                 "-Dtinyapp.allocateMillis=3000", "-Dtinyapp.coordination=true",
@@ -95,7 +96,7 @@ class CoordinatedAgentIT {
 
     @Test
     void withTheCoordinatorUnreachableTheAgentFailsOpenAndTheApplicationRunsAsBefore() throws Exception {
-        int port = FakeCoordinator.closedPort();
+        int port = FreePorts.one();
         long t0 = System.nanoTime();
         Run r = ChildJvm.run(currentJava(), Map.of(), "-XX:+UseSerialGC", "-Xmn16m", "-Dtinyapp.allocate=true",
             "-Dtinyapp.coordination=true", javaagent("coordinator=http://127.0.0.1:" + port));

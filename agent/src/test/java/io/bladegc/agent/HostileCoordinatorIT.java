@@ -8,6 +8,7 @@ import io.bladegc.agent.ChildJvm.Run;
 import io.bladegc.agent.coordination.FakeCoordinator;
 import io.bladegc.agent.coordination.HostileCoordinator;
 import io.bladegc.agent.coordination.HostileCoordinator.Answer;
+import io.bladegc.testkit.FreePorts;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -53,7 +54,7 @@ class HostileCoordinatorIT {
 
     @BeforeAll
     static void runWithNoCoordinator() throws Exception {
-        Run r = runAgainst("http://127.0.0.1:" + FakeCoordinator.closedPort());
+        Run r = runAgainst("http://127.0.0.1:" + FreePorts.one());
         baselineHeap = heapAfterFullCollection(r);
         System.out.printf("no coordinator: %s%n",
             r.stdoutLines().stream().filter(l -> l.startsWith("heap pools")).findFirst().orElse("?"));

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.bladegc.testkit.FreePorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -125,7 +125,7 @@ class CoordinatorReplicationIT {
 
     private void startThree() throws IOException {
         List<String> entries = new ArrayList<>();
-        int[] free = freePorts(6);
+        int[] free = FreePorts.take(6);
         int k = 0;
         for (String id : List.of("c1", "c2", "c3")) {
             httpPorts.put(id, free[k++]);
@@ -175,24 +175,5 @@ class CoordinatorReplicationIT {
     private JsonNode cluster(String replica) throws Exception {
         return JSON.readTree(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPorts.get(replica)
             + "/v1/cluster")).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body());
-    }
-
-    /** Ports free at once: all held open together, so no two are the same. */
-    private static int[] freePorts(int n) throws IOException {
-        ServerSocket[] held = new ServerSocket[n];
-        int[] ports = new int[n];
-        try {
-            for (int i = 0; i < n; i++) {
-                held[i] = new ServerSocket(0);
-                ports[i] = held[i].getLocalPort();
-            }
-        } finally {
-            for (ServerSocket s : held) {
-                if (s != null) {
-                    s.close();
-                }
-            }
-        }
-        return ports;
     }
 }

@@ -1,9 +1,9 @@
 package io.bladegc.ratis;
 
+import io.bladegc.testkit.FreePorts;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,7 +47,7 @@ final class LocalRaftGroup implements AutoCloseable {
         this.dir = dir;
         this.registries = registries;
         List<RaftPeer> list = new ArrayList<>();
-        int[] free = freePorts(peers);
+        int[] free = FreePorts.take(peers);
         for (int i = 1; i <= peers; i++) {
             list.add(RaftPeer.newBuilder().setId("n" + i).setAddress("127.0.0.1:" + free[i - 1]).build());
         }
@@ -140,25 +140,6 @@ final class LocalRaftGroup implements AutoCloseable {
         if (first != null) {
             throw first;
         }
-    }
-
-    /** Ports free at once: all held open together, so no two are the same. */
-    private static int[] freePorts(int n) throws IOException {
-        ServerSocket[] held = new ServerSocket[n];
-        int[] ports = new int[n];
-        try {
-            for (int i = 0; i < n; i++) {
-                held[i] = new ServerSocket(0);
-                ports[i] = held[i].getLocalPort();
-            }
-        } finally {
-            for (ServerSocket s : held) {
-                if (s != null) {
-                    s.close();
-                }
-            }
-        }
-        return ports;
     }
 
     private static void deleteTree(Path p) throws IOException {

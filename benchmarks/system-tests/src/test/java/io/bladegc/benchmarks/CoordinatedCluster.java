@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.bladegc.benchmarks.cluster.ChildProcess;
 import io.bladegc.benchmarks.cluster.DemoServerProcess;
+import io.bladegc.testkit.FreePorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -41,9 +41,7 @@ final class CoordinatedCluster implements AutoCloseable {
     CoordinatedCluster(Path logs) throws IOException {
         this.logs = logs;
         Files.createDirectories(logs);
-        try (ServerSocket s = new ServerSocket(0)) {
-            this.port = s.getLocalPort();
-        }
+        this.port = FreePorts.one();
         this.coordinator = URI.create("http://127.0.0.1:" + port);
     }
 

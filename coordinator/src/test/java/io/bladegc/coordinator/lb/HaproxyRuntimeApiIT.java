@@ -7,13 +7,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import io.bladegc.coordinator.lb.HaproxyRuntimeApi.AdminState;
+import io.bladegc.testkit.FreePorts;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -77,9 +77,10 @@ class HaproxyRuntimeApiIT {
             });
             int s1 = startBackend("s1");
             int s2 = startBackend("s2");
-            frontendPort = freePort();
-            int adminPort = freePort();
-            userLevelPort = freePort();
+            int[] ports = FreePorts.take(3);
+            frontendPort = ports[0];
+            int adminPort = ports[1];
+            userLevelPort = ports[2];
             Path socket = dir.resolve("admin.sock");
             Path cfg = dir.resolve("haproxy.cfg");
             Files.writeString(cfg, String.join("\n",
@@ -309,12 +310,6 @@ class HaproxyRuntimeApiIT {
         server.start();
         backends.add(server);
         return server.getAddress().getPort();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 
     private String haproxyLog() {

@@ -1,6 +1,6 @@
 package io.bladegc.benchmarks.cluster;
 
-import java.io.IOException;
+import io.bladegc.testkit.FreePorts;
 import java.net.http.HttpClient;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,10 +1,10 @@
 package io.bladegc.benchmarks.coordinator;
 
+import io.bladegc.testkit.FreePorts;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -43,10 +43,7 @@ final class BenchedCoordinator implements AutoCloseable {
 
     /** Starts {@code java <jvmOpts> -jar <jar> ...} and returns once it answers and grants. */
     static BenchedCoordinator start(String jar, String jvmOpts) throws Exception {
-        int port;
-        try (ServerSocket ss = new ServerSocket(0)) {
-            port = ss.getLocalPort();
-        }
+        int port = FreePorts.one();
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         for (String o : jvmOpts.trim().split("\\s+")) {

@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bladegc.benchmarks.cluster.ChildProcess;
 import io.bladegc.benchmarks.cluster.DemoServerProcess;
+import io.bladegc.testkit.FreePorts;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -38,7 +37,7 @@ class GrafanaDashboardScrapeIT {
     @Test
     void everyMetricTheDashboardQueriesIsInTheScrapeOfACoordinatorAndABackend() throws Exception {
         Path logs = Path.of("target", "grafana-scrape-it");
-        int[] ports = loopbackPorts(2);
+        int[] ports = FreePorts.take(2);
         int coordinatorPort = ports[0];
         int deadHaproxyPort = ports[1];
         URI coordinator = URI.create("http://127.0.0.1:" + coordinatorPort);
@@ -126,24 +125,6 @@ class GrafanaDashboardScrapeIT {
     private HttpResponse<String> post(URI uri) throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10))
             .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    /** @return {@code n} distinct free loopback ports, all held open together while they are chosen */
-    private static int[] loopbackPorts(int n) throws IOException {
-        List<ServerSocket> held = new ArrayList<>();
-        try {
-            int[] ports = new int[n];
-            for (int i = 0; i < n; i++) {
-                ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                held.add(s);
-                ports[i] = s.getLocalPort();
-            }
-            return ports;
-        } finally {
-            for (ServerSocket s : held) {
-                s.close();
-            }
-        }
     }
 
     private static String property(String name) {
