@@ -1,5 +1,6 @@
 package io.bladegc.benchmarks.cluster;
 
+import io.bladegc.testkit.ChildProcess;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.URI;

@@ -1,6 +1,6 @@
 package io.bladegc.benchmarks.suite;
 
-import io.bladegc.benchmarks.cluster.ChildProcess;
+import io.bladegc.testkit.ChildProcess;
 import io.bladegc.benchmarks.raftkv.KvClient;
 import io.bladegc.benchmarks.raftkv.KvGroup;
 import io.bladegc.benchmarks.raftkv.KvServer;

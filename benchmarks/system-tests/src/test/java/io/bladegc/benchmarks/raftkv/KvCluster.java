@@ -1,7 +1,7 @@
 package io.bladegc.benchmarks.raftkv;
 
 import io.bladegc.benchmarks.DirectoryTree;
-import io.bladegc.benchmarks.cluster.ChildProcess;
+import io.bladegc.testkit.ChildProcess;
 import io.bladegc.benchmarks.cluster.ClusterSpec;
 import io.bladegc.testkit.FreePorts;
 import java.io.IOException;
