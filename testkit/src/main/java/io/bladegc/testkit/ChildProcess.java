@@ -22,11 +22,13 @@ public final class ChildProcess implements AutoCloseable {
     }
 
     private final String name;
+    private final List<String> command;
     private final Process process;
     private final Path stderr;
 
-    private ChildProcess(String name, Process process, Path stderr) {
+    private ChildProcess(String name, List<String> command, Process process, Path stderr) {
         this.name = name;
+        this.command = command;
         this.process = process;
         this.stderr = stderr;
     }
@@ -69,7 +71,7 @@ public final class ChildProcess implements AutoCloseable {
         } else {
             builder.redirectErrorStream(false).redirectError(stderr.toFile());
         }
-        return new ChildProcess(name, builder.start(), stderr);
+        return new ChildProcess(name, List.copyOf(builder.command()), builder.start(), stderr);
     }
 
     /**
@@ -132,6 +134,11 @@ public final class ChildProcess implements AutoCloseable {
         return process.exitValue();
     }
 
+    /** @return the program and its arguments */
+    public List<String> command() {
+        return command;
+    }
+
     /** @return the child's pid */
     public long pid() {
         return process.pid();
@@ -145,6 +152,12 @@ public final class ChildProcess implements AutoCloseable {
     /** @return the file its standard error goes to */
     public Path stderr() {
         return stderr;
+    }
+
+    /** Kills the child by its pid at once (SIGKILL, a crash) and waits up to 10 s for it to be gone. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Stops the child by its pid: SIGTERM, then SIGKILL if it has not exited within 10 s. */

@@ -3,6 +3,7 @@ package io.bladegc.benchmarks.docker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bladegc.testkit.ChildProcess;
+import io.bladegc.testkit.CoordinatorProcess;
 import io.bladegc.benchmarks.cluster.DemoServerProcess;
 import io.bladegc.testkit.FreePorts;
 import java.io.IOException;
@@ -43,12 +44,12 @@ class GrafanaDashboardScrapeIT {
         URI coordinator = URI.create("http://127.0.0.1:" + coordinatorPort);
         List<AutoCloseable> started = new ArrayList<>();
         try {
-            ChildProcess c = ChildProcess.start("coordinator", List.of(java(), "-Xmx64m", "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1", "-jar", property("blade.coordinator.jar"), "--port", "" + coordinatorPort,
-                "--lease", "2s", "--min-healthy", "0", "--haproxy", "127.0.0.1:" + deadHaproxyPort,
-                "--haproxy-servers", "n1=app/s1"), logs.resolve("coordinator.log"), logs.resolve("coordinator.log"));
-            started.add(c);
-            c.awaitReady(() -> get(coordinator.resolve("/health")).statusCode() == 200, WAIT, "the coordinator");
+            CoordinatorProcess coordinatorProcess = CoordinatorProcess.start("coordinator", Path.of(java()),
+                CoordinatorProcess.SIDECAR_JVM_OPTIONS, Path.of(property("blade.coordinator.jar")), coordinatorPort,
+                List.of("--lease", "2s", "--min-healthy", "0", "--haproxy", "127.0.0.1:" + deadHaproxyPort,
+                    "--haproxy-servers", "n1=app/s1"), logs.resolve("coordinator.log"));
+            started.add(coordinatorProcess);
+            ChildProcess c = coordinatorProcess.process();
 
             DemoServerProcess backend = DemoServerProcess.start("backend", Path.of(java()),
                 property("blade.benchmarks.classpath"), List.of(
