@@ -4,12 +4,11 @@ import static io.bladegc.testkit.ChildJvm.currentJava;
 import static io.bladegc.testkit.ChildJvm.javaagent;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.bladegc.agent.testapp.TinyApp;
-import io.bladegc.testkit.ChildJvm.Run;
-import io.bladegc.agent.coordination.FakeCoordinator;
 import io.bladegc.agent.coordination.HostileCoordinator;
 import io.bladegc.agent.coordination.HostileCoordinator.Answer;
+import io.bladegc.agent.testapp.TinyApp;
 import io.bladegc.testkit.ChildJvm;
+import io.bladegc.testkit.ChildJvm.Run;
 import io.bladegc.testkit.FreePorts;
 import java.time.Duration;
 import java.util.Map;

@@ -4,9 +4,9 @@ import static io.bladegc.testkit.ChildJvm.currentJava;
 import static io.bladegc.testkit.ChildJvm.javaagent;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.bladegc.testkit.ChildJvm.Run;
 import io.bladegc.agent.testapp.ClassLoadingApp;
 import io.bladegc.testkit.ChildJvm;
+import io.bladegc.testkit.ChildJvm.Run;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.regex.Matcher;

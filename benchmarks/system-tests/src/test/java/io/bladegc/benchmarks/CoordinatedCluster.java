@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.bladegc.benchmarks.cluster.DemoServerProcess;
 import io.bladegc.testkit.ChildProcess;
 import io.bladegc.testkit.CoordinatorProcess;
-import io.bladegc.benchmarks.cluster.DemoServerProcess;
 import io.bladegc.testkit.FreePorts;
 import java.io.IOException;
 import java.net.URI;

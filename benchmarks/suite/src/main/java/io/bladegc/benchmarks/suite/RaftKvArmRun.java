@@ -1,9 +1,9 @@
 package io.bladegc.benchmarks.suite;
 
-import io.bladegc.testkit.ChildProcess;
 import io.bladegc.benchmarks.raftkv.KvClient;
 import io.bladegc.benchmarks.raftkv.KvGroup;
 import io.bladegc.benchmarks.raftkv.KvServer;
+import io.bladegc.testkit.ChildProcess;
 import io.bladegc.testkit.FreePorts;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -2,9 +2,9 @@ package io.bladegc.benchmarks.docker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bladegc.benchmarks.cluster.DemoServerProcess;
 import io.bladegc.testkit.ChildProcess;
 import io.bladegc.testkit.CoordinatorProcess;
-import io.bladegc.benchmarks.cluster.DemoServerProcess;
 import io.bladegc.testkit.FreePorts;
 import java.io.IOException;
 import java.net.URI;

@@ -3,9 +3,9 @@ package io.bladegc.benchmarks.raftkv;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bladegc.benchmarks.DirectoryTree;
-import io.bladegc.testkit.ChildProcess;
 import io.bladegc.benchmarks.cluster.ClusterSpec;
 import io.bladegc.ratis.RaftBladeClients;
+import io.bladegc.testkit.ChildProcess;
 import io.bladegc.testkit.FreePorts;
 import java.io.IOException;
 import java.nio.file.Files;

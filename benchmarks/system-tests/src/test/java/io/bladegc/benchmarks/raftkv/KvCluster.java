@@ -1,8 +1,8 @@
 package io.bladegc.benchmarks.raftkv;
 
 import io.bladegc.benchmarks.DirectoryTree;
-import io.bladegc.testkit.ChildProcess;
 import io.bladegc.benchmarks.cluster.ClusterSpec;
+import io.bladegc.testkit.ChildProcess;
 import io.bladegc.testkit.FreePorts;
 import java.io.IOException;
 import java.nio.file.Files;
