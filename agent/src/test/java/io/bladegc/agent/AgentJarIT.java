@@ -2,6 +2,7 @@ package io.bladegc.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bladegc.testkit.ChildJvm;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.instrument.Instrumentation;

@@ -1,11 +1,13 @@
 package io.bladegc.agent;
 
-import static io.bladegc.agent.ChildJvm.currentJava;
-import static io.bladegc.agent.ChildJvm.javaagent;
+import static io.bladegc.testkit.ChildJvm.currentJava;
+import static io.bladegc.testkit.ChildJvm.javaagent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.bladegc.agent.ChildJvm.Run;
+import io.bladegc.agent.testapp.TinyApp;
+import io.bladegc.testkit.ChildJvm;
+import io.bladegc.testkit.ChildJvm.Run;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -45,7 +47,7 @@ class AgentStartupIT {
 
     @Test
     void validOptionsStartBlade() throws Exception {
-        Run r = ChildJvm.run(currentJava(), Map.of(), javaagent("drainTimeout=250ms, margin=10ms"));
+        Run r = ChildJvm.run(currentJava(), Map.of(), TinyApp.class, javaagent("drainTimeout=250ms, margin=10ms"));
         assertStarted(r);
         assertThat(r.bladeLines()).as("%s", r).isEmpty();
         assertThat(r.channelSummary()).contains("margin 10 ms");
@@ -53,51 +55,51 @@ class AgentStartupIT {
 
     @Test
     void noArgumentsStartBladeWithDefaults() throws Exception {
-        assertStarted(ChildJvm.run(currentJava(), Map.of(), javaagent(null)));
+        assertStarted(ChildJvm.run(currentJava(), Map.of(), TinyApp.class, javaagent(null)));
     }
 
     @Test
     void unknownOptionIsOneLineNamingItAndListingTheValidKeys() throws Exception {
-        Run r = ChildJvm.run(currentJava(), Map.of(), javaagent("drainTimout=250ms"));
+        Run r = ChildJvm.run(currentJava(), Map.of(), TinyApp.class, javaagent("drainTimout=250ms"));
         assertThat(assertOneLineAndAppRan(r)).contains("'drainTimout'", VALID_KEYS);
     }
 
     @Test
     void malformedValueIsOneLineNamingTheKeyAndTheExpectedForm() throws Exception {
-        Run r = ChildJvm.run(currentJava(), Map.of(), javaagent("margin=abc"));
+        Run r = ChildJvm.run(currentJava(), Map.of(), TinyApp.class, javaagent("margin=abc"));
         assertThat(assertOneLineAndAppRan(r)).contains("'margin=abc'", "expected a duration such as 20ms or 1s");
     }
 
     @Test
     void malformedSyntaxListsTheValidKeys() throws Exception {
-        Run r = ChildJvm.run(currentJava(), Map.of(), javaagent("foo"));
+        Run r = ChildJvm.run(currentJava(), Map.of(), TinyApp.class, javaagent("foo"));
         assertThat(assertOneLineAndAppRan(r)).contains("'foo'", "expected key=value", VALID_KEYS);
     }
 
     @Test
     void unknownSystemPropertySaysWhereItCameFrom() throws Exception {
-        Run r = ChildJvm.run(currentJava(), Map.of(), "-Dblade.drainTimeot=1s", javaagent(null));
+        Run r = ChildJvm.run(currentJava(), Map.of(), TinyApp.class, "-Dblade.drainTimeot=1s", javaagent(null));
         assertThat(assertOneLineAndAppRan(r)).contains("'drainTimeot'", "system property blade.drainTimeot",
             VALID_KEYS);
     }
 
     @Test
     void unknownEnvironmentVariableSaysWhereItCameFrom() throws Exception {
-        Run r = ChildJvm.run(currentJava(), Map.of("BLADE_DRAIN_TIMEOT", "1s"), javaagent(null));
+        Run r = ChildJvm.run(currentJava(), Map.of("BLADE_DRAIN_TIMEOT", "1s"), TinyApp.class, javaagent(null));
         assertThat(assertOneLineAndAppRan(r)).contains("BLADE_DRAIN_TIMEOT", "BLADE_DRAIN_TIMEOUT");
     }
 
     @Test
     void propertiesAndEnvironmentConfigureTheAgent() throws Exception {
         Run r = ChildJvm.run(currentJava(), Map.of("BLADE_MARGIN", "7ms", "BLADE_SAMPLE_INTERVAL", "3ms"),
-            "-Dblade.margin=9ms", javaagent(null));
+            TinyApp.class, "-Dblade.margin=9ms", javaagent(null));
         assertStarted(r);
         assertThat(r.channelSummary()).contains("margin 9 ms", "3 ms");
     }
 
     @Test
     void enabledFalseLeavesBladeOff() throws Exception {
-        Run r = ChildJvm.run(currentJava(), Map.of(), javaagent("enabled=false"));
+        Run r = ChildJvm.run(currentJava(), Map.of(), TinyApp.class, javaagent("enabled=false"));
         assertThat(r.exitCode()).as("%s", r).isZero();
         assertThat(r.stdoutLines()).as("%s", r).contains("app ran", "blade node: none");
         assertThat(r.bladeLines()).as("%s", r).isEmpty();
@@ -106,7 +108,8 @@ class AgentStartupIT {
 
     @Test
     void strictWithABadOptionStopsTheJvmWithOneLineAndNoStackTrace() throws Exception {
-        Run r = ChildJvm.run(currentJava(), Map.of(), javaagent("strict=true,bogus=1,drainTimout=250ms"));
+        Run r = ChildJvm.run(currentJava(), Map.of(), TinyApp.class,
+            javaagent("strict=true,bogus=1,drainTimout=250ms"));
         assertThat(r.exitCode()).as("exit code\n%s", r).isEqualTo(BladeAgent.STRICT_EXIT_STATUS);
         assertThat(r.stdout()).as("%s", r).doesNotContain("app ran");
         assertThat(r.stderrLines()).as("all of stderr\n%s", r).singleElement().asString()
@@ -120,7 +123,7 @@ class AgentStartupIT {
         for (int i = 0; i < 2_000; i++) {
             args.append(",k").append(i).append("=1");
         }
-        Run r = ChildJvm.run(currentJava(), Map.of(), javaagent(args.toString()));
+        Run r = ChildJvm.run(currentJava(), Map.of(), TinyApp.class, javaagent(args.toString()));
         assertThat(r.exitCode()).as("%s", r).isZero();
         assertThat(r.stdoutLines()).as("%s", r).contains("app ran", "blade node: none");
         assertThat(r.stderrLines()).as("%s", r).hasSize(6)
@@ -130,7 +133,8 @@ class AgentStartupIT {
 
     @Test
     void agentGivenTwiceStartsOnceAndSaysItIsAlreadyAttached() throws Exception {
-        Run r = ChildJvm.run(currentJava(), Map.of(), javaagent("margin=10ms"), javaagent("margin=30ms"));
+        Run r = ChildJvm.run(currentJava(), Map.of(), TinyApp.class,
+            javaagent("margin=10ms"), javaagent("margin=30ms"));
         assertStarted(r);
         assertThat(r.bladeLines()).as("%s", r).hasSize(1).first().asString().contains("already attached");
         assertThat(r.channelSummary()).as("the first agent's options win").contains("margin 10 ms");
@@ -138,14 +142,15 @@ class AgentStartupIT {
 
     @Test
     void disableExplicitGcIsNamedAtStartup() throws Exception {
-        Run r = ChildJvm.run(currentJava(), Map.of(), "-XX:+DisableExplicitGC", javaagent(null));
+        Run r = ChildJvm.run(currentJava(), Map.of(), TinyApp.class, "-XX:+DisableExplicitGC", javaagent(null));
         assertStarted(r);
         assertThat(r.stderr()).as("a start-up line naming the flag\n%s", r).contains("DisableExplicitGC");
     }
 
     @Test
     void withoutAFilterTheAgentObservesAndForcesNothing() throws Exception {
-        Run r = ChildJvm.run(currentJava(), Map.of(), "-XX:+UseSerialGC", "-Xmn16m", "-Dtinyapp.allocate=true",
+        Run r = ChildJvm.run(currentJava(), Map.of(), TinyApp.class,
+            "-XX:+UseSerialGC", "-Xmn16m", "-Dtinyapp.allocate=true",
             javaagent(null));
         assertStarted(r);
         String stats = r.stdoutLines().stream().filter(l -> l.startsWith("blade stats: ")).findFirst().orElseThrow();
@@ -157,7 +162,7 @@ class AgentStartupIT {
     @ValueSource(strings = {"-XX:+UseSerialGC", "-XX:+UseParallelGC", "-XX:+UseG1GC", "-XX:+UseZGC",
         "-XX:+UseShenandoahGC"})
     void startsUnderEveryCollector(String collector) throws Exception {
-        Run r = ChildJvm.run(currentJava(), Map.of(), collector, javaagent(null));
+        Run r = ChildJvm.run(currentJava(), Map.of(), TinyApp.class, collector, javaagent(null));
         assumeTrue(r.exitCode() == 0 || !r.stderr().contains("Unrecognized VM option")
             && !r.stderr().contains("not supported") && !r.stderr().contains("Could not create the Java Virtual"),
             () -> collector + " is not available on this JDK");
@@ -169,11 +174,11 @@ class AgentStartupIT {
         Optional<Path> java = ChildJvm.newerJava();
         assumeTrue(java.isPresent(), "no JDK 21+ under /usr/lib/jvm");
         assumeTrue(!java.get().toRealPath().equals(currentJava().toRealPath()), "the newest JDK runs this test");
-        Run r = ChildJvm.run(java.get(), Map.of(), javaagent("drainTimeout=250ms"));
+        Run r = ChildJvm.run(java.get(), Map.of(), TinyApp.class, javaagent("drainTimeout=250ms"));
         assertStarted(r);
         assertThat(r.bladeLines()).as("%s", r).isEmpty();
 
-        Run bad = ChildJvm.run(java.get(), Map.of(), javaagent("drainTimout=250ms"));
+        Run bad = ChildJvm.run(java.get(), Map.of(), TinyApp.class, javaagent("drainTimout=250ms"));
         assertThat(assertOneLineAndAppRan(bad)).contains("'drainTimout'", VALID_KEYS);
     }
 }

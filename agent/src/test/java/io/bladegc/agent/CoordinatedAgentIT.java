@@ -1,13 +1,16 @@
 package io.bladegc.agent;
 
-import static io.bladegc.agent.ChildJvm.currentJava;
-import static io.bladegc.agent.ChildJvm.javaagent;
+import static io.bladegc.testkit.ChildJvm.currentJava;
+import static io.bladegc.testkit.ChildJvm.javaagent;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.bladegc.agent.ChildJvm.Run;
 import io.bladegc.agent.coordination.FakeCoordinator;
 import io.bladegc.agent.coordination.FakeCoordinator.Call;
 import io.bladegc.agent.coordination.FakeCoordinator.Reply;
+import io.bladegc.agent.testapp.TinyApp;
+import io.bladegc.testkit.ChildJvm;
+import io.bladegc.testkit.ChildJvm.Run;
+import io.bladegc.testkit.FreePorts;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -34,7 +37,8 @@ class CoordinatedAgentIT {
         try (FakeCoordinator fake = FakeCoordinator.start()) {
             // epoch = 1000 + gcId, so that a release names the request it was granted for
             fake.on("acquire", c -> Reply.granted(1000 + c.longField("gcId"), 10_000));
-            Run r = ChildJvm.run(currentJava(), Map.of("BLADE_TOKEN", "it-s3cr3t"), "-XX:+UseSerialGC", "-Xmn16m",
+            Run r = ChildJvm.run(currentJava(), Map.of("BLADE_TOKEN", "it-s3cr3t"), TinyApp.class,
+                "-XX:+UseSerialGC", "-Xmn16m",
                 "-Dtinyapp.allocate=true", "-Dtinyapp.allocateMillis=3000", "-Dtinyapp.coordination=true",
                 javaagent("coordinator=" + fake.uri() + ",nodeId=it-node,coordinatorTimeout=2s"));
 
@@ -74,9 +78,10 @@ class CoordinatedAgentIT {
     void withAReplicatedCoordinatorTheAgentFindsTheLeaderAndCoordinatesThroughIt() throws Exception {
         try (FakeCoordinator follower = FakeCoordinator.start(); FakeCoordinator leader = FakeCoordinator.start()) {
             follower.leader(false);
-            String replicas = "http://127.0.0.1:" + FakeCoordinator.closedPort() + "|" + follower.uri() + "|"
+            String replicas = "http://127.0.0.1:" + FreePorts.one() + "|" + follower.uri() + "|"
                 + leader.uri();
-            Run r = ChildJvm.run(currentJava(), Map.of(), "-XX:+UseSerialGC", "-Xmn16m", "-Dtinyapp.allocate=true",
+            Run r = ChildJvm.run(currentJava(), Map.of(), TinyApp.class,
+                "-XX:+UseSerialGC", "-Xmn16m", "-Dtinyapp.allocate=true",
                 "-Dtinyapp.allocateMillis=3000", "-Dtinyapp.coordination=true",
                 javaagent("coordinator=" + replicas + ",nodeId=it-node,coordinatorTimeout=2s"));
 
@@ -95,9 +100,10 @@ class CoordinatedAgentIT {
 
     @Test
     void withTheCoordinatorUnreachableTheAgentFailsOpenAndTheApplicationRunsAsBefore() throws Exception {
-        int port = FakeCoordinator.closedPort();
+        int port = FreePorts.one();
         long t0 = System.nanoTime();
-        Run r = ChildJvm.run(currentJava(), Map.of(), "-XX:+UseSerialGC", "-Xmn16m", "-Dtinyapp.allocate=true",
+        Run r = ChildJvm.run(currentJava(), Map.of(), TinyApp.class,
+            "-XX:+UseSerialGC", "-Xmn16m", "-Dtinyapp.allocate=true",
             "-Dtinyapp.coordination=true", javaagent("coordinator=http://127.0.0.1:" + port));
         long seconds = (System.nanoTime() - t0) / 1_000_000_000L;
 

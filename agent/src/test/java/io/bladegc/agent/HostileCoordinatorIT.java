@@ -1,13 +1,15 @@
 package io.bladegc.agent;
 
-import static io.bladegc.agent.ChildJvm.currentJava;
-import static io.bladegc.agent.ChildJvm.javaagent;
+import static io.bladegc.testkit.ChildJvm.currentJava;
+import static io.bladegc.testkit.ChildJvm.javaagent;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.bladegc.agent.ChildJvm.Run;
-import io.bladegc.agent.coordination.FakeCoordinator;
 import io.bladegc.agent.coordination.HostileCoordinator;
 import io.bladegc.agent.coordination.HostileCoordinator.Answer;
+import io.bladegc.agent.testapp.TinyApp;
+import io.bladegc.testkit.ChildJvm;
+import io.bladegc.testkit.ChildJvm.Run;
+import io.bladegc.testkit.FreePorts;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,7 +38,8 @@ class HostileCoordinatorIT {
         // in the child's histogram and gone from a heap dump taken right after): 20 runs with it gave 3.24-4.87 MB,
         // 20 with the ratio at 0 gave 3.221-3.233 MB (load average 11). Soft references cleared at every collection:
         // softly held caches (the JDK's, for the log lines' dates and reflection) survive one or not by timing.
-        return ChildJvm.run(currentJava(), Map.of(), "-XX:+UseSerialGC", "-XX:ParallelGCThreads=1", "-Xmn16m",
+        return ChildJvm.run(currentJava(), Map.of(), TinyApp.class,
+            "-XX:+UseSerialGC", "-XX:ParallelGCThreads=1", "-Xmn16m",
             "-XX:MarkSweepDeadRatio=0", "-XX:SoftRefLRUPolicyMSPerMB=0",
             "-Dtinyapp.allocate=true", "-Dtinyapp.allocateMillis=3000", "-Dtinyapp.coordination=true",
             "-Dtinyapp.heap=true", "-Dtinyapp.histogramAbove=" + histogramAbove,
@@ -53,7 +56,7 @@ class HostileCoordinatorIT {
 
     @BeforeAll
     static void runWithNoCoordinator() throws Exception {
-        Run r = runAgainst("http://127.0.0.1:" + FakeCoordinator.closedPort());
+        Run r = runAgainst("http://127.0.0.1:" + FreePorts.one());
         baselineHeap = heapAfterFullCollection(r);
         System.out.printf("no coordinator: %s%n",
             r.stdoutLines().stream().filter(l -> l.startsWith("heap pools")).findFirst().orElse("?"));

@@ -1,11 +1,12 @@
 package io.bladegc.agent;
 
-import static io.bladegc.agent.ChildJvm.currentJava;
-import static io.bladegc.agent.ChildJvm.javaagent;
+import static io.bladegc.testkit.ChildJvm.currentJava;
+import static io.bladegc.testkit.ChildJvm.javaagent;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.bladegc.agent.ChildJvm.Run;
 import io.bladegc.agent.testapp.ClassLoadingApp;
+import io.bladegc.testkit.ChildJvm;
+import io.bladegc.testkit.ChildJvm.Run;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.regex.Matcher;

@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.bladegc.testkit.CoordinatorProcess;
+import io.bladegc.testkit.FreePorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -34,13 +35,15 @@ class CoordinatorReplicationIT {
     @TempDir
     Path dir;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    private final Map<String, Process> replicas = new LinkedHashMap<>();
+    private final Map<String, CoordinatorProcess> replicas = new LinkedHashMap<>();
     private final Map<String, Integer> httpPorts = new LinkedHashMap<>();
     private String peers;
 
     @AfterEach
-    void stop() {
-        replicas.values().forEach(Process::destroyForcibly);
+    void stop() throws InterruptedException {
+        for (CoordinatorProcess replica : replicas.values()) {
+            replica.process().kill();
+        }
     }
 
     @Test
@@ -60,7 +63,7 @@ class CoordinatorReplicationIT {
         assertThat(granted.path("status").asText()).isEqualTo("GRANTED");
         long epoch = granted.path("epoch").asLong();
 
-        replicas.get(leader).destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        replicas.get(leader).process().kill();
         List<String> left = httpPorts.keySet().stream().filter(id -> !id.equals(leader)).toList();
         String next = awaitLeader(left);
         JsonNode cluster = cluster(next);
@@ -119,13 +122,14 @@ class CoordinatorReplicationIT {
         }
     }
 
-    private static void signal(String signal, Process p) throws Exception {
-        assertThat(new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start().waitFor()).isZero();
+    private static void signal(String signal, CoordinatorProcess p) throws Exception {
+        long pid = p.process().pid();
+        assertThat(new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start().waitFor()).isZero();
     }
 
-    private void startThree() throws IOException {
+    private void startThree() throws IOException, InterruptedException {
         List<String> entries = new ArrayList<>();
-        int[] free = freePorts(6);
+        int[] free = FreePorts.take(6);
         int k = 0;
         for (String id : List.of("c1", "c2", "c3")) {
             httpPorts.put(id, free[k++]);
@@ -137,15 +141,12 @@ class CoordinatorReplicationIT {
         }
     }
 
-    private void launch(String id) throws IOException {
+    private void launch(String id) throws IOException, InterruptedException {
         String jar = System.getProperty("bladegc.coordinator.jar");
         assertThat(jar).as("system property bladegc.coordinator.jar (set by the failsafe configuration)").isNotNull();
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx128m", "-jar", jar, "--port", Integer.toString(httpPorts.get(id)), "--peers", peers, "--id", id,
-            "--raft-dir", dir.toString(), "--lease", "30s", "--member-timeout", "30s");
-        pb.environment().remove(CoordinatorCommandLine.TOKEN_ENV);
-        pb.redirectErrorStream(true).redirectOutput(dir.resolve(id + ".log").toFile());
-        replicas.put(id, pb.start());
+        replicas.put(id, CoordinatorProcess.start(id, Path.of(System.getProperty("java.home"), "bin", "java"),
+            List.of("-Xmx128m"), Path.of(jar), httpPorts.get(id), List.of("--peers", peers, "--id", id,
+                "--raft-dir", dir.toString(), "--lease", "30s", "--member-timeout", "30s"), dir.resolve(id + ".log")));
     }
 
     /** The replica among {@code ids} that answers node calls (a join of a probe node), waiting up to 30 s. */
@@ -175,24 +176,5 @@ class CoordinatorReplicationIT {
     private JsonNode cluster(String replica) throws Exception {
         return JSON.readTree(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPorts.get(replica)
             + "/v1/cluster")).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body());
-    }
-
-    /** Ports free at once: all held open together, so no two are the same. */
-    private static int[] freePorts(int n) throws IOException {
-        ServerSocket[] held = new ServerSocket[n];
-        int[] ports = new int[n];
-        try {
-            for (int i = 0; i < n; i++) {
-                held[i] = new ServerSocket(0);
-                ports[i] = held[i].getLocalPort();
-            }
-        } finally {
-            for (ServerSocket s : held) {
-                if (s != null) {
-                    s.close();
-                }
-            }
-        }
-        return ports;
     }
 }

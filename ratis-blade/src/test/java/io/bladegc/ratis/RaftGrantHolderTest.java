@@ -11,6 +11,7 @@ import io.bladegc.api.grant.Prepared;
 import io.bladegc.api.grant.RecentPauses;
 import io.bladegc.api.slot.Outcome;
 import io.bladegc.api.slot.Status;
+import io.bladegc.testkit.LocalRaftGroup;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

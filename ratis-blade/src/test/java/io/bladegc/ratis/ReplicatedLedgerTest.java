@@ -7,6 +7,7 @@ import io.bladegc.api.slot.Outcome;
 import io.bladegc.api.slot.SlotEvent;
 import io.bladegc.api.slot.SlotPolicy;
 import io.bladegc.api.slot.Status;
+import io.bladegc.testkit.LocalRaftGroup;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

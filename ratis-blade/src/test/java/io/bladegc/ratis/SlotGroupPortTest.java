@@ -9,6 +9,7 @@ import io.bladegc.api.grant.Preparation;
 import io.bladegc.api.grant.SlotAnswer;
 import io.bladegc.api.slot.Grant;
 import io.bladegc.api.slot.SlotPolicy;
+import io.bladegc.testkit.LocalRaftGroup;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

@@ -2,6 +2,7 @@ package io.bladegc.ratis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bladegc.testkit.LocalRaftGroup;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

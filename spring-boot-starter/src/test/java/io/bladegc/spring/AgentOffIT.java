@@ -3,6 +3,7 @@ package io.bladegc.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bladegc.spring.it.AllocatingApp;
+import io.bladegc.testkit.ChildProcess;
 import java.io.File;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -79,20 +80,14 @@ class AgentOffIT {
         }
         cmd.addAll(List.of("-cp", classpath(), AllocatingApp.class.getName()));
         Path out = dir.resolve(name + ".out");
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile());
+        ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().keySet().removeIf(k -> k.startsWith("BLADE_") || k.endsWith("JAVA_OPTIONS")
             || k.equals("JAVA_TOOL_OPTIONS"));
-        Process p = pb.start();
-        try {
+        try (ChildProcess p = ChildProcess.start(name, pb, out, out)) {
             int port = awaitPort(p, out);
             Map<Integer, Long> statuses = new ConcurrentHashMap<>();
             long collections = load(URI.create("http://127.0.0.1:" + port + "/work"), statuses);
             return new Served(Map.copyOf(statuses), collections, Files.readString(out));
-        } finally {
-            p.destroy();
-            if (!p.waitFor(10, TimeUnit.SECONDS)) {
-                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
         }
     }
 
@@ -139,7 +134,7 @@ class AgentOffIT {
         throw new AssertionError("the service never answered 200");
     }
 
-    private static int awaitPort(Process p, Path out) throws Exception {
+    private static int awaitPort(ChildProcess p, Path out) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
             Matcher m = LISTENING.matcher(Files.readString(out));

@@ -13,6 +13,7 @@ import io.bladegc.api.grant.GrantHolder;
 import io.bladegc.api.grant.Preparation;
 import io.bladegc.api.grant.Prepared;
 import io.bladegc.api.grant.RecentPauses;
+import io.bladegc.testkit.FreePorts;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -238,7 +239,7 @@ class CoordinatedHolderTest {
 
     @Test
     void unreachableFromTheStartNeverDelaysAndCollectsLocally() throws IOException {
-        start(options(URI.create("http://127.0.0.1:" + FakeCoordinator.closedPort())).build(), false);
+        start(options(URI.create("http://127.0.0.1:" + FreePorts.one())).build(), false);
         await().atMost(Duration.ofSeconds(5)).until(() -> !log.matching("is unavailable").isEmpty());
         long t0 = System.nanoTime();
         upcall(1);

@@ -7,6 +7,7 @@ import io.bladegc.agent.coordination.FakeCoordinator.Call;
 import io.bladegc.api.Blade;
 import io.bladegc.api.BladeNode;
 import io.bladegc.api.BladeOptions;
+import io.bladegc.testkit.FreePorts;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
@@ -92,7 +93,7 @@ class CoordinatedModeTest {
 
     @Test
     void withTheCoordinatorDownTheNodeCollectsOnItsOwnLikeASingleNode() throws Exception {
-        mode = start(URI.create("http://127.0.0.1:" + FakeCoordinator.closedPort()));
+        mode = start(URI.create("http://127.0.0.1:" + FreePorts.one()));
         ObjectName node = new ObjectName("io.bladegc:type=Node");
         allocateUntil(() -> log.lines.stream().anyMatch(l -> l.contains("fail-open") && l.contains("(COLLECTED)")));
         assertThat((Long) ManagementFactory.getPlatformMBeanServer().getAttribute(node, "Forced"))

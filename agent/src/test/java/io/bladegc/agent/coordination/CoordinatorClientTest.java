@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.bladegc.agent.coordination.CoordinatorException.Kind;
 import io.bladegc.agent.coordination.FakeCoordinator.Reply;
 import io.bladegc.api.grant.SlotAnswer;
+import io.bladegc.testkit.FreePorts;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -217,7 +218,7 @@ class CoordinatorClientTest {
 
     @Test
     void refusedIsUnreachable() throws IOException {
-        CoordinatorClient c = client(List.of(URI.create("http://127.0.0.1:" + FakeCoordinator.closedPort())),
+        CoordinatorClient c = client(List.of(URI.create("http://127.0.0.1:" + FreePorts.one())),
             "n", null, Duration.ofSeconds(4));
         long t0 = System.nanoTime();
         CoordinatorException e = failure(c::join);

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -96,13 +95,6 @@ public final class FakeCoordinator implements AutoCloseable {
     /** @return a fake listening on a free loopback port */
     public static FakeCoordinator start() throws IOException {
         return new FakeCoordinator(0);
-    }
-
-    /** @return a loopback port nobody listens on (connection refused) */
-    public static int closedPort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 
     private void bind() throws IOException {

@@ -8,6 +8,7 @@ import io.bladegc.benchmarks.cluster.ClusterArm;
 import io.bladegc.benchmarks.cluster.ClusterObserver;
 import io.bladegc.benchmarks.cluster.ClusterSpec;
 import io.bladegc.benchmarks.load.LoadResult;
+import io.bladegc.testkit.HaproxyProcess;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,7 +31,6 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("cluster")
 class ClusterIT {
-    private static final String HAPROXY = "/usr/sbin/haproxy";
     /** GC notification stamps and durations have millisecond resolution: overlaps up to this are not counted. */
     private static final long STAMP_TOLERANCE_MS = 2;
     private static final long SLACK_MS = 150;
@@ -39,7 +39,7 @@ class ClusterIT {
     void atMostOneNodeCollectsAndNoRequestFails() throws Exception {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         ClusterSpec spec = new ClusterSpec(ClusterSpec.currentJava(),
-            DemoProcess.requiredProperty("blade.benchmarks.classpath"), Path.of(HAPROXY),
+            DemoProcess.requiredProperty("blade.benchmarks.classpath"), HaproxyProcess.find().orElseThrow(),
             new ClusterSpec.BladeParts(Path.of(DemoProcess.requiredProperty("blade.agent.jar")),
                 Path.of(DemoProcess.requiredProperty("blade.coordinator.jar"))),
             3,

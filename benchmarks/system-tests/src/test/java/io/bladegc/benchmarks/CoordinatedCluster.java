@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.bladegc.benchmarks.cluster.ChildProcess;
 import io.bladegc.benchmarks.cluster.DemoServerProcess;
+import io.bladegc.testkit.ChildProcess;
+import io.bladegc.testkit.CoordinatorProcess;
+import io.bladegc.testkit.FreePorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -41,9 +42,7 @@ final class CoordinatedCluster implements AutoCloseable {
     CoordinatedCluster(Path logs) throws IOException {
         this.logs = logs;
         Files.createDirectories(logs);
-        try (ServerSocket s = new ServerSocket(0)) {
-            this.port = s.getLocalPort();
-        }
+        this.port = FreePorts.one();
         this.coordinator = URI.create("http://127.0.0.1:" + port);
     }
 
@@ -58,13 +57,11 @@ final class CoordinatedCluster implements AutoCloseable {
 
     /** Starts a coordinator (a replica of a replicated one) on {@code httpPort} with {@code flags}; waits for /health. */
     ChildProcess startCoordinatorOn(int httpPort, String name, String... flags) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-            "-jar", DemoProcess.requiredProperty("blade.coordinator.jar"), "--port", "" + httpPort));
-        cmd.addAll(List.of(flags));
-        ChildProcess c = ChildProcess.start(name, cmd, logs.resolve(name + ".log"), logs.resolve(name + ".log"));
+        CoordinatorProcess c = CoordinatorProcess.start(name, Path.of(java()), CoordinatorProcess.SIDECAR_JVM_OPTIONS,
+            Path.of(DemoProcess.requiredProperty("blade.coordinator.jar")), httpPort, List.of(flags),
+            logs.resolve(name + ".log"));
         started.add(c);
-        c.awaitReady(() -> health(URI.create("http://127.0.0.1:" + httpPort)) == 200, WAIT, name + "'s /health");
-        return c;
+        return c.process();
     }
 
     /**
@@ -179,18 +176,6 @@ final class CoordinatedCluster implements AutoCloseable {
         }
         for (int i = started.size() - 1; i >= 0; i--) {
             started.get(i).close();
-        }
-    }
-
-    private int health(URI base) {
-        try {
-            return http.send(HttpRequest.newBuilder(base.resolve("/health")).timeout(Duration.ofSeconds(2))
-                .build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-        } catch (IOException e) {
-            return -1;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return -1;
         }
     }
 

@@ -5,8 +5,8 @@ import static io.bladegc.benchmarks.CoordinatedCluster.since;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.bladegc.benchmarks.cluster.ChildProcess;
 import io.bladegc.benchmarks.cluster.DemoServerProcess;
+import io.bladegc.testkit.ChildProcess;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;

@@ -7,13 +7,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import io.bladegc.coordinator.lb.HaproxyRuntimeApi.AdminState;
-import java.io.File;
+import io.bladegc.testkit.FreePorts;
+import io.bladegc.testkit.HaproxyProcess;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -49,7 +49,7 @@ class HaproxyRuntimeApiIT {
 
     private Path dir;
     private Path log;
-    private Process haproxy;
+    private HaproxyProcess haproxy;
     private final List<HttpServer> backends = new ArrayList<>();
     private ExecutorService backendThreads;
     private int frontendPort;
@@ -64,7 +64,7 @@ class HaproxyRuntimeApiIT {
 
     @BeforeAll
     void startHaproxy() throws Exception {
-        Path binary = findHaproxy();
+        Path binary = HaproxyProcess.find().orElse(null);
         assumeTrue(binary != null, "haproxy is not installed (not on the PATH, nor in /usr/sbin): apt-get install -y haproxy");
         try {
             System.out.println("HaproxyRuntimeApiIT: " + version(binary));
@@ -77,12 +77,11 @@ class HaproxyRuntimeApiIT {
             });
             int s1 = startBackend("s1");
             int s2 = startBackend("s2");
-            frontendPort = freePort();
-            int adminPort = freePort();
-            userLevelPort = freePort();
-            Path socket = dir.resolve("admin.sock");
-            Path cfg = dir.resolve("haproxy.cfg");
-            Files.writeString(cfg, String.join("\n",
+            int[] ports = FreePorts.take(3);
+            frontendPort = ports[0];
+            int adminPort = ports[1];
+            userLevelPort = ports[2];
+            haproxy = HaproxyProcess.start(binary, dir, socket -> String.join("\n",
                     "global",
                     "    maxconn 256",
                     "    nbthread 2",
@@ -104,10 +103,7 @@ class HaproxyRuntimeApiIT {
                     "    server s1 127.0.0.1:" + s1 + " check inter 200ms rise 1 fall 2",
                     "    server s2 127.0.0.1:" + s2 + " check inter 200ms rise 1 fall 2",
                     ""));
-            haproxy = new ProcessBuilder(binary.toString(), "-f", cfg.toString(), "-db")
-                    .redirectErrorStream(true)
-                    .redirectOutput(log.toFile())
-                    .start();
+            Path socket = haproxy.adminSocket();
             Map<String, String> nodes = Map.of("node-1", "be/s1", "node-2", "be/s2");
             overUnix = HaproxyRuntimeApi.builder(RuntimeApiEndpoint.unix(socket)).servers(nodes).build();
             overTcp = HaproxyRuntimeApi.builder(RuntimeApiEndpoint.tcp("127.0.0.1", adminPort)).servers(nodes)
@@ -115,7 +111,7 @@ class HaproxyRuntimeApiIT {
             await("haproxy answers on its unix socket and TCP admin port").atMost(WAIT).pollInterval(Duration.ofMillis(50))
                     .ignoreException(LoadBalancerException.class)
                     .until(() -> {
-                        assertThat(haproxy.isAlive()).as("haproxy exited: %s", haproxyLog()).isTrue();
+                        assertThat(haproxy.process().isAlive()).as("haproxy exited: %s", haproxyLog()).isTrue();
                         return overUnix.serverStates().size() == 2 && overTcp.serverStates().size() == 2;
                     });
         } catch (Throwable e) {
@@ -128,13 +124,9 @@ class HaproxyRuntimeApiIT {
     void stopHaproxy() throws IOException {
         try {
             if (haproxy != null) {
-                haproxy.destroy(); // SIGTERM to this pid only
                 try {
-                    if (!haproxy.waitFor(5, TimeUnit.SECONDS)) {
-                        haproxy.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-                    }
+                    haproxy.close(); // SIGTERM to this pid only, SIGKILL after the grace period
                 } catch (InterruptedException e) {
-                    haproxy.destroyForcibly();
                     Thread.currentThread().interrupt();
                 }
                 System.out.println("HaproxyRuntimeApiIT: haproxy log:\n" + haproxyLog());
@@ -311,12 +303,6 @@ class HaproxyRuntimeApiIT {
         return server.getAddress().getPort();
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
     private String haproxyLog() {
         try {
             return log == null || !Files.exists(log) ? "(no log)" : Files.readString(log);
@@ -334,25 +320,5 @@ class HaproxyRuntimeApiIT {
         } finally {
             p.destroy();
         }
-    }
-
-    /** {@code haproxy} on the PATH, else in the sbin directories Debian installs it to (not on a user's PATH). */
-    private static Path findHaproxy() {
-        List<String> dirs = new ArrayList<>();
-        String path = System.getenv("PATH");
-        if (path != null) {
-            dirs.addAll(List.of(path.split(File.pathSeparator)));
-        }
-        dirs.addAll(List.of("/usr/sbin", "/usr/local/sbin", "/sbin"));
-        for (String d : dirs) {
-            if (d.isEmpty()) {
-                continue;
-            }
-            Path candidate = Path.of(d, "haproxy");
-            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-                return candidate;
-            }
-        }
-        return null;
     }
 }

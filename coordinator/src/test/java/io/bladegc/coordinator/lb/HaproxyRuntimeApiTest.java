@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.bladegc.coordinator.lb.HaproxyRuntimeApi.AdminState;
+import io.bladegc.testkit.FreePorts;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.InetAddress;
@@ -188,10 +189,7 @@ class HaproxyRuntimeApiTest {
 
     @Test
     void connectionRefusedIsAClearError() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
+        int port = FreePorts.one();
         HaproxyRuntimeApi lb = HaproxyRuntimeApi.builder(RuntimeApiEndpoint.tcp("127.0.0.1", port)).server("n", "be/s1").build();
         LoadBalancerException e = thrown(() -> lb.drain("n"));
         assertThat(e.getMessage()).contains("tcp:127.0.0.1:" + port, "node 'n'", "set server be/s1 state drain", "cannot connect");

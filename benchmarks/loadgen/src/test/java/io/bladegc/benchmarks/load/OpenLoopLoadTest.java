@@ -7,10 +7,10 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import io.bladegc.commandline.ToolRun;
+import io.bladegc.testkit.FreePorts;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -131,10 +131,7 @@ class OpenLoopLoadTest {
 
     @Test
     void countsConnectionErrors() throws IOException {
-        int closedPort;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            closedPort = s.getLocalPort();
-        }
+        int closedPort = FreePorts.one();
         LoadResult r = quick(URI.create("http://127.0.0.1:" + closedPort + "/")).build().run();
 
         assertThat(r.ioErrors()).isEqualTo(r.sent()).isPositive();

@@ -1,6 +1,7 @@
 package io.bladegc.benchmarks.cluster;
 
-import java.io.IOException;
+import io.bladegc.testkit.CoordinatorProcess;
+import io.bladegc.testkit.FreePorts;
 import java.net.http.HttpClient;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,9 +48,9 @@ public final class Cluster implements AutoCloseable {
         }
         haproxy = track(Haproxy.start(spec.haproxy(), spec.logDir(), free[spec.backends()], ports));
         if (spec.blade() != null) {
-            coordinator = track(CoordinatorProcess.start(spec.java(), spec.blade().coordinator(),
-                free[spec.backends() + 1], haproxy,
-                nodes, spec.blade().coordinatorArgs(), spec.logDir().resolve("coordinator.log"), http));
+            coordinator = track(CoordinatorProcess.start("coordinator", spec.java(),
+                CoordinatorProcess.SIDECAR_JVM_OPTIONS, spec.blade().coordinator(), free[spec.backends() + 1],
+                coordinatorOptions(spec, haproxy), spec.logDir().resolve("coordinator.log")));
         }
         for (int i = 0; i < nodes.size(); i++) {
             List<String> flags = new ArrayList<>();
@@ -66,6 +67,22 @@ public final class Cluster implements AutoCloseable {
         if (coordinator != null) {
             coordinator.awaitMembers(http, nodes.size());
         }
+    }
+
+    /**
+     * @return the coordinator's options: driving HAProxy's runtime API ({@code --haproxy <socket> --haproxy-servers
+     *     n1=app/s1,... --lease 5s}, the {@code i}-th node mapped to HAProxy's server {@link Haproxy#server(int)
+     *     s(i+1)}), K = 1 unless the spec's further options say otherwise
+     */
+    private List<String> coordinatorOptions(ClusterSpec spec, Haproxy haproxy) {
+        List<String> servers = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            servers.add(nodes.get(i) + "=" + Haproxy.BACKEND + "/" + Haproxy.server(i));
+        }
+        List<String> options = new ArrayList<>(List.of("--haproxy", haproxy.adminSocket().toString(),
+            "--haproxy-servers", String.join(",", servers), "--lease", "5s"));
+        options.addAll(spec.blade().coordinatorArgs());
+        return options;
     }
 
     /** Records a started part, or stops it at once when {@link #close()} came first (a shutdown during start). */

@@ -3,6 +3,7 @@ package io.bladegc.benchmarks.cluster;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.bladegc.api.slot.SlotLedger;
+import io.bladegc.testkit.CoordinatorProcess;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.util.ArrayList;

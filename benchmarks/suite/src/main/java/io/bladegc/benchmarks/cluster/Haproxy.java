@@ -1,15 +1,9 @@
 package io.bladegc.benchmarks.cluster;
 
+import io.bladegc.testkit.HaproxyProcess;
 import java.io.IOException;
-import java.net.StandardProtocolFamily;
 import java.net.URI;
-import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -20,22 +14,18 @@ import java.util.Map;
  * HAProxy in front of the demo backends, with a generated configuration: one HTTP frontend on 127.0.0.1, backend
  * {@value #BACKEND} with servers {@code s1..sN} in round robin, {@code retry-on 503} (and connection failures, empty
  * responses, response timeouts) with {@code option redispatch 1}, so a 503 is retried on another server; the runtime
- * API on a unix socket at {@code level admin} (what the coordinator drives). Runs in the foreground ({@code -db}),
- * stopped by pid. Thread-safe.
+ * API on a unix socket at {@code level admin} (what the coordinator drives). Runs as a {@link HaproxyProcess}: in the
+ * foreground, stopped by pid. Thread-safe.
  */
 public final class Haproxy implements AutoCloseable {
     /** The backend's name in the configuration. */
     public static final String BACKEND = "app";
 
-    private final ChildProcess child;
-    private final Path socketDir;
-    private final Path socket;
+    private final HaproxyProcess process;
     private final int frontendPort;
 
-    private Haproxy(ChildProcess child, Path socketDir, int frontendPort) {
-        this.child = child;
-        this.socketDir = socketDir;
-        this.socket = socketDir.resolve("admin.sock");
+    private Haproxy(HaproxyProcess process, int frontendPort) {
+        this.process = process;
         this.frontendPort = frontendPort;
     }
 
@@ -50,20 +40,8 @@ public final class Haproxy implements AutoCloseable {
      */
     public static Haproxy start(Path binary, Path dir, int frontendPort, List<Integer> backendPorts)
             throws IOException, InterruptedException {
-        Files.createDirectories(dir);
-        Path socketDir = Files.createTempDirectory("blade-haproxy");
-        Path cfg = dir.resolve("haproxy.cfg");
-        Files.writeString(cfg, config(socketDir.resolve("admin.sock"), frontendPort, backendPorts));
-        Path log = dir.resolve("haproxy.log");
-        Haproxy h = new Haproxy(ChildProcess.start("haproxy", List.of(binary.toString(), "-db", "-f", cfg.toString()),
-            log, log), socketDir, frontendPort);
-        try {
-            h.child.awaitReady(() -> Files.exists(h.socket), Duration.ofSeconds(30), "HAProxy's admin socket");
-            return h;
-        } catch (RuntimeException | InterruptedException e) {
-            h.close();
-            throw e;
-        }
+        return new Haproxy(HaproxyProcess.start(binary, dir, socket -> config(socket, frontendPort, backendPorts)),
+            frontendPort);
     }
 
     /** @return the configuration {@link #start} writes */
@@ -104,27 +82,7 @@ public final class Haproxy implements AutoCloseable {
 
     /** @return the runtime API's unix socket */
     public Path adminSocket() {
-        return socket;
-    }
-
-    /**
-     * Sends one command to the runtime API (non-interactive: HAProxy answers and closes).
-     *
-     * @return the answer
-     */
-    public String adminCommand(String command) throws IOException {
-        try (SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX)) {
-            ch.connect(UnixDomainSocketAddress.of(socket));
-            ch.write(ByteBuffer.wrap((command + "\n").getBytes(StandardCharsets.US_ASCII)));
-            ByteBuffer buf = ByteBuffer.allocate(16384);
-            StringBuilder out = new StringBuilder();
-            while (ch.read(buf) >= 0) {
-                buf.flip();
-                out.append(StandardCharsets.US_ASCII.decode(buf));
-                buf.clear();
-            }
-            return out.toString();
-        }
+        return process.adminSocket();
     }
 
     /**
@@ -134,7 +92,7 @@ public final class Haproxy implements AutoCloseable {
      *     {@code hrsp_2xx}, {@code hrsp_5xx} (answers by status class)
      */
     public Map<String, Map<String, Long>> stats() throws IOException {
-        String[] lines = adminCommand("show stat").split("\n");
+        String[] lines = process.adminCommand("show stat").split("\n");
         List<String> header = Arrays.asList(lines[0].replaceFirst("^# ", "").split(","));
         Map<String, Map<String, Long>> out = new LinkedHashMap<>();
         for (int i = 1; i < lines.length; i++) {
@@ -160,7 +118,7 @@ public final class Haproxy implements AutoCloseable {
      */
     public List<Integer> serversOutOfRotation() throws IOException {
         List<Integer> out = new ArrayList<>();
-        for (String line : adminCommand("show servers state " + BACKEND).split("\n")) {
+        for (String line : process.adminCommand("show servers state " + BACKEND).split("\n")) {
             String[] f = line.trim().split(" ");
             // be_id be_name srv_id srv_name srv_addr srv_op_state srv_admin_state srv_uweight ...
             if (f.length > 7 && f[1].equals(BACKEND) && f[3].matches("s[0-9]+")) {
@@ -175,12 +133,6 @@ public final class Haproxy implements AutoCloseable {
     /** Stops HAProxy by its pid and removes the socket's directory. */
     @Override
     public void close() throws InterruptedException {
-        child.close();
-        try {
-            Files.deleteIfExists(socket);
-            Files.deleteIfExists(socketDir);
-        } catch (IOException e) {
-            System.err.println("cannot remove " + socketDir + ": " + e);
-        }
+        process.close();
     }
 }

@@ -1,25 +1,26 @@
 package io.bladegc.benchmarks.coordinator;
 
+import io.bladegc.testkit.CoordinatorProcess;
+import io.bladegc.testkit.FreePorts;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * The coordinator as a separate JVM on a free loopback port, with K and the member limit out of the way
  * ({@code --k 100000 --min-healthy 0 --max-members 100000}), a lease of {@link #LEASE_SECONDS} s and a member timeout
- * of 600 s (members joined before a measurement stay live through it without heartbeats). {@link #close()} sends
- * SIGTERM and waits. Its output goes to {@code benchmarks/suite/target/coordinator-bench-server.log}.
+ * of 600 s (members joined before a measurement stay live through it without heartbeats), run as a
+ * {@link CoordinatorProcess}: {@link #close()} sends SIGTERM, waits, then kills it. Its output goes to
+ * {@code benchmarks/suite/target/coordinator-bench-server.log}.
  */
 final class BenchedCoordinator implements AutoCloseable {
     /**
@@ -33,48 +34,35 @@ final class BenchedCoordinator implements AutoCloseable {
     private static final Pattern MEMBERS = Pattern.compile("(?m)^blade_coordinator_members (\\S+)$");
     private static final Pattern HEAP_USED = Pattern.compile("heap\\s+total\\s+(\\d+)K,\\s+used\\s+(\\d+)K");
 
-    private final Process process;
+    private final CoordinatorProcess process;
     private final int port;
 
-    private BenchedCoordinator(Process process, int port) {
+    private BenchedCoordinator(CoordinatorProcess process, int port) {
         this.process = process;
         this.port = port;
     }
 
     /** Starts {@code java <jvmOpts> -jar <jar> ...} and returns once it answers and grants. */
     static BenchedCoordinator start(String jar, String jvmOpts) throws Exception {
-        int port;
-        try (ServerSocket ss = new ServerSocket(0)) {
-            port = ss.getLocalPort();
-        }
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        int port = FreePorts.one();
+        List<String> jvm = new ArrayList<>();
         for (String o : jvmOpts.trim().split("\\s+")) {
             if (!o.isEmpty()) {
-                cmd.add(o);
+                jvm.add(o);
             }
         }
-        cmd.addAll(List.of("-jar", jar, "--port", Integer.toString(port), "--k", "100000", "--min-healthy", "0",
-                "--lease", LEASE_SECONDS + "s", "--member-timeout", "600s", "--max-members", "100000"));
-        System.out.println("\nserver: " + String.join(" ", cmd));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(Path.of("benchmarks/suite/target/coordinator-bench-server.log").toFile()).start();
+        CoordinatorProcess p = CoordinatorProcess.start("coordinator", Path.of(System.getProperty("java.home"), "bin",
+                "java"), jvm, Path.of(jar), port, List.of("--k", "100000", "--min-healthy", "0",
+                "--lease", LEASE_SECONDS + "s", "--member-timeout", "600s", "--max-members", "100000"),
+            Path.of("benchmarks/suite/target/coordinator-bench-server.log"));
+        System.out.println("\nserver: " + String.join(" ", p.process().command()));
         BenchedCoordinator s = new BenchedCoordinator(p, port);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (true) {
-            try {
-                s.get("/health");
-                break;
-            } catch (IOException e) {
-                if (System.nanoTime() > deadline || !p.isAlive()) {
-                    p.destroyForcibly();
-                    throw new IOException(
-                        "coordinator did not start; see benchmarks/suite/target/coordinator-bench-server.log");
-                }
-                Thread.sleep(100);
-            }
+        try {
+            s.awaitGrants();
+        } catch (Exception | Error e) {
+            p.close();
+            throw e;
         }
-        s.awaitGrants();
         return s;
     }
 
@@ -84,7 +72,7 @@ final class BenchedCoordinator implements AutoCloseable {
 
     /** @return the CPU time the coordinator's JVM has used so far (all its threads, user and system) */
     Duration cpuTime() {
-        return process.toHandle().info().totalCpuDuration().orElseThrow();
+        return ProcessHandle.of(process.process().pid()).orElseThrow().info().totalCpuDuration().orElseThrow();
     }
 
     /** @return the live members, from the {@code blade_coordinator_members} gauge, after two of its 100 ms refreshes */
@@ -134,7 +122,7 @@ final class BenchedCoordinator implements AutoCloseable {
 
     private String jcmd(String command) throws Exception {
         Process j = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
-                Long.toString(process.pid()), command).redirectErrorStream(true).start();
+                Long.toString(process.process().pid()), command).redirectErrorStream(true).start();
         StringBuilder sb = new StringBuilder();
         try (BufferedReader r = new BufferedReader(new InputStreamReader(j.getInputStream(), StandardCharsets.UTF_8))) {
             String l;
@@ -148,10 +136,6 @@ final class BenchedCoordinator implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        process.destroy();
-        if (!process.waitFor(15, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            process.waitFor();
-        }
+        process.close();
     }
 }

@@ -1,12 +1,11 @@
 package io.bladegc.benchmarks.suite;
 
-import io.bladegc.benchmarks.cluster.ChildProcess;
 import io.bladegc.benchmarks.raftkv.KvClient;
 import io.bladegc.benchmarks.raftkv.KvGroup;
 import io.bladegc.benchmarks.raftkv.KvServer;
+import io.bladegc.testkit.ChildProcess;
+import io.bladegc.testkit.FreePorts;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -257,11 +256,10 @@ final class RaftKvArmRun {
 
     /** @return {@code n1=127.0.0.1:<port>,...} on free loopback ports */
     private static String peerSpec() throws IOException {
+        int[] ports = FreePorts.take(PEER_IDS.length);
         List<String> entries = new ArrayList<>();
-        for (String id : PEER_IDS) {
-            try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                entries.add(id + "=127.0.0.1:" + s.getLocalPort());
-            }
+        for (int i = 0; i < ports.length; i++) {
+            entries.add(PEER_IDS[i] + "=127.0.0.1:" + ports[i]);
         }
         return String.join(",", entries);
     }

@@ -2,11 +2,11 @@ package io.bladegc.benchmarks.docker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.bladegc.benchmarks.cluster.ChildProcess;
 import io.bladegc.benchmarks.cluster.DemoServerProcess;
+import io.bladegc.testkit.ChildProcess;
+import io.bladegc.testkit.CoordinatorProcess;
+import io.bladegc.testkit.FreePorts;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -38,18 +38,18 @@ class GrafanaDashboardScrapeIT {
     @Test
     void everyMetricTheDashboardQueriesIsInTheScrapeOfACoordinatorAndABackend() throws Exception {
         Path logs = Path.of("target", "grafana-scrape-it");
-        int[] ports = loopbackPorts(2);
+        int[] ports = FreePorts.take(2);
         int coordinatorPort = ports[0];
         int deadHaproxyPort = ports[1];
         URI coordinator = URI.create("http://127.0.0.1:" + coordinatorPort);
         List<AutoCloseable> started = new ArrayList<>();
         try {
-            ChildProcess c = ChildProcess.start("coordinator", List.of(java(), "-Xmx64m", "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1", "-jar", property("blade.coordinator.jar"), "--port", "" + coordinatorPort,
-                "--lease", "2s", "--min-healthy", "0", "--haproxy", "127.0.0.1:" + deadHaproxyPort,
-                "--haproxy-servers", "n1=app/s1"), logs.resolve("coordinator.log"), logs.resolve("coordinator.log"));
-            started.add(c);
-            c.awaitReady(() -> get(coordinator.resolve("/health")).statusCode() == 200, WAIT, "the coordinator");
+            CoordinatorProcess coordinatorProcess = CoordinatorProcess.start("coordinator", Path.of(java()),
+                CoordinatorProcess.SIDECAR_JVM_OPTIONS, Path.of(property("blade.coordinator.jar")), coordinatorPort,
+                List.of("--lease", "2s", "--min-healthy", "0", "--haproxy", "127.0.0.1:" + deadHaproxyPort,
+                    "--haproxy-servers", "n1=app/s1"), logs.resolve("coordinator.log"));
+            started.add(coordinatorProcess);
+            ChildProcess c = coordinatorProcess.process();
 
             DemoServerProcess backend = DemoServerProcess.start("backend", Path.of(java()),
                 property("blade.benchmarks.classpath"), List.of(
@@ -126,24 +126,6 @@ class GrafanaDashboardScrapeIT {
     private HttpResponse<String> post(URI uri) throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10))
             .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    /** @return {@code n} distinct free loopback ports, all held open together while they are chosen */
-    private static int[] loopbackPorts(int n) throws IOException {
-        List<ServerSocket> held = new ArrayList<>();
-        try {
-            int[] ports = new int[n];
-            for (int i = 0; i < n; i++) {
-                ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                held.add(s);
-                ports[i] = s.getLocalPort();
-            }
-            return ports;
-        } finally {
-            for (ServerSocket s : held) {
-                s.close();
-            }
-        }
     }
 
     private static String property(String name) {

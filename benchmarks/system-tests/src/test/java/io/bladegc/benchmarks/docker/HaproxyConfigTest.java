@@ -4,15 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.File;
+import io.bladegc.testkit.HaproxyProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,9 +21,6 @@ import org.junit.jupiter.api.io.TempDir;
  * message) when there is no {@code haproxy} binary.
  */
 class HaproxyConfigTest {
-    private static final List<String> CANDIDATES = List.of("/usr/sbin/haproxy", "/usr/local/sbin/haproxy",
-        "/usr/bin/haproxy", "/usr/local/bin/haproxy");
-
     @TempDir
     Path tmp;
 
@@ -52,8 +47,8 @@ class HaproxyConfigTest {
     }
 
     private void check(Path cfg) throws Exception {
-        Optional<Path> haproxy = binary();
-        assumeTrue(haproxy.isPresent(), "no haproxy binary in " + CANDIDATES + " or on the PATH: `haproxy -c` of "
+        Optional<Path> haproxy = HaproxyProcess.find();
+        assumeTrue(haproxy.isPresent(), "no haproxy binary on the PATH or in /usr/sbin: `haproxy -c` of "
             + cfg + " not run (apt-get install haproxy)");
         Path out = tmp.resolve("haproxy-check.out");
         Process p = new ProcessBuilder(haproxy.get().toString(), "-c", "-f", cfg.toString())
@@ -69,11 +64,5 @@ class HaproxyConfigTest {
         assertThat(output.lines().filter(l -> l.contains("[WARNING]") || l.contains("[ALERT]")))
             .as("warnings other than the unresolved backend names in:%n%s", output)
             .allMatch(l -> l.contains("[WARNING]") && l.contains("could not resolve address"));
-    }
-
-    private static Optional<Path> binary() {
-        Stream<Path> onPath = Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-            .filter(d -> !d.isEmpty()).map(d -> Path.of(d, "haproxy"));
-        return Stream.concat(CANDIDATES.stream().map(Path::of), onPath).filter(Files::isExecutable).findFirst();
     }
 }

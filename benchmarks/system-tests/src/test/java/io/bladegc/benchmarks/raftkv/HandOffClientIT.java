@@ -3,10 +3,10 @@ package io.bladegc.benchmarks.raftkv;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bladegc.benchmarks.DirectoryTree;
-import io.bladegc.benchmarks.cluster.ChildProcess;
 import io.bladegc.benchmarks.cluster.ClusterSpec;
-import io.bladegc.benchmarks.cluster.FreePorts;
 import io.bladegc.ratis.RaftBladeClients;
+import io.bladegc.testkit.ChildProcess;
+import io.bladegc.testkit.FreePorts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

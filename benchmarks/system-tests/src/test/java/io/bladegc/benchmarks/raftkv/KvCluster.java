@@ -1,9 +1,9 @@
 package io.bladegc.benchmarks.raftkv;
 
 import io.bladegc.benchmarks.DirectoryTree;
-import io.bladegc.benchmarks.cluster.ChildProcess;
 import io.bladegc.benchmarks.cluster.ClusterSpec;
-import io.bladegc.benchmarks.cluster.FreePorts;
+import io.bladegc.testkit.ChildProcess;
+import io.bladegc.testkit.FreePorts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

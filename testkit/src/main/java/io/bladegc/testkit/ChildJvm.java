@@ -1,17 +1,15 @@
-package io.bladegc.agent;
+package io.bladegc.testkit;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.bladegc.agent.testapp.TinyApp;
 import java.io.File;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,27 +18,43 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-/** Starts {@link TinyApp} in a child JVM, bounded by a timeout, always destroyed. For the {@code *IT} tests. */
-final class ChildJvm {
-    static final long TIMEOUT_SECONDS = 60;
+/**
+ * Runs a main class of the caller's classes in a child JVM, usually with Blade's agent ({@link #javaagent}), to its
+ * exit: bounded by a timeout, stopped by its pid whatever happens (a {@link ChildProcess}). For the tests that need a
+ * fresh JVM: the agent's start-up, its options, its coordination. Thread-safe (no shared state).
+ */
+public final class ChildJvm {
+    /** How long a child JVM may run before it is stopped and the run fails: 60 s. */
+    public static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+    /** The system property holding the path of the shaded agent jar (the agent module's failsafe sets it). */
+    public static final String AGENT_JAR_PROPERTY = "bladegc.agent.jar";
+
+    /** How every line Blade's agent prints itself starts (the agent's {@code BladeAgent.PREFIX}). */
+    public static final String AGENT_PREFIX = "[blade] ";
 
     /** What a child JVM did. */
-    record Run(List<String> command, int exitCode, String stdout, String stderr) {
-        List<String> stdoutLines() {
+    public record Run(List<String> command, int exitCode, String stdout, String stderr) {
+        /** @return its standard output, line by line */
+        public List<String> stdoutLines() {
             return stdout.lines().toList();
         }
 
-        List<String> stderrLines() {
+        /** @return its standard error, line by line */
+        public List<String> stderrLines() {
             return stderr.lines().toList();
         }
 
         /** @return the stderr lines Blade's agent printed itself */
-        List<String> bladeLines() {
-            return stderr.lines().filter(l -> l.startsWith(BladeAgent.PREFIX)).toList();
+        public List<String> bladeLines() {
+            return stderr.lines().filter(l -> l.startsWith(AGENT_PREFIX)).toList();
         }
 
-        /** @return the summary the running node reported through the MBean channel, or "none" */
-        String channelSummary() {
+        /**
+         * @return the summary the running node reported through the MBean channel (the test application prints it
+         *     as {@code blade node: <summary>}), or "(no blade node line)"
+         */
+        public String channelSummary() {
             return stdout.lines().filter(l -> l.startsWith("blade node: ")).findFirst()
                 .map(l -> l.substring("blade node: ".length())).orElse("(no blade node line)");
         }
@@ -55,36 +69,46 @@ final class ChildJvm {
     private ChildJvm() {
     }
 
-    /** @return the agent jar the build produced (failsafe passes its path) */
-    static Path agentJar() {
-        String jar = System.getProperty("bladegc.agent.jar");
-        assertThat(jar).as("system property bladegc.agent.jar (set by failsafe)").isNotBlank();
+    /**
+     * @return the agent jar the build produced, from the system property {@value #AGENT_JAR_PROPERTY}
+     * @throws IllegalStateException when the property is not set or names no file
+     */
+    public static Path agentJar() {
+        String jar = System.getProperty(AGENT_JAR_PROPERTY);
+        if (jar == null || jar.isBlank()) {
+            throw new IllegalStateException("system property " + AGENT_JAR_PROPERTY + " (set by failsafe) is not set");
+        }
         Path p = Path.of(jar);
-        assertThat(p).as("the shaded agent jar").isRegularFile();
+        if (!Files.isRegularFile(p)) {
+            throw new IllegalStateException("the shaded agent jar " + p + " is not a file; build the agent first");
+        }
         return p;
     }
 
-    /** @return the java launcher of the JDK running this test */
-    static Path currentJava() {
+    /** @return the java launcher of the JDK running this JVM */
+    public static Path currentJava() {
         return Path.of(System.getProperty("java.home"), "bin", "java");
     }
 
-    /** @return {@code -javaagent:<jar>} or {@code -javaagent:<jar>=<args>} */
-    static String javaagent(String args) {
+    /** @return {@code -javaagent:<jar>} or {@code -javaagent:<jar>=<args>}, the jar being {@link #agentJar()} */
+    public static String javaagent(String args) {
         return "-javaagent:" + agentJar() + (args == null ? "" : "=" + args);
     }
 
     /**
-     * Runs TinyApp: {@code java -Xmx64m <jvmArgs> -cp <test-classes> TinyApp} in a fresh temporary directory
-     * (deleted afterwards), with the inherited environment minus
-     * anything that configures Blade or the JVM behind the test's back, plus {@code env}.
+     * Runs {@code java -Xmx64m <jvmArgs> -cp <main's classes> <main>} in a fresh temporary directory (deleted
+     * afterwards, so any crash file goes with it), standard input empty, with the inherited environment minus
+     * anything that configures Blade or the JVM behind the test's back, plus {@code env}. Waits up to
+     * {@link #TIMEOUT} for it to exit.
+     *
+     * @param java    the java launcher
+     * @param env     variables to add to the environment
+     * @param main    the main class; its class path entry (a directory or jar) is the child's class path
+     * @param jvmArgs the JVM's options
+     * @return what it did
+     * @throws AssertionError when it did not exit in time (it is stopped; the message holds its output)
      */
-    static Run run(Path java, Map<String, String> env, String... jvmArgs) throws IOException, InterruptedException {
-        return run(java, env, TinyApp.class, jvmArgs);
-    }
-
-    /** Runs {@code main} (a class of the test classes) as {@link #run(Path, Map, String...)} runs TinyApp. */
-    static Run run(Path java, Map<String, String> env, Class<?> main, String... jvmArgs)
+    public static Run run(Path java, Map<String, String> env, Class<?> main, String... jvmArgs)
             throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("blade-child-");
         List<String> cmd = new ArrayList<>();
@@ -92,29 +116,25 @@ final class ChildJvm {
         cmd.add("-Xmx64m");
         cmd.addAll(Arrays.asList(jvmArgs));
         cmd.add("-cp");
-        cmd.add(testClasses().toString());
+        cmd.add(classPathOf(main).toString());
         cmd.add(main.getName());
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()); // any crash file lands in dir
         pb.environment().keySet().removeIf(k -> k.startsWith("BLADE_") || k.equals("JAVA_TOOL_OPTIONS")
             || k.equals("JDK_JAVA_OPTIONS") || k.equals("_JAVA_OPTIONS"));
         pb.environment().putAll(env);
+        pb.redirectInput(ProcessBuilder.Redirect.from(nullFile()));
         Path out = dir.resolve("stdout.txt");
         Path err = dir.resolve("stderr.txt");
-        pb.redirectOutput(out.toFile());
-        pb.redirectError(err.toFile());
-        pb.redirectInput(ProcessBuilder.Redirect.from(nullFile()));
-        Process p = pb.start();
+        ChildProcess child = ChildProcess.start(main.getSimpleName(), pb, out, err);
         try {
-            if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                throw new AssertionError("child JVM did not exit within " + TIMEOUT_SECONDS + " s: "
+            if (!child.awaitExit(TIMEOUT)) {
+                child.close();
+                throw new AssertionError("child JVM did not exit within " + TIMEOUT.toSeconds() + " s: "
                     + new Run(cmd, -1, read(out), read(err)));
             }
-            return new Run(cmd, p.exitValue(), read(out), read(err));
+            return new Run(cmd, child.exitStatus(), read(out), read(err));
         } finally {
-            if (p.isAlive()) {
-                p.destroyForcibly();
-            }
+            child.close();
             try (Stream<Path> files = Files.walk(dir)) {
                 for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
                     Files.deleteIfExists(f);
@@ -127,7 +147,7 @@ final class ChildJvm {
      * @return the newest JDK (feature version 21 or later) found under /usr/lib/jvm, other than the one running
      *     the test, if any
      */
-    static Optional<Path> newerJava() throws IOException, InterruptedException {
+    public static Optional<Path> newerJava() throws IOException, InterruptedException {
         Path jvms = Path.of("/usr/lib/jvm");
         if (!Files.isDirectory(jvms)) {
             return Optional.empty();
@@ -151,7 +171,7 @@ final class ChildJvm {
     }
 
     /** @return the feature version {@code java -version} reports, or -1 */
-    static int featureVersion(Path java) throws IOException, InterruptedException {
+    public static int featureVersion(Path java) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(java.toString(), "-version").redirectErrorStream(true).start();
         try {
             p.getOutputStream().close();
@@ -168,9 +188,9 @@ final class ChildJvm {
         }
     }
 
-    private static Path testClasses() {
+    private static Path classPathOf(Class<?> main) {
         try {
-            return Path.of(TinyApp.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return Path.of(main.getProtectionDomain().getCodeSource().getLocation().toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }

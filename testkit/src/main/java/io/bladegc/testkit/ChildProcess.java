@@ -1,4 +1,4 @@
-package io.bladegc.benchmarks.cluster;
+package io.bladegc.testkit;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -22,11 +22,13 @@ public final class ChildProcess implements AutoCloseable {
     }
 
     private final String name;
+    private final List<String> command;
     private final Process process;
     private final Path stderr;
 
-    private ChildProcess(String name, Process process, Path stderr) {
+    private ChildProcess(String name, List<String> command, Process process, Path stderr) {
         this.name = name;
+        this.command = command;
         this.process = process;
         this.stderr = stderr;
     }
@@ -42,18 +44,34 @@ public final class ChildProcess implements AutoCloseable {
      */
     public static ChildProcess start(String name, List<String> command, Path stdout, Path stderr)
             throws IOException {
+        return start(name, new ProcessBuilder(command), stdout, stderr);
+    }
+
+    /**
+     * Starts what {@code builder} describes (its command, working directory, environment and standard input), its
+     * output going to {@code stdout} and {@code stderr} (replaced; may be the same file): the builder's output
+     * redirects are overwritten.
+     *
+     * @param name    what it is, for messages
+     * @param builder the program, set up by the caller
+     * @param stdout  where its standard output goes
+     * @param stderr  where its standard error goes
+     * @return the started child
+     */
+    public static ChildProcess start(String name, ProcessBuilder builder, Path stdout, Path stderr)
+            throws IOException {
         for (Path p : List.of(stdout, stderr)) {
             if (p.toAbsolutePath().getParent() != null) {
                 Files.createDirectories(p.toAbsolutePath().getParent());
             }
         }
-        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(stdout.toFile());
+        builder.redirectOutput(stdout.toFile());
         if (stderr.equals(stdout)) {
-            pb.redirectErrorStream(true);
+            builder.redirectErrorStream(true);
         } else {
-            pb.redirectError(stderr.toFile());
+            builder.redirectErrorStream(false).redirectError(stderr.toFile());
         }
-        return new ChildProcess(name, pb.start(), stderr);
+        return new ChildProcess(name, List.copyOf(builder.command()), builder.start(), stderr);
     }
 
     /**
@@ -95,6 +113,32 @@ public final class ChildProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits for the child to exit by itself.
+     *
+     * @param timeout how long to wait at most
+     * @return whether it exited within {@code timeout} (then {@link #exitStatus()} is its status)
+     */
+    public boolean awaitExit(Duration timeout) throws InterruptedException {
+        return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * @return the status it exited with
+     * @throws IllegalStateException if it is still running
+     */
+    public int exitStatus() {
+        if (process.isAlive()) {
+            throw new IllegalStateException(name + " (pid " + process.pid() + ") is still running");
+        }
+        return process.exitValue();
+    }
+
+    /** @return the program and its arguments */
+    public List<String> command() {
+        return command;
+    }
+
     /** @return the child's pid */
     public long pid() {
         return process.pid();
@@ -108,6 +152,12 @@ public final class ChildProcess implements AutoCloseable {
     /** @return the file its standard error goes to */
     public Path stderr() {
         return stderr;
+    }
+
+    /** Kills the child by its pid at once (SIGKILL, a crash) and waits up to 10 s for it to be gone. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Stops the child by its pid: SIGTERM, then SIGKILL if it has not exited within 10 s. */

@@ -1,9 +1,9 @@
-package io.bladegc.ratis;
+package io.bladegc.testkit;
 
+import io.bladegc.testkit.FreePorts;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,10 +28,12 @@ import org.apache.ratis.statemachine.StateMachine;
 import org.apache.ratis.util.TimeDuration;
 
 /**
- * Real Ratis servers in this JVM, one per peer, gRPC on loopback ports, storage under a directory: a peer can be
- * killed, restarted from its storage, or restarted with its storage wiped. Closing stops every server.
+ * Real Ratis servers in this JVM, one per peer ({@code n1}, {@code n2}, ...), gRPC on free loopback ports, storage
+ * under a directory, each peer running the state machines the caller gives: a peer can be killed, restarted from its
+ * storage, or restarted with its storage wiped. Closing stops every server. The caller brings Ratis (ratis-server,
+ * ratis-grpc) on its own class path. Not thread-safe: one test owns it.
  */
-final class LocalRaftGroup implements AutoCloseable {
+public final class LocalRaftGroup implements AutoCloseable {
     private final Path dir;
     private final RaftGroup group;
     private final BiFunction<RaftGroup, RaftPeerId, StateMachine.Registry> registries;
@@ -42,24 +44,25 @@ final class LocalRaftGroup implements AutoCloseable {
      * @param peers      how many peers
      * @param registries each peer's state machines, given the group and the peer
      */
-    LocalRaftGroup(Path dir, int peers, BiFunction<RaftGroup, RaftPeerId, StateMachine.Registry> registries)
+    public LocalRaftGroup(Path dir, int peers, BiFunction<RaftGroup, RaftPeerId, StateMachine.Registry> registries)
         throws IOException {
         this.dir = dir;
         this.registries = registries;
         List<RaftPeer> list = new ArrayList<>();
-        int[] free = freePorts(peers);
+        int[] free = FreePorts.take(peers);
         for (int i = 1; i <= peers; i++) {
             list.add(RaftPeer.newBuilder().setId("n" + i).setAddress("127.0.0.1:" + free[i - 1]).build());
         }
         group = RaftGroup.valueOf(RaftGroupId.valueOf(UUID.randomUUID()), list);
     }
 
-    RaftGroup group() {
+    /** @return the group: its id and its peers */
+    public RaftGroup group() {
         return group;
     }
 
     /** Properties for servers and clients: gRPC, elections within 150-300 ms, snapshots only when asked for. */
-    RaftProperties properties(RaftPeer peer) {
+    public RaftProperties properties(RaftPeer peer) {
         RaftProperties p = new RaftProperties();
         RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(150, TimeUnit.MILLISECONDS));
         RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(300, TimeUnit.MILLISECONDS));
@@ -72,13 +75,15 @@ final class LocalRaftGroup implements AutoCloseable {
         return p;
     }
 
-    void startAll() throws IOException {
+    /** Starts every peer. */
+    public void startAll() throws IOException {
         for (RaftPeer p : group.getPeers()) {
             start(p.getId());
         }
     }
 
-    RaftServer start(RaftPeerId id) throws IOException {
+    /** Starts peer {@code id} from its storage (formatted if there is none) and returns its server. */
+    public RaftServer start(RaftPeerId id) throws IOException {
         RaftPeer peer = group.getPeer(id);
         RaftServer s = RaftServer.newBuilder().setServerId(id).setGroup(group).setProperties(properties(peer))
             .setStateMachineRegistry(registries.apply(group, id)).setOption(RaftStorage.StartupOption.RECOVER).build();
@@ -87,15 +92,18 @@ final class LocalRaftGroup implements AutoCloseable {
         return s;
     }
 
-    RaftServer server(RaftPeerId id) {
+    /** @return the running server of peer {@code id}, or null */
+    public RaftServer server(RaftPeerId id) {
         return running.get(id);
     }
 
-    List<RaftServer> servers() {
+    /** @return the running servers */
+    public List<RaftServer> servers() {
         return List.copyOf(running.values());
     }
 
-    void kill(RaftPeerId id) throws IOException {
+    /** Stops peer {@code id}'s server, keeping its storage; nothing if it is not running. */
+    public void kill(RaftPeerId id) throws IOException {
         RaftServer s = running.remove(id);
         if (s != null) {
             s.close();
@@ -103,13 +111,13 @@ final class LocalRaftGroup implements AutoCloseable {
     }
 
     /** Restarts a killed peer with its storage wiped: it must learn everything from the others. */
-    RaftServer startEmpty(RaftPeerId id) throws IOException {
+    public RaftServer startEmpty(RaftPeerId id) throws IOException {
         deleteTree(storage(id));
         return start(id);
     }
 
     /** @return the leader of {@code groupId} among the running servers, waiting up to 10 s for one */
-    RaftServer leader(RaftGroupId groupId) throws Exception {
+    public RaftServer leader(RaftGroupId groupId) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (System.nanoTime() < deadline) {
             for (RaftServer s : running.values()) {
@@ -140,25 +148,6 @@ final class LocalRaftGroup implements AutoCloseable {
         if (first != null) {
             throw first;
         }
-    }
-
-    /** Ports free at once: all held open together, so no two are the same. */
-    private static int[] freePorts(int n) throws IOException {
-        ServerSocket[] held = new ServerSocket[n];
-        int[] ports = new int[n];
-        try {
-            for (int i = 0; i < n; i++) {
-                held[i] = new ServerSocket(0);
-                ports[i] = held[i].getLocalPort();
-            }
-        } finally {
-            for (ServerSocket s : held) {
-                if (s != null) {
-                    s.close();
-                }
-            }
-        }
-        return ports;
     }
 
     private static void deleteTree(Path p) throws IOException {

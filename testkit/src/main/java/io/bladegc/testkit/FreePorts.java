@@ -1,9 +1,13 @@
-package io.bladegc.benchmarks.cluster;
+package io.bladegc.testkit;
 
 import java.io.IOException;
 import java.net.ServerSocket;
 
-/** Loopback ports for the processes a harness starts. */
+/**
+ * Ports with nothing listening on them, for the processes and servers a test or a harness starts, and for a test that
+ * needs an address where a connection is refused. Each port is bound on the wildcard address while it is chosen, so
+ * it is free on loopback too. Another process may still take a port before its user binds it. Thread-safe.
+ */
 public final class FreePorts {
     private FreePorts() {
     }
@@ -30,5 +34,10 @@ public final class FreePorts {
             }
         }
         return ports;
+    }
+
+    /** One free port; {@code take(1)[0]}. */
+    public static int one() throws IOException {
+        return take(1)[0];
     }
 }
