@@ -59,10 +59,11 @@ public interface BladeNode {
 
     /**
      * {@link #drainAndCollect(long, Generation)} under a deadline: when the drain ends after {@code collectByNanos}
-     * ({@link System#nanoTime()} of this JVM), it opens the gate without collecting and reports
-     * {@link GcOutcome#TOO_LATE}. A holder of a lease passes the last moment a collection may begin and still end
-     * inside it: the lease was checked against the drain timeout before the drain, but a JVM paused during the drain
-     * (SIGSTOP, a starved or suspended host) may wake past it. The default implementation ignores the deadline.
+     * ({@link System#nanoTime()} of this JVM), or the collection cannot be started by then (a young one is started
+     * by filling eden, which a paused JVM may wake in the middle of), it opens the gate without collecting and
+     * reports {@link GcOutcome#TOO_LATE}. A holder of a lease passes the last moment a collection may begin and
+     * still end inside it: the lease was checked against the drain timeout before the drain, but a JVM paused during
+     * the drain (SIGSTOP, a starved or suspended host) may wake past it. The default implementation ignores the deadline.
      *
      * @param id             the latest issued {@link GcRequest#id()}
      * @param generation     what to collect

@@ -9,9 +9,9 @@ public enum GcOutcome {
     /** Blade could not force a collection on this JVM (explicit collections disabled and no fallback); logged. */
     REFUSED,
     /**
-     * The drain ended after the deadline its caller gave ({@link BladeNode#drainAndCollect(long, Generation, long)}):
-     * a grant's lease would have ended before the collection did (the JVM was paused or starved during the drain):
-     * nothing collected, the gate open again.
+     * The drain ended, or the collection could not begin, by the deadline its caller gave
+     * ({@link BladeNode#drainAndCollect(long, Generation, long)}): a grant's lease would have ended before the
+     * collection did (the JVM was paused or starved meanwhile): nothing collected by Blade, the gate open again.
      */
     TOO_LATE
 }

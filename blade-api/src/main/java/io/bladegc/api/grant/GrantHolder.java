@@ -370,9 +370,11 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         if (d.outcome() == GcOutcome.TOO_LATE) {
             counters.fenced.increment();
             String note = cancelAtLedger(r.id());
-            emit(Level.WARNING, new GcTimeline(label, r, "fenced (epoch " + grant.epoch() + ": the drain ended "
-                + (System.nanoTime() - collectBy) / 1_000_000 + " ms after the last moment to collect inside its lease; "
-                + "not collecting under it)", prepared, schedule, d.trailers().toNanos(), -1, -1, null, note));
+            String late = (System.nanoTime() - collectBy) / 1_000_000 + " ms after the last moment to collect inside "
+                + "its lease";
+            emit(Level.WARNING, new GcTimeline(label, r, "fenced (epoch " + grant.epoch() + ": "
+                + (d.gc().isZero() ? "the drain ended " : "the collection had not begun ") + late
+                + "; not collecting under it)", prepared, schedule, d.trailers().toNanos(), -1, -1, null, note));
             return;
         }
         counters.collections.increment();

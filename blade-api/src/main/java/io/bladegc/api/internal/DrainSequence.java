@@ -1,6 +1,5 @@
 package io.bladegc.api.internal;
 
-import io.bladegc.api.BladeNode;
 import io.bladegc.api.DrainedCollection;
 import io.bladegc.api.Gate;
 import io.bladegc.api.GcOutcome;
@@ -24,14 +23,14 @@ final class DrainSequence {
 
     private final Gate gate;
     private final Duration drainTimeout;
-    private final BladeNode node;
+    private final LocalNode node;
     private final NodeCounters counters;
     private final HeapLayout layout;
     private final QuietWindows quiet = new QuietWindows();
     private final MinuteSummary minutes;
     private final DecayingMax drainEstimate;
 
-    DrainSequence(HeapLayout layout, Gate gate, Duration drainTimeout, BladeNode node, NodeCounters counters,
+    DrainSequence(HeapLayout layout, Gate gate, Duration drainTimeout, LocalNode node, NodeCounters counters,
                   MinuteSummary minutes) {
         this.layout = layout;
         this.minutes = minutes;
@@ -88,7 +87,11 @@ final class DrainSequence {
                     + " requests still in flight after the drain timeout of " + drainTimeout.toMillis()
                     + " ms; collecting anyway");
             }
-            GcOutcome outcome = node.startGc(request.id());
+            GcOutcome outcome = node.startGc(request.id(), collectByNanos);
+            if (outcome == GcOutcome.TOO_LATE) {
+                return new DrainedCollection(outcome, Duration.ofNanos(t1 - t0),
+                    Duration.ofNanos(System.nanoTime() - t1), drained);
+            }
             long t2 = System.nanoTime();
             if (drained) {
                 quiet.add(quietFrom, layout.beanCounts());

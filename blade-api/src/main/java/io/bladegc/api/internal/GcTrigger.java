@@ -1,6 +1,7 @@
 package io.bladegc.api.internal;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
+import io.bladegc.api.GcOutcome;
 import io.bladegc.api.Generation;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -65,6 +66,19 @@ final class GcTrigger {
      * @return {@code true} when a collection ran, {@code false} when this JVM refuses explicit collections
      */
     public synchronized boolean force(Generation generation) {
+        return force(generation, DrainSequence.NO_DEADLINE) == GcOutcome.COLLECTED;
+    }
+
+    /**
+     * {@link #force(Generation)} under a deadline: a young collection is started by filling eden, which takes a
+     * while; a JVM paused meanwhile (SIGSTOP) must not wake to finish it past a grant's lease, so the filling stops
+     * once {@code collectByNanos} ({@link System#nanoTime()}) has passed, and the JVM collects when it must, not
+     * under the lease.
+     *
+     * @return {@link GcOutcome#COLLECTED}; {@link GcOutcome#REFUSED} when this JVM refuses explicit collections;
+     *     {@link GcOutcome#TOO_LATE} when the deadline passed first
+     */
+    synchronized GcOutcome force(Generation generation, long collectByNanos) {
         long before = layout.collectionCount();
         if ((forcingEpoch & 1) == 0) { // a new forcing window; a second call before done() forces again within it
             Map<String, Long> from = new HashMap<>();
@@ -74,11 +88,24 @@ final class GcTrigger {
             forcingFrom = from;
             forcingEpoch++; // odd: forcing (one writer: this method and done() are called by the one forcing thread)
         }
-        if (generation == Generation.YOUNG && fillEden(before)) {
-            return true;
+        if (generation == Generation.YOUNG) {
+            Fill fill = fillEden(before, collectByNanos);
+            if (fill != Fill.NO_COLLECTION) {
+                return fill == Fill.COLLECTED ? GcOutcome.COLLECTED : GcOutcome.TOO_LATE;
+            }
         }
-        return explicit(before);
+        if (past(collectByNanos)) {
+            return GcOutcome.TOO_LATE;
+        }
+        return explicit(before) ? GcOutcome.COLLECTED : GcOutcome.REFUSED;
     }
+
+    private static boolean past(long collectByNanos) {
+        return collectByNanos != DrainSequence.NO_DEADLINE && System.nanoTime() - collectByNanos > 0;
+    }
+
+    /** How filling eden ended. */
+    private enum Fill { COLLECTED, NO_COLLECTION, TOO_LATE }
 
     /** Ends the forcing window opened by {@link #force}; call once its notifications have arrived. */
     public void done() {
@@ -101,19 +128,23 @@ final class GcTrigger {
         return from != null && id > from.getOrDefault(bean, Long.MAX_VALUE);
     }
 
-    private boolean fillEden(long before) {
+    private Fill fillEden(long before, long collectByNanos) {
         long budget = 2 * layout.edenCapacity() + (64L << 20);
         for (long allocated = 0; allocated < budget; allocated += CHUNK) {
+            if (past(collectByNanos)) {
+                sink = null;
+                return Fill.TOO_LATE;
+            }
             sink = new byte[CHUNK];
             if (layout.collectionCount() != before) {
                 sink = null;
-                return true;
+                return Fill.COLLECTED;
             }
         }
         sink = null;
         LOG.log(System.Logger.Level.WARNING, "Blade: filling eden did not start a young collection; "
             + "collecting explicitly instead");
-        return false;
+        return Fill.NO_COLLECTION;
     }
 
     private boolean explicit(long before) {

@@ -257,7 +257,12 @@ public final class LocalNode implements StartedNode {
     }
 
     @Override
-    public synchronized GcOutcome startGc(long id) {
+    public GcOutcome startGc(long id) {
+        return startGc(id, DrainSequence.NO_DEADLINE);
+    }
+
+    /** {@link #startGc(long)}, begun (and a young one's eden filled) by {@code collectByNanos} or not at all. */
+    synchronized GcOutcome startGc(long id, long collectByNanos) {
         Issued issued = lastIssued;
         if (issued == null || id > issued.request().id() || id <= 0) {
             throw new IllegalArgumentException("no GC request with id " + id + " was issued");
@@ -269,7 +274,11 @@ public final class LocalNode implements StartedNode {
             }
             boolean collected;
             try {
-                collected = trigger.force(issued.request().generation());
+                GcOutcome forced = trigger.force(issued.request().generation(), collectByNanos);
+                if (forced == GcOutcome.TOO_LATE) {
+                    return forced;
+                }
+                collected = forced == GcOutcome.COLLECTED;
                 events.awaitSeen(layout.collectionCount(), CONFIRM_TIMEOUT);
                 // G1 may leave eden so small that its next collection would come unseen: take it in this window too
                 for (int i = 0; collected && i < MAX_FOLLOW_UPS && watcher.nextDueUnseen(); i++) {
