@@ -44,13 +44,12 @@ class RaftPeerFaultIT {
             }
             Grant held = null;
             RaftPeerId frozen = null;
-            long frozenByMillis = 0; // wall clock: by then the stop has taken hold
+            long wokenFromMillis = 0; // wall clock: the peer runs again only after this
             try {
                 for (int attempt = 0; attempt < 20 && held == null; attempt++) {
                     Grant g = awaitAGrant(slots);
                     frozen = RaftPeerId.valueOf(g.node());
                     signal(cluster.pid(frozen), "STOP");
-                    frozenByMillis = System.currentTimeMillis();
                     if (holds(slots, g) && frozenThroughItsLease(slots, g)) {
                         held = g;
                     } else { // its release got through before the signal took hold: let it go, catch another
@@ -64,6 +63,7 @@ class RaftPeerFaultIT {
                     "the frozen grant expired at its deadline", 5);
             } finally {
                 if (frozen != null) {
+                    wokenFromMillis = System.currentTimeMillis();
                     signal(cluster.pid(frozen), "CONT");
                 }
             }
@@ -78,9 +78,11 @@ class RaftPeerFaultIT {
             // does not get through. Not allowed: a collection under the expired epoch that began after waking, and a
             // release of it the ledger took. "Began after waking" is told by the peer's own GC log (wall clock, the
             // clock the ledger stamps grants with on this machine): a collection begun before the freeze is a pause
-            // that began between the grant and the moment `kill -STOP` had returned; one begun after waking began
-            // later. (Telling it by T_gc, the freeze's length if the stop caught the collection itself, was wrong
-            // when the stop caught the release after it: CI, 2026-11-27, T_gc 36.4 ms, the release "not delivered".)
+            // that began after the grant and before the test sent `kill -CONT` (a stopped JVM begins nothing; the
+            // moment `kill -STOP` returned is no bound: CI saw a pause begin within that same millisecond, the stop
+            // catching it); one begun after waking began later. (Telling it by T_gc, the freeze's length if the stop
+            // caught the collection itself, was wrong when the stop caught the release after it: CI, 2026-11-27,
+            // T_gc 36.4 ms, the release "not delivered".)
             Pattern line = Pattern.compile("Blade raft " + frozen + " GC #" + held.gcId() + " [^\\n]*");
             RaftPeerId woken = frozen;
             String[] found = new String[1];
@@ -96,12 +98,12 @@ class RaftPeerFaultIT {
                 + "\\(COLLECTED\\)").matcher(found[0]);
             if (collected.find()) {
                 Grant expired = held;
-                long frozenBy = frozenByMillis;
+                long wokenFrom = wokenFromMillis;
                 assertThat(GcPauses.read(woken.toString(), cluster.gcLog(woken)))
                     .as("a collection under the expired grant %s: a pause of %s that began after the grant and "
-                        + "before the stop had taken hold (%d)", expired, woken, frozenBy)
+                        + "before it was woken (%d)", expired, woken, wokenFrom)
                     .anySatisfy(p -> assertThat(p.startMillis())
-                        .isBetween(expired.grantedAt() - 1.0, (double) frozenBy));
+                        .isBetween(expired.grantedAt() - 1.0, (double) wokenFrom));
             }
             long after = held.epoch();
             awaitTrue(() -> slots.view().slots().epoch() > after, "grants resume after the frozen peer is back", 60);
