@@ -44,11 +44,13 @@ class RaftPeerFaultIT {
             }
             Grant held = null;
             RaftPeerId frozen = null;
-            long wokenFromMillis = 0; // wall clock: the peer runs again only after this
+            long stoppedAtMillis = 0; // wall clock: the peer is stopped only after this
+            long wokenFromMillis = 0; // and runs again only after this
             try {
                 for (int attempt = 0; attempt < 20 && held == null; attempt++) {
                     Grant g = awaitAGrant(slots);
                     frozen = RaftPeerId.valueOf(g.node());
+                    stoppedAtMillis = System.currentTimeMillis();
                     signal(cluster.pid(frozen), "STOP");
                     if (holds(slots, g) && frozenThroughItsLease(slots, g)) {
                         held = g;
@@ -76,13 +78,14 @@ class RaftPeerFaultIT {
             // fenced the same way), or the second hand-off fails: "cancelled"; frozen inside the collection it had
             // started within the lease, or after it with its release on the way, the release is refused as stale or
             // does not get through. Not allowed: a collection under the expired epoch that began after waking, and a
-            // release of it the ledger took. "Began after waking" is told by the peer's own GC log (wall clock, the
-            // clock the ledger stamps grants with on this machine): a collection begun before the freeze is a pause
-            // that began after the grant and before the test sent `kill -CONT` (a stopped JVM begins nothing; the
-            // moment `kill -STOP` returned is no bound: CI saw a pause begin within that same millisecond, the stop
-            // catching it); one begun after waking began later. (Telling it by T_gc, the freeze's length if the stop
-            // caught the collection itself, was wrong when the stop caught the release after it: CI, 2026-11-27,
-            // T_gc 36.4 ms, the release "not delivered".)
+            // release of it the ledger took. A collection Blade began before the freeze passes either of two
+            // tests. Its T_gc holds the freeze when the stop caught the forcing (filling eden, or the JVM between the
+            // allocation that asks for the collection and its pause: then the pause itself begins after waking, past
+            // the lease, seen twice in CI on 2026-11-27; no check can close that last window, a lease's limit). Its
+            // pause, in the peer's own GC log (wall clock, the ledger's clock on this machine), began after the grant
+            // and before `kill -CONT` when the collection was over before the stop caught the release (CI: T_gc
+            // 36.4 ms, the release "not delivered"). One begun after waking passes neither: a short T_gc and a pause
+            // after `kill -CONT`.
             Pattern line = Pattern.compile("Blade raft " + frozen + " GC #" + held.gcId() + " [^\\n]*");
             RaftPeerId woken = frozen;
             String[] found = new String[1];
@@ -98,12 +101,15 @@ class RaftPeerFaultIT {
                 + "\\(COLLECTED\\)").matcher(found[0]);
             if (collected.find()) {
                 Grant expired = held;
+                long frozenMillis = wokenFromMillis - stoppedAtMillis;
                 long wokenFrom = wokenFromMillis;
-                assertThat(GcPauses.read(woken.toString(), cluster.gcLog(woken)))
-                    .as("a collection under the expired grant %s: a pause of %s that began after the grant and "
-                        + "before it was woken (%d)", expired, woken, wokenFrom)
-                    .anySatisfy(p -> assertThat(p.startMillis())
-                        .isBetween(expired.grantedAt() - 1.0, (double) wokenFrom));
+                List<GcPauses> pauses = GcPauses.read(woken.toString(), cluster.gcLog(woken));
+                boolean forcingCaught = Double.parseDouble(collected.group(1)) > frozenMillis / 2.0;
+                boolean pauseBeforeWaking = pauses.stream()
+                    .anyMatch(p -> p.startMillis() >= expired.grantedAt() - 1.0 && p.startMillis() <= wokenFrom);
+                assertThat(forcingCaught || pauseBeforeWaking).as("a collection under the expired grant %s, begun "
+                    + "before the freeze (%d ms, woken at %d): its T_gc holds the freeze, or a pause of %s began "
+                    + "before it was woken: %s", expired, frozenMillis, wokenFrom, woken, pauses).isTrue();
             }
             long after = held.epoch();
             awaitTrue(() -> slots.view().slots().epoch() > after, "grants resume after the frozen peer is back", 60);
