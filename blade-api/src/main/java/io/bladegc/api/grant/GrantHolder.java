@@ -348,18 +348,16 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
             prepared = new Prepared(Prepared.Kind.HANDED_OFF, before + "elected leader meanwhile, " + again.note(),
                 prepared.nanos() + again.nanos());
         }
-        long leaseLeft = grant.leaseEndNanos() - System.nanoTime();
-        long needed = settings.drainTimeout().toNanos() + r.estimatedPause().toNanos() + settings.margin().toNanos();
-        if (leaseLeft < needed) {
-            counters.fenced.increment();
-            String note = cancelAtLedger(r.id());
-            emit(Level.WARNING, new GcTimeline(label, r, "fenced (epoch " + grant.epoch() + ": its lease ends in "
-                + leaseLeft / 1_000_000 + " ms, the drain and the pause may take " + needed / 1_000_000
-                + " ms; not collecting under it)", prepared, schedule, -1, -1, -1, null, note));
+        // the last moment a collection may begin and still end inside the lease, on this JVM's clock
+        long collectBy = grant.leaseEndNanos() - r.estimatedPause().toNanos() - settings.margin().toNanos();
+        long drainTimeout = settings.drainTimeout().toNanos();
+        if (System.nanoTime() + drainTimeout - collectBy > 0) {
+            fence(r, grant, prepared, schedule, -1, "its lease ends in "
+                + (grant.leaseEndNanos() - System.nanoTime()) / 1_000_000 + " ms, the drain and the pause may take "
+                + (grant.leaseEndNanos() - collectBy + drainTimeout) / 1_000_000 + " ms");
             return;
         }
         long pauseBefore = node.pauseNanos();
-        long collectBy = grant.leaseEndNanos() - r.estimatedPause().toNanos() - settings.margin().toNanos();
         DrainedCollection d;
         try {
             d = node.drainAndCollect(r.id(), r.generation(), collectBy);
@@ -368,13 +366,10 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
             return;
         }
         if (d.outcome() == GcOutcome.TOO_LATE) {
-            counters.fenced.increment();
-            String note = cancelAtLedger(r.id());
-            String late = (System.nanoTime() - collectBy) / 1_000_000 + " ms after the last moment to collect inside "
-                + "its lease";
-            emit(Level.WARNING, new GcTimeline(label, r, "fenced (epoch " + grant.epoch() + ": "
-                + (d.gc().isZero() ? "the drain ended " : "the collection had not begun ") + late
-                + "; not collecting under it)", prepared, schedule, d.trailers().toNanos(), -1, -1, null, note));
+            fence(r, grant, prepared, schedule, d.trailers().toNanos(),
+                (d.gc().isZero() ? "the drain ended " : "the collection had not begun ")
+                + (System.nanoTime() - collectBy) / 1_000_000
+                + " ms after the last moment to collect inside its lease");
             return;
         }
         counters.collections.increment();
@@ -393,6 +388,14 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         String note = released.note() + (d.drained() ? "" : "; the drain timed out with requests in flight");
         emit(released.kind() == Released.Kind.RELEASED ? Level.INFO : Level.WARNING, new GcTimeline(label, r, how, prepared,
             schedule, d.trailers().toNanos(), d.gc().toNanos(), notify, d.outcome(), note));
+    }
+
+    /** Does not collect under {@code grant}, whose lease would end before the collection did: gives it back. */
+    private void fence(GcRequest r, SlotAnswer grant, Prepared prepared, long schedule, long trailers, String why) {
+        counters.fenced.increment();
+        String note = cancelAtLedger(r.id());
+        emit(Level.WARNING, new GcTimeline(label, r, "fenced (epoch " + grant.epoch() + ": " + why
+            + "; not collecting under it)", prepared, schedule, trailers, -1, -1, null, note));
     }
 
     /** Without the ledger: collects at once, drained, as a single node does; or leaves it to the JVM. */
