@@ -76,7 +76,7 @@ class AgentOffIT {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-Xms256m", "-Xmx256m", "-Xmn32m", "-XX:+UseParallelGC", "-XX:ParallelGCThreads=1"));
         if (agentArgs != null) {
-            cmd.add("-javaagent:" + property("blade.agent.jar") + "=" + agentArgs);
+            cmd.add("-javaagent:" + property("bladegc.agent.jar") + "=" + agentArgs);
         }
         cmd.addAll(List.of("-cp", classpath(), AllocatingApp.class.getName()));
         Path out = dir.resolve(name + ".out");
@@ -151,8 +151,8 @@ class AgentOffIT {
 
     /** @return the test class path (this module's classes and its test dependencies), without the agent jar */
     private static String classpath() {
-        String agent = Path.of(property("blade.agent.jar")).getFileName().toString();
-        return Arrays.stream(property("blade.starter.test.classpath").split(File.pathSeparator))
+        String agent = Path.of(property("bladegc.agent.jar")).getFileName().toString();
+        return Arrays.stream(property("bladegc.starter.test.classpath").split(File.pathSeparator))
             .filter(e -> !e.endsWith(agent)).collect(Collectors.joining(File.pathSeparator));
     }
 

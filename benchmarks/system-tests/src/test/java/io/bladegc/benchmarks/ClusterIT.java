@@ -39,9 +39,9 @@ class ClusterIT {
     void atMostOneNodeCollectsAndNoRequestFails() throws Exception {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         ClusterSpec spec = new ClusterSpec(ClusterSpec.currentJava(),
-            DemoProcess.requiredProperty("blade.benchmarks.classpath"), HaproxyProcess.find().orElseThrow(),
-            new ClusterSpec.BladeParts(Path.of(DemoProcess.requiredProperty("blade.agent.jar")),
-                Path.of(DemoProcess.requiredProperty("blade.coordinator.jar"))),
+            DemoProcess.requiredProperty("bladegc.benchmarks.classpath"), HaproxyProcess.find().orElseThrow(),
+            new ClusterSpec.BladeParts(Path.of(DemoProcess.requiredProperty("bladegc.agent.jar")),
+                Path.of(DemoProcess.requiredProperty("bladegc.coordinator.jar"))),
             3,
             List.of("-XX:+UseParallelGC", "-XX:-UseAdaptiveSizePolicy", "-Xms256m", "-Xmx256m", "-Xmn48m",
                 "-XX:ParallelGCThreads=1", "-XX:ConcGCThreads=1", "-XX:+AlwaysPreTouch",

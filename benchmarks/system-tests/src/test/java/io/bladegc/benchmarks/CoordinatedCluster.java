@@ -58,7 +58,7 @@ final class CoordinatedCluster implements AutoCloseable {
     /** Starts a coordinator (a replica of a replicated one) on {@code httpPort} with {@code flags}; waits for /health. */
     ChildProcess startCoordinatorOn(int httpPort, String name, String... flags) throws Exception {
         CoordinatorProcess c = CoordinatorProcess.start(name, Path.of(java()), CoordinatorProcess.SIDECAR_JVM_OPTIONS,
-            Path.of(DemoProcess.requiredProperty("blade.coordinator.jar")), httpPort, List.of(flags),
+            Path.of(DemoProcess.requiredProperty("bladegc.coordinator.jar")), httpPort, List.of(flags),
             logs.resolve(name + ".log"));
         started.add(c);
         return c.process();
@@ -80,8 +80,8 @@ final class CoordinatedCluster implements AutoCloseable {
      */
     DemoServerProcess startBackend(String node, String coordinators, String agentOptions) throws Exception {
         DemoServerProcess d = DemoServerProcess.start(node, Path.of(java()),
-            DemoProcess.requiredProperty("blade.benchmarks.classpath"), List.of(
-                "-javaagent:" + DemoProcess.requiredProperty("blade.agent.jar") + "=coordinator=" + coordinators
+            DemoProcess.requiredProperty("bladegc.benchmarks.classpath"), List.of(
+                "-javaagent:" + DemoProcess.requiredProperty("bladegc.agent.jar") + "=coordinator=" + coordinators
                     + ",nodeId=" + node + (agentOptions.isEmpty() ? "" : "," + agentOptions),
                 "-XX:+UseParallelGC", "-XX:-UseAdaptiveSizePolicy", "-Xms128m", "-Xmx128m", "-Xmn32m",
                 "-XX:ParallelGCThreads=1", "-XX:CICompilerCount=2",

@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * The demo server in a child JVM, for integration tests: started with the given JVM flags and demo arguments on the
- * classpath failsafe passes ({@code blade.benchmarks.classpath}), found by its {@code LISTENING <port>} line (within
+ * classpath failsafe passes ({@code bladegc.benchmarks.classpath}), found by its {@code LISTENING <port>} line (within
  * 60 s), stopped by pid (SIGTERM, then SIGKILL) by {@link #close()}; its stderr in {@code target/demo-<name>.log}, its
  * stdout in {@code target/demo-<name>.out}. The tests' face of {@link DemoServerProcess}.
  */
@@ -31,7 +31,7 @@ final class DemoProcess implements AutoCloseable {
 
     static DemoProcess start(String name, List<String> jvmFlags, List<String> demoArgs) throws Exception {
         return new DemoProcess(DemoServerProcess.start(name, ClusterSpec.currentJava(),
-            requiredProperty("blade.benchmarks.classpath"), jvmFlags, demoArgs,
+            requiredProperty("bladegc.benchmarks.classpath"), jvmFlags, demoArgs,
             Path.of("target", "demo-" + name + ".out"), Path.of("target", "demo-" + name + ".log")));
     }
 

@@ -34,7 +34,7 @@ class SingleNodeGcAuditIT {
     @ParameterizedTest(name = "{0} on {1}")
     @CsvSource({"Serial, 600m", "Parallel, 600m", "G1, 600m", "G1, 800m"})
     void collectionsLandWhileTheGateIsClosedAndNothingIsInFlight(String collector, String heap) throws Exception {
-        List<String> jvm = new ArrayList<>(List.of("-javaagent:" + DemoProcess.requiredProperty("blade.agent.jar"),
+        List<String> jvm = new ArrayList<>(List.of("-javaagent:" + DemoProcess.requiredProperty("bladegc.agent.jar"),
             "-XX:+Use" + collector + "GC", "-Xms" + heap, "-Xmx" + heap,
             "-XX:ParallelGCThreads=1", "-XX:ConcGCThreads=1", "-XX:+AlwaysPreTouch",
             "-Djava.util.logging.SimpleFormatter.format=%4$s %5$s%6$s%n"));

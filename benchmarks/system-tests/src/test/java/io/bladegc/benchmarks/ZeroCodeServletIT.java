@@ -45,11 +45,17 @@ import org.junit.jupiter.params.provider.ValueSource;
  * ({@code X-Gc-Span}), so the test knows which collections happened while a request was in flight; the JVM's own GC
  * notifications and the node's quiet windows (the gate closed, nothing in flight) tell which collections Blade
  * planned. A planned collection with a request in flight is a miscount of the accounting.
+ *
+ * <p>The share of planned collections is judged after a warm-up ({@link #WARMUP}): the container's start and the
+ * first seconds of load (class loading, the JIT, a metaspace threshold, the agent learning the allocation rate) run
+ * dozens of young collections a second in this small young generation, a few of which escape, more or fewer with the
+ * machine's load. Requests and collections of the warm-up still count for every other check.
  */
 class ZeroCodeServletIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern LISTENING = Pattern.compile("(?m)^LISTENING ([0-9]+) ([0-9]+)$");
     private static final Pattern SPAN = Pattern.compile("([^=;]+)=(\\d+)-(\\d+)");
+    private static final Duration WARMUP = Duration.ofSeconds(3);
     private static final Duration LOAD = Duration.ofSeconds(15);
     private static final int CLIENTS = 8;
 
@@ -60,14 +66,16 @@ class ZeroCodeServletIT {
             Load load = war.load();
             JsonNode stats = war.stats();
             List<NodePauses.Pause> pauses = NodePauses.of(container, stats);
-            long planned = pauses.stream().filter(NodePauses.Pause::planned).count();
-            System.out.printf("%s: %s; %d pauses, %d planned; overlapped: %s%n", container, load, pauses.size(),
-                planned, load.overlapped);
+            List<NodePauses.Pause> judged = pauses.stream().filter(p -> p.wallStartMs() >= load.measuredFromMs)
+                .toList();
+            List<NodePauses.Pause> unplanned = judged.stream().filter(p -> !p.planned()).toList();
+            System.out.printf("%s: %s; %d pauses, %d after the warm-up, %d of them unplanned: %s; overlapped: %s%n",
+                container, load, pauses.size(), judged.size(), unplanned.size(), unplanned, load.overlapped);
 
-            assertThat(pauses.size()).as("the young generation is sized to collect every second or so")
+            assertThat(judged.size()).as("the young generation is sized to collect several times a second")
                 .isGreaterThanOrEqualTo(5);
-            assertThat(planned).as("collections inside a quiet window: %s", pauses)
-                .isGreaterThanOrEqualTo(Math.round(pauses.size() * 0.9));
+            assertThat((long) judged.size() - unplanned.size()).as("collections after the warm-up inside a quiet window: %s",
+                judged).isGreaterThanOrEqualTo(Math.round(judged.size() * 0.95));
             assertThat(overlappedPlanned(pauses, load)).as("planned collections with a request in flight").isEmpty();
             assertThat(load.async.get()).as("asynchronous requests answered").isPositive();
             assertThat(load.failures).as("answers other than 200 and a 503 with Retry-After").isEmpty();
@@ -142,6 +150,8 @@ class ZeroCodeServletIT {
         final List<String> failures = new ArrayList<>();
         /** {@code bean#id} of each collection that happened while some request was in flight */
         final Set<String> overlapped = new HashSet<>();
+        /** wall-clock end of the warm-up: {@link System#currentTimeMillis()} */
+        final long measuredFromMs = System.currentTimeMillis() + WARMUP.toMillis();
 
         synchronized void answered(String span) {
             Matcher m = SPAN.matcher(span);
@@ -184,7 +194,7 @@ class ZeroCodeServletIT {
             Path war = javax ? buildWar(dir.resolve("javax-app.war"), "com/example/javaxwar", "zerocode-javax-war")
                 : buildWar(dir.resolve("app.war"), "com/example/war", "zerocode-war");
             List<String> cmd = new ArrayList<>(List.of(ClusterSpec.currentJava().toString(),
-                "-javaagent:" + DemoProcess.requiredProperty("blade.agent.jar") + "=" + agentArgs,
+                "-javaagent:" + DemoProcess.requiredProperty("bladegc.agent.jar") + "=" + agentArgs,
                 "-XX:+UseParallelGC", "-XX:ParallelGCThreads=1", "-Xms400m", "-Xmx400m"));
             cmd.addAll(List.of(jvmFlags));
             cmd.addAll(List.of("-cp", classpath(container), WarServer.class.getName(), container, war.toString()));
@@ -209,10 +219,13 @@ class ZeroCodeServletIT {
             }
         }
 
-        /** {@value #CLIENTS} clients for {@link #LOAD}, every other request asynchronous; 503s retried. */
+        /**
+         * {@value #CLIENTS} clients for {@link #WARMUP} and then {@link #LOAD}, every other request asynchronous; 503s
+         * retried.
+         */
         Load load() throws Exception {
             Load load = new Load();
-            long end = System.nanoTime() + LOAD.toNanos();
+            long end = System.nanoTime() + WARMUP.plus(LOAD).toNanos();
             ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
             try {
                 List<Future<?>> running = new ArrayList<>();
@@ -275,11 +288,11 @@ class ZeroCodeServletIT {
             case "jetty" -> List.of("tomcat-");
             default -> List.of("tomcat-", "jakarta.servlet-api-", "jetty-");
         };
-        String cp = DemoProcess.requiredProperty("blade.benchmarks.test.classpath");
+        String cp = DemoProcess.requiredProperty("bladegc.benchmarks.test.classpath");
         List<String> entries = new ArrayList<>(Arrays.stream(cp.split(File.pathSeparator))
             .filter(e -> drop.stream().noneMatch(Path.of(e).getFileName().toString()::startsWith)).toList());
         if (container.equals("tomcat9")) {
-            try (Stream<Path> jars = Files.list(Path.of(DemoProcess.requiredProperty("blade.benchmarks.tomcat9")))) {
+            try (Stream<Path> jars = Files.list(Path.of(DemoProcess.requiredProperty("bladegc.benchmarks.tomcat9")))) {
                 jars.forEach(j -> entries.add(j.toString()));
             }
         }

@@ -13,7 +13,7 @@ import java.util.List;
 
 /**
  * The repository's {@code docker/} folder as the tests read it: paths, and its YAML and JSON files parsed with
- * Jackson. The repository root comes from the system property {@code blade.repository.root} (set in
+ * Jackson. The repository root comes from the system property {@code bladegc.repository.root} (set in
  * {@code benchmarks/pom.xml} for surefire and failsafe). Stateless.
  */
 final class DockerDir {
@@ -25,9 +25,9 @@ final class DockerDir {
 
     /** @return the repository root */
     static Path root() {
-        String root = System.getProperty("blade.repository.root");
+        String root = System.getProperty("bladegc.repository.root");
         if (root == null || root.isBlank()) {
-            throw new IllegalStateException("system property blade.repository.root is not set"
+            throw new IllegalStateException("system property bladegc.repository.root is not set"
                 + " (benchmarks/system-tests/pom.xml sets it for surefire and failsafe)");
         }
         return Path.of(root).toAbsolutePath().normalize();

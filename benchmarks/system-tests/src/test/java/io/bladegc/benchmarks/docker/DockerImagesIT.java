@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The Dockerfiles copy what the Maven build really produced: every {@code COPY} source exists under the repository
  * root (the build context) after {@code package}, the jars carry the names the build gives them (the same files the
- * other integration tests run, from the system properties {@code blade.agent.jar}, {@code blade.coordinator.jar},
- * {@code blade.demo.jar} and {@code blade.loadgen.jar}), the backend's {@code lib/} holds every runtime dependency
+ * other integration tests run, from the system properties {@code bladegc.agent.jar}, {@code bladegc.coordinator.jar},
+ * {@code bladegc.demo.jar} and {@code bladegc.loadgen.jar}), the backend's {@code lib/} holds every runtime dependency
  * of the demo ({@code benchmarks/demo/target/classpath.txt}), each Dockerfile's {@code .dockerignore} lets exactly
  * its sources through, and every {@code /opt/blade/...} path the image's command line uses is something it copied.
  */
@@ -29,7 +29,7 @@ class DockerImagesIT {
     @Test
     void coordinatorImageCopiesTheBuiltCoordinatorJar() throws IOException {
         Dockerfile d = Dockerfile.read(DockerDir.file("coordinator/Dockerfile"));
-        assertThat(sources(d)).containsExactly(relative(property("blade.coordinator.jar")));
+        assertThat(sources(d)).containsExactly(relative(property("bladegc.coordinator.jar")));
         assertSourcesExist(d);
         assertCommandUsesCopiedFiles(d);
         assertThat(d.command()).contains("-jar");
@@ -39,8 +39,8 @@ class DockerImagesIT {
     @Test
     void backendImageCopiesTheBuiltAgentDemoAndLoadgenJarsAndEveryRuntimeDependency() throws IOException {
         Dockerfile d = Dockerfile.read(DockerDir.file("backend/Dockerfile"));
-        assertThat(sources(d)).containsExactlyInAnyOrder(relative(property("blade.agent.jar")),
-            relative(property("blade.demo.jar")), relative(property("blade.loadgen.jar")),
+        assertThat(sources(d)).containsExactlyInAnyOrder(relative(property("bladegc.agent.jar")),
+            relative(property("bladegc.demo.jar")), relative(property("bladegc.loadgen.jar")),
             "benchmarks/demo/target/lib/");
         assertSourcesExist(d);
         assertCommandUsesCopiedFiles(d);

@@ -45,15 +45,15 @@ class GrafanaDashboardScrapeIT {
         List<AutoCloseable> started = new ArrayList<>();
         try {
             CoordinatorProcess coordinatorProcess = CoordinatorProcess.start("coordinator", Path.of(java()),
-                CoordinatorProcess.SIDECAR_JVM_OPTIONS, Path.of(property("blade.coordinator.jar")), coordinatorPort,
+                CoordinatorProcess.SIDECAR_JVM_OPTIONS, Path.of(property("bladegc.coordinator.jar")), coordinatorPort,
                 List.of("--lease", "2s", "--min-healthy", "0", "--haproxy", "127.0.0.1:" + deadHaproxyPort,
                     "--haproxy-servers", "n1=app/s1"), logs.resolve("coordinator.log"));
             started.add(coordinatorProcess);
             ChildProcess c = coordinatorProcess.process();
 
             DemoServerProcess backend = DemoServerProcess.start("backend", Path.of(java()),
-                property("blade.benchmarks.classpath"), List.of(
-                    "-javaagent:" + property("blade.agent.jar") + "=coordinator=" + coordinator + ",nodeId=n1",
+                property("bladegc.benchmarks.classpath"), List.of(
+                    "-javaagent:" + property("bladegc.agent.jar") + "=coordinator=" + coordinator + ",nodeId=n1",
                     "-XX:+UseParallelGC", "-XX:-UseAdaptiveSizePolicy", "-Xms96m", "-Xmx96m", "-Xmn32m",
                     "-XX:ParallelGCThreads=1", "-XX:CICompilerCount=2"),
                 List.of("--port", "0", "--live-mb", "16", "--garbage-kb", "128", "--churn-kb", "8", "--blade", "on",

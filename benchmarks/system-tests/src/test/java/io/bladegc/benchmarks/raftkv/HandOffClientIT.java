@@ -241,7 +241,7 @@ class HandOffClientIT {
 
     private static ChildProcess launch(String id, String peers) throws IOException {
         List<String> command = List.of(ClusterSpec.currentJava().toString(),
-            "-javaagent:" + requiredProperty("blade.agent.jar"),
+            "-javaagent:" + requiredProperty("bladegc.agent.jar"),
             "-Xmx128m", YOUNG, "-XX:+UseParallelGC", "-XX:ParallelGCThreads=1",
             GcPauses.flag(DIR.resolve(id + "-gc.log")),
             "-cp", System.getProperty("java.class.path"),

@@ -27,7 +27,7 @@ import org.apache.ratis.util.TimeDuration;
 
 /**
  * Three {@link KvServer} peers in child JVMs on free loopback ports, for integration tests. Each runs with the Blade
- * agent ({@code blade.agent.jar}, set by failsafe), a small heap ({@code -Xmx128m}, one Parallel GC thread) and its
+ * agent ({@code bladegc.agent.jar}, set by failsafe), a small heap ({@code -Xmx128m}, one Parallel GC thread) and its
  * storage under {@code target/raftkv/<test>/<id>-storage}; its stdout and stderr go to
  * {@code target/raftkv/<test>/<id>.log} ({@code <id>-restart<k>.log} after the k-th restart). A peer counts as
  * started once it prints {@code kv ready}, within {@link #READY_TIMEOUT}; the cluster, once a linearizable read
@@ -156,7 +156,7 @@ final class KvCluster implements AutoCloseable {
 
     private void launch(RaftPeerId id, String logName) throws IOException {
         List<String> command = new ArrayList<>(List.of(ClusterSpec.currentJava().toString(),
-            "-javaagent:" + requiredProperty("blade.agent.jar"),
+            "-javaagent:" + requiredProperty("bladegc.agent.jar"),
             // MetaspaceSize as docs/architecture.md advises: a peer crossing the default (about 21 MB; Ratis, gRPC, and the
             // agent's Byte Buddy when it patches Ratis) runs a full "Metadata GC Threshold" collection of its own,
             // which Blade cannot schedule (CI once saw two such 200 ms pauses overlap another peer's collection)
