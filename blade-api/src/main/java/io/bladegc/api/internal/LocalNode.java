@@ -36,6 +36,9 @@ public final class LocalNode implements StartedNode {
     /** The most young collections taken after a forced one in the same window ({@link HeapWatcher#nextDueUnseen}). */
     private static final int MAX_FOLLOW_UPS = 3;
 
+    /** How many escapes are told at INFO (see {@link #logEscape}). */
+    private static final int ESCAPES_AT_INFO = 5;
+
     private final BladeOptions options;
     private final HeapLayout layout;
     private final PauseModel pauseModel = new PauseModel();
@@ -234,6 +237,7 @@ public final class LocalNode implements StartedNode {
         } else if (armed()) {
             counters.escaped.increment();
             kind = MinuteSummary.Kind.ESCAPED;
+            logEscape(c);
         } else {
             kind = MinuteSummary.Kind.UNPLANNED;
         }
@@ -244,6 +248,15 @@ public final class LocalNode implements StartedNode {
         if (minute != null) {
             LOG.log(Level.INFO, minute);
         }
+    }
+
+    /** Says what an escape looked like, at INFO for the first few, then at DEBUG: where to look is in the line. */
+    private void logEscape(GcEvents.Collection c) {
+        Issued pending = outstanding.get();
+        LOG.log(counters.escaped.sum() <= ESCAPES_AT_INFO ? Level.INFO : Level.DEBUG, () -> "Blade: the JVM collected"
+            + " on its own (" + c.bean() + " #" + c.id() + ", " + c.cause() + ", eden " + (c.edenBefore() >> 10)
+            + " KiB used) " + (pending == null ? "before Blade asked: the heap filled faster than predicted"
+            : "while GC #" + pending.request().id() + " was asked for and not yet begun"));
     }
 
     @Override
