@@ -11,8 +11,8 @@ import java.util.function.Function;
  * {@code 503} with the {@link RetryHint}, the {@value Gate#ADMITTED_ATTRIBUTE} mark, leaving the gate now or when the
  * async cycle completes) and the filter's public view of its {@link FilterCore}. The Jakarta
  * {@link BladeFilter io.bladegc.servlet.BladeFilter} and the javax {@code io.bladegc.servlet.javax.BladeFilter}
- * (module {@code blade-servlet-filter-javax}) extend it with the few calls that name their API's types; applications
- * use one of those, and read the Jakarta one for the behaviour.
+ * (module {@code blade-servlet-filter-javax}, generated from the Jakarta one's class file) extend it with the few
+ * calls that name their API's types; applications use one of those, and read the Jakarta one for the behaviour.
  *
  * <p>Thread-safe: {@link #filter} may run on any number of threads; {@link #start} and {@link #destroy} are called
  * once each, by the filter's {@code init} and {@code destroy}.

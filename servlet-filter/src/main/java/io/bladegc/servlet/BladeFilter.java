@@ -101,8 +101,10 @@ import java.io.IOException;
  * <h2>javax.servlet</h2>
  * For a container on the {@code javax.servlet} API (Servlet 4: Tomcat 9, Jetty 10, Spring Boot 2), use
  * {@code io.bladegc.servlet.javax.BladeFilter} from {@code io.bladegc:blade-servlet-filter-javax}: the same filter
- * (same init-params, behaviour and meters) on the older API. Both are written once, in {@link AbstractBladeFilter},
- * and only name their API's types themselves.
+ * (same constructors, init-params, behaviour and meters) on the older API. It is generated from this class's class
+ * file at build time, with {@code jakarta.servlet} renamed to {@code javax.servlet}, so what this page says holds
+ * for it too, with {@code io.bladegc.servlet.javax.BladeFilter} for this class's name. Both share the request path,
+ * written once in {@link AbstractBladeFilter}.
  *
  * <p>Thread-safe: {@code doFilter} may run on any number of threads; {@code init} and {@code destroy} are called
  * by the container once each.

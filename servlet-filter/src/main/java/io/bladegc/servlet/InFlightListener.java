@@ -6,7 +6,8 @@ import jakarta.servlet.AsyncListener;
 
 /**
  * The Jakarta {@code AsyncListener} of an {@link InFlightRequest}: {@code onComplete} leaves, {@code onStartAsync}
- * follows a restarted cycle, the rest wait (see {@link InFlightRequest} for why). Thread-safe.
+ * follows a restarted cycle, the rest wait (see {@link InFlightRequest} for why). Its class file is the javax one's
+ * too, renamed (see {@link BladeFilter}). Thread-safe.
  */
 final class InFlightListener extends InFlightRequest implements AsyncListener {
     InFlightListener(FilterCore core, BladeNode node, long startNanos, long pauseAtEntry) {

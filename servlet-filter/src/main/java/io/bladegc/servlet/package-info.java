@@ -16,7 +16,10 @@
  * {@code FilterMetrics}, {@link io.bladegc.servlet.RetryHint} and the GC-overlap histogram) reference no servlet
  * API, so the javax filter ({@code io.bladegc.servlet.javax.BladeFilter}, module
  * {@code blade-servlet-filter-javax}) shares them; the Jakarta filter and its {@code InFlightListener} are the
- * Jakarta shell: the few calls that name {@code jakarta.servlet} types.
+ * Jakarta shell: the few calls that name {@code jakarta.servlet} types. The javax shell is not written but generated
+ * from their class files at build time ({@code jakarta.servlet} renamed to {@code javax.servlet}, the two classes
+ * moved to {@code io.bladegc.servlet.javax}), so these two classes may use only public and protected members of this
+ * package, and only servlet API that {@code javax.servlet} 4 has as well.
  *
  * <p>The filter works alone (it starts a node in GCI mode when it finds none) and under the Blade agent (it joins
  * the agent's node). Micrometer is optional: meters are registered only when the application supplies a
