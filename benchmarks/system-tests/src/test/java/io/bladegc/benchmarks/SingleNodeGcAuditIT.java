@@ -22,6 +22,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  * child's own GC notifications report is checked against the node's record of when its gate was closed with nothing
  * in flight: at least 95 % must fall inside such a window. Every 503 must carry a valid Retry-After, and no other
  * request may fail.
+ *
+ * <p>A share of 95 % can be told from 100 % only with 20 collections or more: each request leaves 128 KiB of garbage
+ * so that Parallel and G1 on 600 MB collect that often in 30 s measured, Serial in 45 s (with 64 KiB, 11 to 27 times, and a
+ * single escape, which CI saw once in some dozen runs, read as 94.4 % on 18); G1 on 800 MB grows its young
+ * generation with the rate and is measured for 60 s.
  */
 class SingleNodeGcAuditIT {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -32,9 +37,10 @@ class SingleNodeGcAuditIT {
      * target changes at every pause, small for a mixed phase), on the same tight heap, where its free-region reserve
      * limits the target as the old generation grows, and on a roomier one.
      */
-    @ParameterizedTest(name = "{0} on {1}")
-    @CsvSource({"Serial, 600m", "Parallel, 600m", "G1, 600m", "G1, 800m"})
-    void collectionsLandWhileTheGateIsClosedAndNothingIsInFlight(String collector, String heap) throws Exception {
+    @ParameterizedTest(name = "{0} on {1}, {2} s")
+    @CsvSource({"Serial, 600m, 45", "Parallel, 600m, 30", "G1, 600m, 30", "G1, 800m, 60"})
+    void collectionsLandWhileTheGateIsClosedAndNothingIsInFlight(String collector, String heap, int seconds)
+        throws Exception {
         List<String> jvm = new ArrayList<>(List.of("-javaagent:" + DemoProcess.requiredProperty("bladegc.agent.jar"),
             "-XX:+Use" + collector + "GC", "-Xms" + heap, "-Xmx" + heap,
             "-XX:ParallelGCThreads=1", "-XX:ConcGCThreads=1", "-XX:+AlwaysPreTouch",
@@ -42,14 +48,14 @@ class SingleNodeGcAuditIT {
         if (!collector.equals("G1")) {
             jvm.add("-Xmn150m");
         }
-        List<String> demo = List.of("--port", "0", "--live-mb", "200", "--garbage-kb", "64", "--churn-kb", "32",
+        List<String> demo = List.of("--port", "0", "--live-mb", "200", "--garbage-kb", "128", "--churn-kb", "32",
             "--blade", "on", "--threads", "32");
         try (DemoProcess server = DemoProcess.start("audit-" + collector + "-" + heap, jvm, demo)) {
             HttpClient http = HttpClient.newHttpClient();
             LoadResult load = OpenLoopLoad.builder(server.uri("/work"))
                 .rate(400)
                 .warmup(Duration.ofSeconds(5))
-                .duration(Duration.ofSeconds(30))
+                .duration(Duration.ofSeconds(seconds))
                 .timeout(Duration.ofSeconds(10))
                 .onMeasureStart(() -> post(http, server, "/stats/reset"))
                 .build()
@@ -60,7 +66,7 @@ class SingleNodeGcAuditIT {
             System.out.printf("%s: %s%n%s%nnode: %s%n", collector, audit, load, stats.get("node"));
 
             assertThat(stats.get("gcEventsDropped").asLong()).isZero();
-            assertThat(audit.pauses).as("the heap is sized to collect every few seconds").isGreaterThanOrEqualTo(5);
+            assertThat(audit.pauses).as("enough collections to tell 95 %% from 100 %%").isGreaterThanOrEqualTo(20);
             if (!collector.equals("G1")) {
                 // G1 reclaims old regions in mixed young pauses; Serial and Parallel need full collections
                 assertThat(audit.full).as("the live set churns enough to fill the old generation").isPositive();
