@@ -7,6 +7,7 @@ import io.bladegc.commandline.UsageProblems;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -55,6 +56,16 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
     /** @return each measured window */
     public Duration measure() {
         return quick ? Duration.ofSeconds(6) : Duration.ofSeconds(60);
+    }
+
+    /**
+     * @return the windows and repetitions as the reports' footers state them, e.g. {@code "15 s warm-up, 60 s
+     *     measured; 3 repetition(s), odd ones in the order above, even ones reversed"} (the order of
+     *     {@link InterleavedSchedule})
+     */
+    public String schedule() {
+        return String.format(Locale.ROOT, "%d s warm-up, %d s measured; %d repetition(s), odd ones in the order above,"
+            + " even ones reversed", warmup().toSeconds(), measure().toSeconds(), repetitions());
     }
 
     /** @throws UsageException naming every bad, unknown or missing option */
