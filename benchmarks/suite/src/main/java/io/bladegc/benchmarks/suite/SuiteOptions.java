@@ -1,5 +1,6 @@
 package io.bladegc.benchmarks.suite;
 
+import io.bladegc.benchmarks.cluster.BladeJarOptions;
 import io.bladegc.commandline.ToolCommand;
 import io.bladegc.commandline.ToolCommandLine;
 import io.bladegc.commandline.UsageException;
@@ -9,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -85,11 +87,8 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
             + " 15 s warm-up, 60 s measured; some scenarios size their own windows)")
         boolean quick;
 
-        @Option(names = "--agent-jar", paramLabel = "JAR", required = true, description = "the agent jar")
-        Path agentJar;
-
-        @Option(names = "--coordinator-jar", paramLabel = "JAR", required = true, description = "the coordinator jar")
-        Path coordinatorJar;
+        @Mixin
+        BladeJarOptions jars;
 
         @Option(names = "--out", paramLabel = "DIR", required = true, description = "where results go")
         Path out;
@@ -134,7 +133,7 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
             problems.check(list.stream().noneMatch(String::isBlank), "--arms", arms,
                 "arm names separated by commas");
             problems.throwIfAny();
-            return new SuiteOptions(scenario, quick, agentJar, coordinatorJar, out, haproxy, jvmDir, rate,
+            return new SuiteOptions(scenario, quick, jars.agentJar(), jars.coordinatorJar(), out, haproxy, jvmDir, rate,
                 command != null ? command : "SuiteMain " + String.join(" ", args), list);
         }
     }
