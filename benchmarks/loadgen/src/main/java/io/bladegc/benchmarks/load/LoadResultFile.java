@@ -32,20 +32,8 @@ final class LoadResultFile {
         p.setProperty("targetRate", Double.toString(r.targetRate()));
         p.setProperty("achievedRate", Double.toString(r.achievedRate()));
         p.setProperty("throughput", Double.toString(r.throughput()));
-        p.setProperty("sent", Long.toString(counts.sent));
-        p.setProperty("warmupSent", Long.toString(counts.warmupSent));
-        p.setProperty("ok", Long.toString(counts.ok));
-        p.setProperty("shed", Long.toString(counts.shed));
-        p.setProperty("retryAfterMissing", Long.toString(counts.retryAfterMissing));
-        p.setProperty("retryAfterInvalid", Long.toString(counts.retryAfterInvalid));
-        p.setProperty("otherStatus", Long.toString(counts.otherStatus));
+        LoadCounts.COUNTERS.forEach(k -> p.setProperty(k.key(), Long.toString(k.get().applyAsLong(counts))));
         counts.otherStatuses.forEach((s, n) -> p.setProperty("status." + s, Long.toString(n)));
-        p.setProperty("ioErrors", Long.toString(counts.ioErrors));
-        p.setProperty("timeouts", Long.toString(counts.timeouts));
-        p.setProperty("unfinished", Long.toString(counts.unfinished));
-        p.setProperty("clamped", Long.toString(counts.clamped));
-        p.setProperty("maxSendLagMicros", Long.toString(counts.maxSendLagMicros));
-        p.setProperty("maxQueued", Long.toString(counts.maxQueued));
         p.setProperty("timelineMaxMicros", join(counts.timelineMaxMicros));
         p.setProperty("timelineShed", join(counts.timelineShed));
         p.setProperty("okHistogram", encode(ok));
@@ -67,24 +55,12 @@ final class LoadResultFile {
             p.load(r);
         }
         LoadCounts c = new LoadCounts();
-        c.sent = num(p, "sent");
-        c.warmupSent = num(p, "warmupSent");
-        c.ok = num(p, "ok");
-        c.shed = num(p, "shed");
-        c.retryAfterMissing = num(p, "retryAfterMissing");
-        c.retryAfterInvalid = num(p, "retryAfterInvalid");
-        c.otherStatus = num(p, "otherStatus");
+        LoadCounts.COUNTERS.forEach(k -> k.set().accept(c, num(p, k.key())));
         for (String key : p.stringPropertyNames()) {
             if (key.startsWith("status.")) {
                 c.otherStatuses.put(Integer.valueOf(key.substring(7)), num(p, key));
             }
         }
-        c.ioErrors = num(p, "ioErrors");
-        c.timeouts = num(p, "timeouts");
-        c.unfinished = num(p, "unfinished");
-        c.clamped = num(p, "clamped");
-        c.maxSendLagMicros = num(p, "maxSendLagMicros");
-        c.maxQueued = num(p, "maxQueued");
         c.timelineMaxMicros = split(p.getProperty("timelineMaxMicros", ""));
         c.timelineShed = split(p.getProperty("timelineShed", ""));
         return new LoadResult(Double.parseDouble(p.getProperty("targetRate", "0")),

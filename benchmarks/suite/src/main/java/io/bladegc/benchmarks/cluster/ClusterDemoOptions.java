@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -37,11 +38,8 @@ record ClusterDemoOptions(Path agentJar, Path coordinatorJar, List<String> arms,
     @Command(name = "ClusterDemo", description = "The cluster demo: three DemoServer backends behind HAProxy, one"
         + " arm after the other, the load from this JVM; prints the arms side by side.")
     static final class Flags implements ToolCommand<ClusterDemoOptions> {
-        @Option(names = "--agent-jar", paramLabel = "JAR", required = true, description = "the agent jar")
-        Path agentJar;
-
-        @Option(names = "--coordinator-jar", paramLabel = "JAR", required = true, description = "the coordinator jar")
-        Path coordinatorJar;
+        @Mixin
+        BladeJarOptions jars;
 
         @Option(names = "--arms", paramLabel = "ARMS", defaultValue = "g1,parallel,blade", description = "the arms in"
             + " the order they run, separated by commas or spaces, repeats allowed (default ${DEFAULT-VALUE})")
@@ -78,7 +76,8 @@ record ClusterDemoOptions(Path agentJar, Path coordinatorJar, List<String> arms,
             problems.check(!duration.isZero() && !duration.isNegative(), "--duration", duration, "positive");
             problems.check(!warmup.isNegative(), "--warmup", warmup, "zero or positive");
             problems.throwIfAny();
-            return new ClusterDemoOptions(agentJar, coordinatorJar, list, rate, warmup, duration, haproxy, out);
+            return new ClusterDemoOptions(jars.agentJar(), jars.coordinatorJar(), list, rate, warmup, duration, haproxy,
+                out);
         }
     }
 }

@@ -166,11 +166,10 @@ public final class CollectionRateScenario {
 
     private static String footer(SuiteOptions o) {
         return String.format(Locale.ROOT, "%nOne DemoServer (`%s`, `--garbage-kb` per row), no balancer, open-loop"
-            + " load straight to it; per rate the arms one after the other, a fresh server each, %d s warm-up, %d s"
-            + " measured, %d repetition(s). Collections: the server's own GC notifications in the measured window"
+            + " load straight to it; per rate, arm and repetition a fresh server, %s. Collections: the server's own GC notifications in the measured window"
             + " (young: Parallel's minor collections, full: its major ones, Blade's forced full collections"
             + " included). Per 1,000 served: per 2xx response; a shed request (503, nobody retries it here) does no"
             + " work and allocates next to nothing. Forced / escaped: Blade's counters over the window.%n",
-            String.join(" ", WORKLOAD), o.warmup().toSeconds(), o.measure().toSeconds(), o.repetitions());
+            String.join(" ", WORKLOAD), o.schedule());
     }
 }

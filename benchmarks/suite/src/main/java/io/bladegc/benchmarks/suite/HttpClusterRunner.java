@@ -78,10 +78,7 @@ final class HttpClusterRunner {
             }
         }
         List<String> names = arms.stream().map(Arm::name).toList();
-        Map<String, Histogram> lines = new LinkedHashMap<>();
-        for (String name : names) {
-            lines.put(name, SuiteTable.merged(results.stream().filter(r -> r.arm().equals(name)).toList()));
-        }
+        Map<String, Histogram> lines = SuiteTable.mergedByArm(names, results);
         LatencyPlot.write(o.out().resolve("latency.png"), HttpClusterScenario.NAME + ": 2xx latency at the client, "
             + o.repetitions() + " repetition(s) merged", lines);
         Map<String, Optional<RateSearch.Probe>> highest = new LinkedHashMap<>();
@@ -147,16 +144,13 @@ final class HttpClusterRunner {
 
     private static String footer(SuiteOptions o) {
         return String.format(Locale.ROOT, "%n%d backends behind HAProxy (retry-on 503, redispatch), open-loop load"
-            + " %.0f req/s from the intended send time; per arm and repetition a fresh cluster, %d s warm-up, %d s"
-            + " measured; %d repetition(s), odd ones in the order above, even ones reversed. Latency rows: 2xx at the"
-            + " client, all repetitions merged. Counts: all repetitions added. CPU: user + system of the three"
-            + " backends in the measured window (/proc). Peak RSS: the largest backend's VmHWM. Capacity: after the"
-            + " repetitions, per searched arm one fresh cluster and windows of open-loop load (the first after a %d s"
+            + " %.0f req/s from the intended send time; per arm and repetition a fresh cluster, %s. %s Capacity: after"
+            + " the repetitions, per searched arm one fresh cluster and windows of open-loop load (the first after a %d s"
             + " warm-up, the others after %d s; %d s measured), from %.0f req/s up by x1.5 (down when it already"
             + " misses), bisected to within 10 %%; a window passes with p99.9 under %d ms and no 503, other status,"
             + " I/O error or timeout. Raw: `<arm>-rep<N>.hlog`, `<arm>-capacity-<rate>.hlog` (interval logs),"
-            + " `logs/`.%n", ClusterDemo.BACKENDS, o.rate(), o.warmup().toSeconds(), o.measure().toSeconds(),
-            o.repetitions(), o.warmup().toSeconds(), HttpClusterScenario.capacitySettle(o).toSeconds(),
+            + " `logs/`.%n", ClusterDemo.BACKENDS, o.rate(), o.schedule(),
+            SuiteTable.legend("the three backends", "the largest backend's"), o.warmup().toSeconds(), HttpClusterScenario.capacitySettle(o).toSeconds(),
             HttpClusterScenario.capacityWindow(o).toSeconds(), HttpClusterScenario.capacitySearch(o).startRate(),
             HttpClusterScenario.CAPACITY_TARGET_MICROS / 1000);
     }

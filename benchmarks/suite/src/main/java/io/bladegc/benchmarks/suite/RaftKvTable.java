@@ -1,5 +1,7 @@
 package io.bladegc.benchmarks.suite;
 
+import static io.bladegc.benchmarks.suite.SuiteTable.ms;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,7 +21,6 @@ import org.HdrHistogram.Histogram;
  */
 final class RaftKvTable {
     private static final double[] PERCENTILES = {50, 95, 99, 99.9, 99.99};
-    private static final String[] LABELS = {"p50", "p95", "p99", "p99.9", "p99.99"};
 
     private RaftKvTable() {
     }
@@ -56,12 +57,7 @@ final class RaftKvTable {
     static Map<String, String> column(List<RaftKvRep> all) {
         List<RaftKvRep> reps = all.stream().filter(RaftKvRep::measured).toList();
         Map<String, String> rows = new LinkedHashMap<>();
-        Histogram merged = merged(reps);
-        boolean any = merged.getTotalCount() > 0;
-        for (int i = 0; i < PERCENTILES.length; i++) {
-            rows.put(LABELS[i] + " (ms)", any ? ms(merged.getValueAtPercentile(PERCENTILES[i])) : "-");
-        }
-        rows.put("max (ms)", any ? ms(merged.getMaxValue()) : "-");
+        SuiteTable.putLatencyRows(rows, merged(reps), PERCENTILES);
         rows.put("p99.99 per repetition (ms)", reps.isEmpty() ? "-" : reps.stream()
             .map(r -> ms(r.load().latency().getValueAtPercentile(99.99))).collect(Collectors.joining(", ")));
         rows.put("repetitions (failed)", reps.size() + " (" + (all.size() - reps.size()) + ")");
@@ -120,9 +116,5 @@ final class RaftKvTable {
 
     private static double meanOf(List<RaftKvRep> reps, Function<RaftKvRep.Usage, Double> f) {
         return reps.stream().mapToDouble(r -> f.apply(r.usage())).average().orElse(Double.NaN);
-    }
-
-    static String ms(long micros) {
-        return String.format(Locale.ROOT, "%.2f", micros / 1000.0);
     }
 }

@@ -13,13 +13,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.HdrHistogram.Histogram;
 
 /**
  * The {@code single-node} scenario, the GCI paper's experiment: one DemoServer, no balancer, open-loop load straight
@@ -92,12 +90,8 @@ public final class SingleNodeScenario {
             }
         }
         List<String> names = arms.stream().map(Arm::name).toList();
-        Map<String, Histogram> lines = new LinkedHashMap<>();
-        for (String name : names) {
-            lines.put(name, SuiteTable.merged(results.stream().filter(r -> r.arm().equals(name)).toList()));
-        }
         LatencyPlot.write(o.out().resolve("latency.png"), NAME + ": 2xx latency at the client, "
-            + o.repetitions() + " repetition(s) merged", lines);
+            + o.repetitions() + " repetition(s) merged", SuiteTable.mergedByArm(names, results));
         SuiteReport.write(o, header + '\n' + SuiteTable.markdown(names, results, failures, false) + '\n'
             + SuiteReport.armLines(arms) + footer(o));
         return failures.isEmpty();
@@ -144,12 +138,10 @@ public final class SingleNodeScenario {
 
     private static String footer(SuiteOptions o) {
         return String.format(Locale.ROOT, "%nOne DemoServer (`%s`), no balancer: open-loop load %.0f req/s straight"
-            + " to it, timed from the intended send time; per arm and repetition a fresh server, %d s warm-up, %d s"
-            + " measured; %d repetition(s), odd ones in the order above, even ones reversed. Latency rows: 2xx at the"
-            + " client, all repetitions merged. 503s: client-visible, since no balancer retries them elsewhere (with"
-            + " the filter on, they are what shedding costs). Counts: all repetitions added. CPU: user + system of the"
-            + " server in the measured window (/proc). Peak RSS: the server's VmHWM. Raw: `<arm>-rep<N>.hlog`"
-            + " (interval logs), `logs/<arm>-rep<N>/`.%n", String.join(" ", HttpClusterScenario.WORKLOAD), o.rate(),
-            o.warmup().toSeconds(), o.measure().toSeconds(), o.repetitions());
+            + " to it, timed from the intended send time; per arm and repetition a fresh server, %s. %s 503s:"
+            + " client-visible, since no balancer retries them elsewhere (with the filter on, they are what shedding"
+            + " costs). Raw: `<arm>-rep<N>.hlog` (interval logs), `logs/<arm>-rep<N>/`.%n",
+            String.join(" ", HttpClusterScenario.WORKLOAD), o.rate(), o.schedule(),
+            SuiteTable.legend("the server", "the server's"));
     }
 }

@@ -1,5 +1,6 @@
 package io.bladegc.benchmarks.suite;
 
+import io.bladegc.benchmarks.cluster.BladeJarOptions;
 import io.bladegc.commandline.ToolCommand;
 import io.bladegc.commandline.ToolCommandLine;
 import io.bladegc.commandline.UsageException;
@@ -7,7 +8,9 @@ import io.bladegc.commandline.UsageProblems;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -57,6 +60,16 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
         return quick ? Duration.ofSeconds(6) : Duration.ofSeconds(60);
     }
 
+    /**
+     * @return the windows and repetitions as the reports' footers state them, e.g. {@code "15 s warm-up, 60 s
+     *     measured; 3 repetition(s), odd ones in the order above, even ones reversed"} (the order of
+     *     {@link InterleavedSchedule})
+     */
+    public String schedule() {
+        return String.format(Locale.ROOT, "%d s warm-up, %d s measured; %d repetition(s), odd ones in the order above,"
+            + " even ones reversed", warmup().toSeconds(), measure().toSeconds(), repetitions());
+    }
+
     /** @throws UsageException naming every bad, unknown or missing option */
     public static SuiteOptions parse(String... args) {
         return ToolCommandLine.options(new Flags(args), args);
@@ -74,11 +87,8 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
             + " 15 s warm-up, 60 s measured; some scenarios size their own windows)")
         boolean quick;
 
-        @Option(names = "--agent-jar", paramLabel = "JAR", required = true, description = "the agent jar")
-        Path agentJar;
-
-        @Option(names = "--coordinator-jar", paramLabel = "JAR", required = true, description = "the coordinator jar")
-        Path coordinatorJar;
+        @Mixin
+        BladeJarOptions jars;
 
         @Option(names = "--out", paramLabel = "DIR", required = true, description = "where results go")
         Path out;
@@ -123,7 +133,7 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
             problems.check(list.stream().noneMatch(String::isBlank), "--arms", arms,
                 "arm names separated by commas");
             problems.throwIfAny();
-            return new SuiteOptions(scenario, quick, agentJar, coordinatorJar, out, haproxy, jvmDir, rate,
+            return new SuiteOptions(scenario, quick, jars.agentJar(), jars.coordinatorJar(), out, haproxy, jvmDir, rate,
                 command != null ? command : "SuiteMain " + String.join(" ", args), list);
         }
     }

@@ -15,7 +15,6 @@ import org.HdrHistogram.Histogram;
  */
 public final class SuiteTable {
     private static final double[] PERCENTILES = {50, 90, 99, 99.9, 99.99};
-    private static final String[] LABELS = {"p50", "p90", "p99", "p99.9", "p99.99"};
     private static final String RETRIES = "HAProxy retries";
 
     private SuiteTable() {
@@ -69,12 +68,7 @@ public final class SuiteTable {
     /** @return one arm's rows, label to value; "-" throughout when no repetition completed */
     static Map<String, String> column(List<RepResult> reps, int failed) {
         Map<String, String> rows = new LinkedHashMap<>();
-        Histogram merged = merged(reps);
-        boolean any = merged.getTotalCount() > 0;
-        for (int i = 0; i < PERCENTILES.length; i++) {
-            rows.put(LABELS[i] + " (ms)", any ? ms(merged.getValueAtPercentile(PERCENTILES[i])) : "-");
-        }
-        rows.put("max (ms)", any ? ms(merged.getMaxValue()) : "-");
+        putLatencyRows(rows, merged(reps), PERCENTILES);
         rows.put("p99.9 across reps, min-max (ms)", spread(reps, r -> r.ok().getTotalCount() == 0 ? null
             : r.ok().getValueAtPercentile(99.9)));
         rows.put("repetitions (failed)", reps.size() + " (" + failed + ")");
@@ -109,6 +103,27 @@ public final class SuiteTable {
         return merged;
     }
 
+    /**
+     * @param arms    the arms' names, in order
+     * @param results every repetition of every arm that completed, any order
+     * @return per arm, in {@code arms}' order, its 2xx latency over all its repetitions ({@link #merged})
+     */
+    public static Map<String, Histogram> mergedByArm(List<String> arms, List<RepResult> results) {
+        Map<String, Histogram> merged = new LinkedHashMap<>();
+        arms.forEach(a -> merged.put(a, merged(results.stream().filter(r -> r.arm().equals(a)).toList())));
+        return merged;
+    }
+
+    /**
+     * @param cpuOf     whose CPU time the table adds up, e.g. {@code "the three backends"}
+     * @param peakRssOf whose peak RSS it shows, e.g. {@code "the largest backend's"}
+     * @return what the table's rows are, for a report's footer: sentences on one line
+     */
+    static String legend(String cpuOf, String peakRssOf) {
+        return "Latency rows: 2xx at the client, all repetitions merged. Counts: all repetitions added. CPU: user +"
+            + " system of " + cpuOf + " in the measured window (/proc). Peak RSS: " + peakRssOf + " VmHWM.";
+    }
+
     private static String spread(List<RepResult> reps, Function<RepResult, Long> micros) {
         List<Long> values = reps.stream().map(micros).filter(v -> v != null).toList();
         if (values.isEmpty()) {
@@ -122,7 +137,24 @@ public final class SuiteTable {
         return reps.isEmpty() ? "-" : Long.toString(reps.stream().mapToLong(f).sum());
     }
 
-    private static String ms(long micros) {
+    /**
+     * Adds a latency histogram's rows to a column: {@code p<percentile> (ms)} for each percentile, then
+     * {@code max (ms)}; "-" in each when the histogram is empty.
+     *
+     * @param rows        the column, label to value
+     * @param latency     microseconds
+     * @param percentiles e.g. {@code 50, 99.9}
+     */
+    static void putLatencyRows(Map<String, String> rows, Histogram latency, double... percentiles) {
+        boolean any = latency.getTotalCount() > 0;
+        for (double p : percentiles) {
+            rows.put("p" + MemoryPressureTable.number(p) + " (ms)", any ? ms(latency.getValueAtPercentile(p)) : "-");
+        }
+        rows.put("max (ms)", any ? ms(latency.getMaxValue()) : "-");
+    }
+
+    /** @return microseconds as milliseconds with two decimals */
+    static String ms(long micros) {
         return String.format(Locale.ROOT, "%.2f", micros / 1000.0);
     }
 }
