@@ -43,10 +43,14 @@ final class InProcessServer implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         channel.shutdownNow();
         server.shutdownNow();
-        channel.awaitTermination(10, TimeUnit.SECONDS);
-        server.awaitTermination(10, TimeUnit.SECONDS);
+        try {
+            channel.awaitTermination(10, TimeUnit.SECONDS);
+            server.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
