@@ -36,9 +36,10 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>{@link #start} joins the JVM's Blade node (the agent's, or a servlet filter's) or starts one (GCI mode), as the
  * servlet filter does ({@link Blade#joinOrStart}). It never throws for a node it cannot reach: the interceptor is then
- * a pass-through that never sheds, with one log line saying why. Intercept every service of the server with the same
- * instance, and add the interceptor last so that it runs first ({@link io.grpc.ServerInterceptors#intercept} calls the
- * last one first): a call another interceptor refuses before Blade's never enters the gate.
+ * a pass-through that never sheds, with one log line saying why. Intercept every service of the application with the
+ * same instance, but not the health service (see {@link BladeHealth}), and add it last so that it runs first
+ * ({@link io.grpc.ServerInterceptors#intercept} calls the last one first): the other interceptors' work is then inside
+ * the call's time in flight, and a shed call costs none of it.
  *
  * <p>Thread-safe: {@link #interceptCall} runs on any number of threads; {@link #close} is meant to be called once, when
  * the server has shut down.
