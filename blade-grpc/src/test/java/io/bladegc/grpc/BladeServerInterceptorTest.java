@@ -31,6 +31,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The interceptor in GCI mode (it starts the node) in front of an in-process server and a generated stub. */
 class BladeServerInterceptorTest {
@@ -106,19 +108,13 @@ class BladeServerInterceptorTest {
         assertThat(server.blocking().unaryRpc(request("hello")).getResponseMessage()).isEqualTo("hello");
     }
 
-    @Test
-    void aCallTheServerClosesWithAnErrorLeavesTheGate() {
-        assertThatThrownBy(() -> server.blocking().unaryRpc(request("error")))
+    /** The handler closes the call with an error ({@code error}), or throws ({@code throw}: gRPC closes it). */
+    @ParameterizedTest
+    @CsvSource({"error, INTERNAL", "throw, UNKNOWN"})
+    void aCallThatFailsInItsHandlerLeavesTheGate(String handler, Status.Code code) {
+        assertThatThrownBy(() -> server.blocking().unaryRpc(request(handler)))
             .isInstanceOfSatisfying(StatusRuntimeException.class,
-                e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INTERNAL));
-        await().atMost(WAIT).until(() -> blade.inFlight() == 0);
-    }
-
-    @Test
-    void aCallWhoseHandlerThrowsLeavesTheGate() {
-        assertThatThrownBy(() -> server.blocking().unaryRpc(request("throw")))
-            .isInstanceOfSatisfying(StatusRuntimeException.class,
-                e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNKNOWN));
+                e -> assertThat(e.getStatus().getCode()).isEqualTo(code));
         await().atMost(WAIT).until(() -> blade.inFlight() == 0);
     }
 
