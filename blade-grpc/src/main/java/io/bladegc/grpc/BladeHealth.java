@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The gate has no listener: it is one shared {@code AtomicLong} that the node closes on its heap watcher's thread,
  * and that copies of Blade in other class loaders (the agent's) share through JDK types only. So a daemon thread,
- * {@code blade-grpc-health}, reads it every {@value #POLL_MILLIS} ms and tells the health service when it changed. A
+ * {@code blade-grpc-health}, reads it every 5 ms and tells the health service when it changed. A
  * gate closed for less than that may not show; calls are shed with a retry pushback either way, and proxies check
  * health every few seconds: the health service keeps a proxy away during long outages, the interceptor handles each
  * collection.
