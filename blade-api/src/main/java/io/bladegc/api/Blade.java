@@ -66,6 +66,28 @@ public final class Blade {
         return node().orElseThrow(() -> new IllegalStateException("a Blade node was published and vanished"));
     }
 
+    /**
+     * The node a request entry (a servlet filter, a gRPC interceptor) gates with: the node running in this JVM (the
+     * agent's, or another entry's), else a new one with the given options (GCI mode). None when the Blade agent is
+     * attached but left Blade off ({@link #AGENT_OFF_PROPERTY}): its options were refused or turned Blade off, and a
+     * node of the entry's own would run Blade against them, so the entry passes everything through. The entry then
+     * attaches to the node's gate ({@link BladeNode#attachGate()}).
+     *
+     * @param options settings for a new node; ignored when one runs
+     * @return the node and whether it was running already; empty when the agent left Blade off
+     * @throws RuntimeException as {@link #startNode} throws it
+     */
+    public static Optional<EntryNode> joinOrStart(BladeOptions options) {
+        Optional<BladeNode> running = node();
+        if (running.isPresent()) {
+            return Optional.of(new EntryNode(running.get(), true));
+        }
+        if (System.getProperty(AGENT_OFF_PROPERTY) != null) {
+            return Optional.empty();
+        }
+        return Optional.of(new EntryNode(startNode(options), false));
+    }
+
     /** Stops the node this copy of Blade started, if any; a node started by another copy is left alone. */
     public static synchronized void stopNode() {
         if (started != null) {

@@ -29,6 +29,43 @@ class BladeTest {
     }
 
     @Test
+    void anEntryStartsTheNodeWhenThereIsNoneAndJoinsItAfterwards() {
+        EntryNode first = Blade.joinOrStart(BladeOptions.defaults()).orElseThrow();
+        assertThat(first.joined()).isFalse();
+        assertThat(Blade.node()).containsSame(first.node());
+
+        EntryNode second = Blade.joinOrStart(BladeOptions.builder().margin(java.time.Duration.ofSeconds(1)).build())
+            .orElseThrow();
+        assertThat(second.joined()).isTrue();
+        assertThat(second.node()).isSameAs(first.node());
+    }
+
+    @Test
+    void anEntryStartsNoNodeWhenTheAgentLeftBladeOff() {
+        System.setProperty(Blade.AGENT_OFF_PROPERTY, "enabled=false");
+        try {
+            assertThat(Blade.joinOrStart(BladeOptions.defaults())).isEmpty();
+            assertThat(Blade.node()).isEmpty();
+        } finally {
+            System.clearProperty(Blade.AGENT_OFF_PROPERTY);
+        }
+    }
+
+    @Test
+    void anEntryJoinsTheAgentsNodeEvenWhenTheOffPropertyIsSet() {
+        BladeNode running = Blade.startNode(BladeOptions.defaults());
+        System.setProperty(Blade.AGENT_OFF_PROPERTY, "enabled=false");
+        try {
+            assertThat(Blade.joinOrStart(BladeOptions.defaults())).hasValueSatisfying(e -> {
+                assertThat(e.node()).isSameAs(running);
+                assertThat(e.joined()).isTrue();
+            });
+        } finally {
+            System.clearProperty(Blade.AGENT_OFF_PROPERTY);
+        }
+    }
+
+    @Test
     void aCopyInAnotherClassLoaderReachesTheNodeThroughJdkTypesOnly() {
         BladeNode node = Blade.startNode(BladeOptions.defaults());
         Map<String, Object> channel = new HashMap<>(NodeChannel.lookup());

@@ -2,6 +2,7 @@ package io.bladegc.servlet;
 
 import io.bladegc.api.Blade;
 import io.bladegc.api.BladeNode;
+import io.bladegc.api.EntryNode;
 import io.bladegc.api.Gate;
 import java.lang.System.Logger.Level;
 import java.util.Enumeration;
@@ -72,8 +73,8 @@ public final class FilterCore {
     }
 
     /**
-     * The filter's {@code init}: reads the init-params, binds the meters, joins the JVM's Blade node ({@link
-     * Blade#node()}) or starts one in GCI mode with the Blade options among the init-params, and attaches to its
+     * The filter's {@code init}: reads the init-params, binds the meters, joins the JVM's Blade node or starts one
+     * in GCI mode ({@link Blade#joinOrStart}) with the Blade options among the init-params, and attaches to its
      * gate. Never throws: a bad init-param, {@code enabled=false} or an unreachable node leave a pass-through, with
      * one log line saying why; so does an agent that is attached but left Blade off ({@link Blade#AGENT_OFF_PROPERTY}):
      * its options were refused or turned Blade off, and a node of the filter's would run Blade against them.
@@ -105,17 +106,16 @@ public final class FilterCore {
             return;
         }
         try {
-            Optional<BladeNode> running = Blade.node();
-            String agentOff = System.getProperty(Blade.AGENT_OFF_PROPERTY);
-            if (running.isEmpty() && agentOff != null) {
-                log.log(Level.WARNING, where + ": the Blade agent in this JVM is off (" + agentOff
-                    + "); running as a pass-through that never sheds");
+            Optional<EntryNode> entry = Blade.joinOrStart(settings.options());
+            if (entry.isEmpty()) {
+                log.log(Level.WARNING, where + ": the Blade agent in this JVM is off ("
+                    + System.getProperty(Blade.AGENT_OFF_PROPERTY) + "); running as a pass-through that never sheds");
                 return;
             }
-            BladeNode n = running.isPresent() ? running.get() : Blade.startNode(settings.options());
+            BladeNode n = entry.get().node();
             n.attachGate();
             node = n;
-            String how = running.isPresent()
+            String how = entry.get().joined()
                 ? "joined the running Blade node" + (settings.optionsGiven()
                     ? " (its own options apply; this filter's Blade " + names.kindPlural() + " are ignored)" : "")
                 : "started a Blade node (GCI mode)";

@@ -1,0 +1,45 @@
+package io.bladegc.grpc;
+
+import static io.bladegc.grpc.TestService.request;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.grpc.StatusRuntimeException;
+import java.time.Duration;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+/** The pushback trailer carries the node's retry hint as the servlet filter's {@code Blade-Retry-After-Ms} does. */
+class RetryPushbackTest {
+
+    @Test
+    void theHintIsRoundedUpToWholeMilliseconds() throws Exception {
+        assertThat(pushbackFor(() -> Duration.ofNanos(1_234_500_000L))).isEqualTo("1235");
+        assertThat(pushbackFor(() -> Duration.ofMillis(40))).isEqualTo("40");
+    }
+
+    @Test
+    void aZeroHintIsOneMillisecondAndAHugeOneAnHour() throws Exception {
+        assertThat(pushbackFor(() -> Duration.ZERO)).isEqualTo("1");
+        assertThat(pushbackFor(() -> Duration.ofDays(2))).isEqualTo("3600000");
+    }
+
+    @Test
+    void aNodeThatCannotSayGivesOneSecond() throws Exception {
+        assertThat(pushbackFor(() -> {
+            throw new IllegalStateException("no pause model");
+        })).isEqualTo("1000");
+    }
+
+    private static String pushbackFor(Supplier<Duration> hint) throws Exception {
+        FixedNode node = new FixedNode(hint);
+        node.gate().close();
+        try (InProcessServer server = new InProcessServer(new TestService(), new BladeServerInterceptor(node))) {
+            StatusRuntimeException e = catchThrowableOfType(StatusRuntimeException.class,
+                () -> server.blocking().unaryRpc(request("hello")));
+            String pushback = e.getTrailers().get(BladeServerInterceptor.RETRY_PUSHBACK_MS);
+            assertThat(e.getStatus().getDescription()).endsWith("retry after " + pushback + " ms");
+            return pushback;
+        }
+    }
+}
