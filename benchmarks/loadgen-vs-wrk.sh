@@ -37,7 +37,7 @@ URL="http://127.0.0.1:$PORT/work"
 
 load() { # rate connections file
     "$JAVA" -XX:+UnlockExperimentalVMOptions -XX:+UseEpsilonGC -Xms1g -Xmx1g -XX:+AlwaysPreTouch -cp "$CP" \
-        io.bladegc.benchmarks.load.OpenLoopLoad --url "$URL" --rate "$1" --connections "$2" \
+        io.bladegc.benchmarks.load.OpenLoopLoad "$URL" --rate "$1" --connections "$2" \
         --warmup 5s --duration "${DURATION}s" > "$3" 2>&1
 }
 

@@ -153,7 +153,7 @@ window() {
     for s in "${!PID_OF[@]}"; do before[$s]=$(collections "${PID_OF[$s]}"); done
     local loads=()
     for arm in "${ARMS[@]}"; do
-        java -cp "$CP" io.bladegc.benchmarks.load.OpenLoopLoad --url "http://127.0.0.1:${FRONTEND_PORT[$arm]}/work" \
+        java -cp "$CP" io.bladegc.benchmarks.load.OpenLoopLoad "http://127.0.0.1:${FRONTEND_PORT[$arm]}/work" \
             --rate "$RATE" --duration "$3" --warmup 0s --connections 32 >"$dir/load-$arm.txt" 2>&1 &
         loads+=("$!")
         PIDS+=("$!")

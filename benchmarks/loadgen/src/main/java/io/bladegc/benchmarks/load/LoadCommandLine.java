@@ -11,9 +11,10 @@ import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
- * {@link OpenLoopLoad}'s command line, parsed: {@code --url} (required), {@code --rate} (1000), {@code --duration}
+ * {@link OpenLoopLoad}'s command line, parsed: the URL (the one positional argument, required), {@code --rate} (1000), {@code --duration}
  * (30s), {@code --warmup} (10s), {@code --timeout} (10s), {@code --connections} (64), {@code --arrivals}
  * ({@code constant} or {@code poisson}), {@code --method} (GET), {@code --interval-log FILE} (none),
  * {@code --save FILE} (none). Immutable.
@@ -38,7 +39,7 @@ record LoadCommandLine(OpenLoopLoad load, Path save, String description) {
         + " latency measured from those times; prints the result table. Exit status 1 when requests were left"
         + " unfinished.")
     static final class Flags implements ToolCommand<LoadCommandLine> {
-        @Option(names = "--url", paramLabel = "URL", required = true, description = "the http:// URL to load")
+        @Parameters(index = "0", paramLabel = "URL", description = "the http:// URL to load")
         URI url;
 
         @Mixin

@@ -45,7 +45,7 @@ import java.util.function.Consumer;
  * <p>Usage:
  * <pre>
  * java -jar benchmarks/loadgen/target/blade-loadgen.jar \
- *     --url http://127.0.0.1:8080/work --rate 1000 --duration 30s --warmup 10s [--timeout 10s] [--save result.properties]
+ *     --rate 1000 --duration 30s --warmup 10s [--timeout 10s] [--save result.properties] http://127.0.0.1:8080/work
  * </pre>
  */
 public final class OpenLoopLoad {

@@ -206,14 +206,16 @@ class OpenLoopLoadTest {
             throws Exception {
         java.nio.file.Path log = dir.resolve("latency.hlog");
         LoadResult r = OpenLoopLoad.builder(uri("/ok")).rate(500).warmup(Duration.ofMillis(100))
-            .duration(Duration.ofMillis(2_500)).timeout(Duration.ofSeconds(5)).intervalLog(log).build().run();
+            .duration(Duration.ofMillis(4_500)).timeout(Duration.ofSeconds(5)).intervalLog(log).build().run();
         org.HdrHistogram.HistogramLogReader reader = new org.HdrHistogram.HistogramLogReader(log.toFile());
         java.util.List<org.HdrHistogram.EncodableHistogram> intervals = new java.util.ArrayList<>();
         for (org.HdrHistogram.EncodableHistogram h = reader.nextIntervalHistogram(); h != null;
              h = reader.nextIntervalHistogram()) {
             intervals.add(h);
         }
-        assertThat(intervals).as("about one per second of a 2.5 s window").hasSizeBetween(2, 4);
+        // the sender's thread writes an interval once a second has passed when it runs: at load average 20 here a
+        // 2.5 s window once came out as a single interval (the thread starved that long)
+        assertThat(intervals).as("about one per second of a 4.5 s window").hasSizeBetween(2, 5);
         long total = 0;
         for (int i = 0; i < intervals.size(); i++) {
             org.HdrHistogram.EncodableHistogram h = intervals.get(i);
@@ -233,15 +235,15 @@ class OpenLoopLoadTest {
 
     @Test
     void theCommandLineNamesWhatIsWrong() {
-        assertThatThrownBy(() -> LoadCommandLine.parse("--url", "http://127.0.0.1:1/", "--arrivals", "bursty"))
+        assertThatThrownBy(() -> LoadCommandLine.parse("http://127.0.0.1:1/", "--arrivals", "bursty"))
             .hasMessage("Invalid value for option '--arrivals': 'bursty' is not constant or poisson");
         assertThatThrownBy(() -> LoadCommandLine.parse("--rate", "10"))
-            .hasMessage("Missing required option: '--url=URL'");
-        assertThatThrownBy(() -> LoadCommandLine.parse("--url", "https://example.org/"))
+            .hasMessage("Missing required parameter: 'URL'");
+        assertThatThrownBy(() -> LoadCommandLine.parse("https://example.org/"))
             .hasMessageContaining("url must be http://");
-        assertThatThrownBy(() -> LoadCommandLine.parse("--url", "http://127.0.0.1:1/", "--duration", "soon"))
+        assertThatThrownBy(() -> LoadCommandLine.parse("--duration", "soon", "http://127.0.0.1:1/"))
             .hasMessage("Invalid value for option '--duration': 'soon' is not a duration such as 30s, 500ms or 2m");
-        LoadCommandLine c = LoadCommandLine.parse("--url", "http://127.0.0.1:1/x", "--arrivals", "poisson",
+        LoadCommandLine c = LoadCommandLine.parse("--arrivals", "poisson", "http://127.0.0.1:1/x",
             "--duration=2s", "--warmup", "500ms", "--save", "r.properties");
         assertThat(c.description()).isEqualTo("open-loop load: GET http://127.0.0.1:1/x at 1000/s (Poisson),"
             + " warm-up 500 ms, measuring 2 s");
@@ -250,9 +252,9 @@ class OpenLoopLoadTest {
 
     @Test
     void theCommandLinesHelpAndUsageErrorsAreTheSharedOnes() {
-        ToolRun.of(new LoadCommandLine.Flags(), "--help").isHelpOf("OpenLoopLoad", "--url=URL", "--rate=PER_SECOND",
+        ToolRun.of(new LoadCommandLine.Flags(), "--help").isHelpOf("OpenLoopLoad", "URL", "--rate=PER_SECOND",
             "(default 1000)", "--arrivals=constant|poisson", "--interval-log=FILE", "--save=FILE");
-        ToolRun.of(new LoadCommandLine.Flags(), "--url", "http://127.0.0.1:1/", "--rate", "fast", "--nope")
+        ToolRun.of(new LoadCommandLine.Flags(), "http://127.0.0.1:1/", "--rate", "fast", "--nope")
             .isUsageError("OpenLoopLoad", "Invalid value for option '--rate': 'fast' is not a double",
                 "Unknown option: '--nope'");
     }
