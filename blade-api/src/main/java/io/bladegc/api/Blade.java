@@ -1,8 +1,10 @@
 package io.bladegc.api;
 
+import java.lang.System.Logger.Level;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -86,6 +88,46 @@ public final class Blade {
             return Optional.empty();
         }
         return Optional.of(new EntryNode(startNode(options), false));
+    }
+
+    /**
+     * Attaches a request entry that has no settings of its own but the Blade options (a gRPC interceptor, a Netty
+     * handler) to the node {@link #joinOrStart} finds or starts, and says so in one line on the entry's logger
+     * ({@code INFO}). Never throws for the node: {@code enabled=false} ({@code INFO}), an agent that left Blade off or
+     * a node that cannot start ({@code WARNING}) leave the entry a pass-through, said in that one line.
+     *
+     * @param options settings for a new node; ignored, but for {@code enabled}, when a node runs already
+     * @param log     the entry's logger
+     * @param entry   how the line names the entry, e.g. {@code "Blade gRPC interceptor"}
+     * @param unit    what a pass-through passes on, singular, e.g. {@code "call"}
+     * @return the node whose gate the entry attached to ({@link BladeNode#attachGate()}); empty for a pass-through
+     * @throws NullPointerException when {@code options} is null
+     */
+    public static Optional<BladeNode> attachEntry(BladeOptions options, System.Logger log, String entry,
+                                                  String unit) {
+        Objects.requireNonNull(options, "options");
+        String where = entry + ": ";
+        String passing = "passing every " + unit + " through";
+        if (!options.enabled()) {
+            log.log(Level.INFO, where + "disabled by enabled=false; " + passing);
+            return Optional.empty();
+        }
+        try {
+            Optional<EntryNode> found = joinOrStart(options);
+            if (found.isEmpty()) {
+                log.log(Level.WARNING, where + "the Blade agent in this JVM is off ("
+                    + System.getProperty(AGENT_OFF_PROPERTY) + "); " + passing);
+                return Optional.empty();
+            }
+            BladeNode n = found.get().node();
+            n.attachGate();
+            log.log(Level.INFO, where + (found.get().joined() ? "joined the running Blade node"
+                : "started a Blade node (GCI mode)") + "; " + n.summary());
+            return Optional.of(n);
+        } catch (RuntimeException | LinkageError e) {
+            log.log(Level.WARNING, where + "cannot reach or start the Blade node (" + e + "); " + passing, e);
+            return Optional.empty();
+        }
     }
 
     /** Stops the node this copy of Blade started, if any; a node started by another copy is left alone. */

@@ -3,8 +3,11 @@ package io.bladegc.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.ResourceBundle;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -49,6 +52,61 @@ class BladeTest {
         } finally {
             System.clearProperty(Blade.AGENT_OFF_PROPERTY);
         }
+    }
+
+    @Test
+    void anAttachedEntryStartsTheNodeOrJoinsItAndSaysWhichInOneLine() {
+        List<String> lines = new ArrayList<>();
+        BladeNode started = Blade.attachEntry(BladeOptions.defaults(), recording(lines), "Test entry", "request")
+            .orElseThrow();
+        assertThat(Blade.node()).containsSame(started);
+        assertThat(Blade.attachEntry(BladeOptions.defaults(), recording(lines), "Test entry", "request"))
+            .containsSame(started);
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(0)).startsWith("INFO Test entry: started a Blade node (GCI mode); Blade: collector=");
+        assertThat(lines.get(1)).startsWith("INFO Test entry: joined the running Blade node; Blade: collector=");
+    }
+
+    @Test
+    void anAttachedEntryPassesThroughWhenDisabledOrWhenTheAgentLeftBladeOff() {
+        List<String> lines = new ArrayList<>();
+        assertThat(Blade.attachEntry(BladeOptions.builder().enabled(false).build(), recording(lines), "Test entry",
+            "call")).isEmpty();
+        System.setProperty(Blade.AGENT_OFF_PROPERTY, "enabled=false");
+        try {
+            assertThat(Blade.attachEntry(BladeOptions.defaults(), recording(lines), "Test entry", "call")).isEmpty();
+        } finally {
+            System.clearProperty(Blade.AGENT_OFF_PROPERTY);
+        }
+        assertThat(Blade.node()).isEmpty();
+        assertThat(lines).containsExactly(
+            "INFO Test entry: disabled by enabled=false; passing every call through",
+            "WARNING Test entry: the Blade agent in this JVM is off (enabled=false); passing every call through");
+    }
+
+    /** A logger that keeps each line as its level, a space and the message. */
+    private static System.Logger recording(List<String> lines) {
+        return new System.Logger() {
+            @Override
+            public String getName() {
+                return "recording";
+            }
+
+            @Override
+            public boolean isLoggable(Level level) {
+                return true;
+            }
+
+            @Override
+            public void log(Level level, ResourceBundle bundle, String msg, Throwable thrown) {
+                lines.add(level + " " + msg);
+            }
+
+            @Override
+            public void log(Level level, ResourceBundle bundle, String format, Object... params) {
+                lines.add(level + " " + format);
+            }
+        };
     }
 
     @Test

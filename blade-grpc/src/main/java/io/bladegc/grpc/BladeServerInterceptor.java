@@ -3,7 +3,6 @@ package io.bladegc.grpc;
 import io.bladegc.api.Blade;
 import io.bladegc.api.BladeNode;
 import io.bladegc.api.BladeOptions;
-import io.bladegc.api.EntryNode;
 import io.bladegc.api.Gate;
 import io.bladegc.api.RetryAfter;
 import io.grpc.Metadata;
@@ -11,9 +10,6 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
-import java.lang.System.Logger.Level;
-import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -53,7 +49,6 @@ public final class BladeServerInterceptor implements ServerInterceptor, AutoClos
         Metadata.Key.of(RETRY_PUSHBACK_MS_NAME, Metadata.ASCII_STRING_MARSHALLER);
 
     private static final System.Logger LOG = System.getLogger(BladeServerInterceptor.class.getName());
-    private static final String WHERE = "Blade gRPC interceptor: ";
 
     private final AtomicReference<BladeNode> node;
     private final LongAdder shed = new LongAdder();
@@ -74,28 +69,8 @@ public final class BladeServerInterceptor implements ServerInterceptor, AutoClos
      * @throws NullPointerException when {@code options} is null
      */
     public static BladeServerInterceptor start(BladeOptions options) {
-        Objects.requireNonNull(options, "options");
-        if (!options.enabled()) {
-            LOG.log(Level.INFO, WHERE + "disabled by enabled=false; passing every call through");
-            return new BladeServerInterceptor(null);
-        }
-        try {
-            Optional<EntryNode> entry = Blade.joinOrStart(options);
-            if (entry.isEmpty()) {
-                LOG.log(Level.WARNING, WHERE + "the Blade agent in this JVM is off ("
-                    + System.getProperty(Blade.AGENT_OFF_PROPERTY) + "); passing every call through");
-                return new BladeServerInterceptor(null);
-            }
-            BladeNode n = entry.get().node();
-            n.attachGate();
-            LOG.log(Level.INFO, WHERE + (entry.get().joined() ? "joined the running Blade node"
-                : "started a Blade node (GCI mode)") + "; " + n.summary());
-            return new BladeServerInterceptor(n);
-        } catch (RuntimeException | LinkageError e) {
-            LOG.log(Level.WARNING, WHERE + "cannot reach or start the Blade node (" + e
-                + "); passing every call through", e);
-            return new BladeServerInterceptor(null);
-        }
+        return new BladeServerInterceptor(Blade.attachEntry(options, LOG, "Blade gRPC interceptor", "call")
+            .orElse(null));
     }
 
     @Override
