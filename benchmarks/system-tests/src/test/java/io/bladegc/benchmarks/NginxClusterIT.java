@@ -70,10 +70,11 @@ class NginxClusterIT {
             .rate(RATE).warmup(WARMUP).duration(MEASURED).timeout(Duration.ofSeconds(10))
             .onMeasureStart(() -> {
                 try {
+                    long offset = Files.size(nginx.accessLog());
                     for (DemoServerProcess b : backends) {
                         b.resetStats(http);
                     }
-                    accessLogStart.complete(Files.size(nginx.accessLog()));
+                    accessLogStart.complete(offset);
                 } catch (Exception e) {
                     accessLogStart.completeExceptionally(e);
                 }
@@ -158,7 +159,7 @@ class NginxClusterIT {
             for (String line : CoordinatedCluster.since(log, offset).split("\n")) {
                 String[] f = line.split("\t");
                 if (f.length < 5) {
-                    continue; // a partial first line, or the empty string after the last
+                    continue; // nothing logged
                 }
                 a.requests++;
                 if (!f[0].equals("200") && a.notOk++ == 0) {
