@@ -1,6 +1,5 @@
 package io.bladegc.testkit;
 
-import java.io.File;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -10,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -41,22 +39,7 @@ public final class HaproxyProcess implements AutoCloseable {
      *     user's {@code PATH}); empty when there is none
      */
     public static Optional<Path> find() {
-        List<String> dirs = new ArrayList<>();
-        String path = System.getenv("PATH");
-        if (path != null) {
-            dirs.addAll(List.of(path.split(File.pathSeparator)));
-        }
-        dirs.addAll(List.of("/usr/sbin", "/usr/local/sbin", "/sbin"));
-        for (String d : dirs) {
-            if (d.isEmpty()) {
-                continue;
-            }
-            Path candidate = Path.of(d, "haproxy");
-            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-                return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
+        return Executables.find("haproxy");
     }
 
     /**
