@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Locale;
 import org.apache.ratis.protocol.RaftGroupId;
-import org.apache.ratis.protocol.RaftPeerId;
 
 /**
  * A Raft peer's step before it asks for a slot (BLADE section 4.2, figure 5): a leader hands off every group it leads
@@ -91,14 +90,15 @@ final class RaftHandOff implements Preparation {
         StringBuilder note = new StringBuilder();
         for (RaftGroupId g : handoff.ledGroups()) {
             long t = System.nanoTime();
-            RaftPeerId to = handoff.handOff(g, slots, options.transferTimeout().toMillis());
-            if (to == null) {
+            LeadershipHandoff.Transfer to = handoff.handOff(g, slots, options.transferTimeout().toMillis());
+            if (!to.steppedDown()) {
                 return new Prepared(Prepared.Kind.FAILED, "leadership of " + g + " not handed off within "
-                    + options.transferTimeout().toMillis() + " ms; not collecting while leader",
+                    + options.transferTimeout().toMillis() + " ms (" + to.phases() + "); not collecting while leader",
                     System.nanoTime() - start);
             }
             note.append(note.length() == 0 ? "" : "; ").append("handed ").append(shortId(g)).append(" to ")
-                .append(to).append(" in ").append(ms(System.nanoTime() - t));
+                .append(to.to() == null ? "a leader not known yet" : to.to().toString()).append(" in ")
+                .append(ms(System.nanoTime() - t)).append(": ").append(to.phases());
         }
         long took = System.nanoTime() - start;
         handOffs.add(took);
