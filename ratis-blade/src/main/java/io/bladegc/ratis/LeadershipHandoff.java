@@ -49,6 +49,12 @@ final class LeadershipHandoff {
     private static final long CATCH_UP_POLL_MILLIS = 2;
     /** The pause before the candidates are asked again, when none took over. */
     private static final long ROUND_PAUSE_MILLIS = 50;
+    /**
+     * How often a leader not ready yet (its term's first entry not yet applied: Ratis refuses a transfer until then)
+     * looks again. A peer handed the leadership shortly before its own collection came waits for that, 100-400 ms on
+     * a loaded machine in RaftInvariantsIT, which rounds of {@value #ROUND_PAUSE_MILLIS} ms rounded up.
+     */
+    private static final long READY_POLL_MILLIS = 5;
     /** How often a transfer under way looks whether this peer still leads. */
     private static final long STEP_DOWN_POLL_MILLIS = 1;
     /** How long past a transfer's timeout its answer is waited for. */
@@ -116,10 +122,12 @@ final class LeadershipHandoff {
      * @param rounds     how many times the candidates were looked for: more than one when no candidate took over, or
      *                   there was none to ask (every live one silent, or this leader not ready), in a round
      * @param betweenNanos the pauses between rounds
+     * @param why        what ended each round that asked nobody or no one took over, e.g. {@code not ready 1, all
+     *                   silent 2}; empty when none did
      */
     record Transfer(boolean steppedDown, RaftPeerId to, long readNanos, boolean caughtUp, long catchUpNanos,
-                    long stepDownNanos, int rounds, long betweenNanos) {
-        static final Transfer NONE = new Transfer(false, null, 0, true, 0, 0, 1, 0);
+                    long stepDownNanos, int rounds, long betweenNanos, String why) {
+        static final Transfer NONE = new Transfer(false, null, 0, true, 0, 0, 1, 0, "");
 
         /**
          * @return e.g. {@code ledger read 2.1 ms, caught up in 3.0 ms, stepped down in 41.7 ms}, and
@@ -128,8 +136,8 @@ final class LeadershipHandoff {
         String phases() {
             return String.format(Locale.ROOT, "ledger read %.1f ms, %s %.1f ms, stepped down in %.1f ms%s",
                 readNanos / 1e6, caughtUp ? "caught up in" : "not caught up after", catchUpNanos / 1e6,
-                stepDownNanos / 1e6, rounds <= 1 ? "" : String.format(Locale.ROOT, ", %d rounds %.1f ms apart in all",
-                    rounds, betweenNanos / 1e6));
+                stepDownNanos / 1e6, rounds <= 1 ? "" : String.format(Locale.ROOT,
+                    ", %d rounds %.1f ms apart in all (%s)", rounds, betweenNanos / 1e6, why));
         }
     }
 
@@ -143,7 +151,8 @@ final class LeadershipHandoff {
      * own). The candidates ({@link #successors}) are asked in turn, each getting an equal share of the time left;
      * when none took over, they are asked again (after {@value #ROUND_PAUSE_MILLIS} ms) until the timeout: a transfer
      * can fail for a moment only (the transferee's election rejected because an entry the leader had taken in reached
-     * the others first; the leader, re-elected, not yet ready). A follower this leader has not heard from for an
+     * the others first; the leader, re-elected, not yet ready; a leader not ready looks again every
+     * {@value #READY_POLL_MILLIS} ms). A follower this leader has not heard from for an
      * election timeout is not asked that round ({@link #silentFollowers}): it may be dead, and Ratis refuses every
      * write while a transfer waits for it (a follower killed just before a hand-off, still a member of the slot
      * ledger, was asked first and clients were refused for seconds). Ends early when this peer no longer leads the
@@ -165,7 +174,9 @@ final class LeadershipHandoff {
             if (!division.getInfo().isLeader()) { // another peer's election, or a transfer that answered late
                 return p.end(true, division.getInfo().getLeaderId());
             }
-            if (division.getInfo().isLeaderReady()) {
+            if (!division.getInfo().isLeaderReady()) {
+                p.notReady++;
+            } else {
                 Set<RaftPeerId> silent = silentFollowers(division, electionTimeoutMinNanos() / 1_000_000);
                 long t = System.nanoTime();
                 SlotGroupView view = slots.view();
@@ -174,6 +185,9 @@ final class LeadershipHandoff {
                     followerMatchIndices(division), division.getRaftLog().getLastCommittedIndex(), silent);
                 if (candidates.isEmpty() && silent.isEmpty()) {
                     return Transfer.NONE; // no other live member that is not collecting: nobody to ask
+                }
+                if (candidates.isEmpty()) {
+                    p.allSilent++;
                 }
                 for (int i = 0; i < candidates.size() && division.getInfo().isLeader(); i++) {
                     // an equal share of what is left: a lagging or unreachable first choice leaves time for the next
@@ -191,10 +205,11 @@ final class LeadershipHandoff {
                     if (steppedDown) {
                         return p.end(true, target);
                     }
+                    p.refused++;
                 }
             }
             long t = System.nanoTime();
-            sleep(ROUND_PAUSE_MILLIS, "handing off " + group);
+            sleep(division.getInfo().isLeaderReady() ? ROUND_PAUSE_MILLIS : READY_POLL_MILLIS, "handing off " + group);
             p.between += System.nanoTime() - t;
         }
         return p.end(false, null);
@@ -208,9 +223,16 @@ final class LeadershipHandoff {
         long stepDown;
         int rounds;
         long between;
+        int notReady;
+        int allSilent;
+        int refused;
 
         Transfer end(boolean steppedDown, RaftPeerId to) {
-            return new Transfer(steppedDown, to, read, caughtUp, catchUp, stepDown, rounds, between);
+            String why = (notReady == 0 ? "" : ", leader not ready " + notReady)
+                + (allSilent == 0 ? "" : ", every candidate silent " + allSilent)
+                + (refused == 0 ? "" : ", transfers that failed " + refused);
+            return new Transfer(steppedDown, to, read, caughtUp, catchUp, stepDown, rounds, between,
+                why.isEmpty() ? "" : why.substring(2));
         }
     }
 
