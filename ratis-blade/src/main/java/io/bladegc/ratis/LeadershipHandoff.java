@@ -7,7 +7,11 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.ratis.proto.RaftProtos;
@@ -27,7 +31,8 @@ import org.apache.ratis.server.protocol.TermIndex;
  * between.
  *
  * <p>Ratis' {@code transferLeadership} waits until the chosen follower has caught up with the leader's log, then
- * has it start an election at once; the old leader steps down when the new one wins. The followers asked, in turn, are
+ * has it start an election at once; the old leader steps down at its vote request, and Ratis answers the transfer
+ * once the old leader hears from the new one. A hand-off here ends at the step-down. The followers asked, in turn, are
  * the peers that are live members of the slot ledger and not collecting: ones not queued to collect first, then
  * caught-up ones (a lagging follower, one without every entry a majority holds, would keep the transfer waiting for
  * it), and among those the one that collected most recently first (the least likely to need a collection soon, BLADE
@@ -36,11 +41,24 @@ import org.apache.ratis.server.protocol.TermIndex;
  * <p>Not thread-safe: one collection at a time (the handler's worker thread); {@link #leadsAny()} from any thread.
  */
 final class LeadershipHandoff {
-    /** The longest wait for the chosen follower to hold the leader's last entry before the transfer is asked for. */
+    /**
+     * The longest wait for the chosen follower to hold the entries the leader had when the wait began, before the
+     * transfer is asked for.
+     */
     private static final long CATCH_UP_MILLIS = 200;
     private static final long CATCH_UP_POLL_MILLIS = 2;
     /** The pause before the candidates are asked again, when none took over. */
     private static final long ROUND_PAUSE_MILLIS = 50;
+    /**
+     * How often a leader not ready yet (its term's first entry not yet applied: Ratis refuses a transfer until then)
+     * looks again. A peer handed the leadership shortly before its own collection came waits for that, 100-400 ms on
+     * a loaded machine in RaftInvariantsIT, which rounds of {@value #ROUND_PAUSE_MILLIS} ms rounded up.
+     */
+    private static final long READY_POLL_MILLIS = 5;
+    /** How often a transfer under way looks whether this peer still leads. */
+    private static final long STEP_DOWN_POLL_MILLIS = 1;
+    /** How long past a transfer's timeout its answer is waited for. */
+    private static final long REPLY_GRACE_MILLIS = 1_000;
 
     private final RaftServer server;
     private final RaftGroupId slotGroup;
@@ -91,83 +109,199 @@ final class LeadershipHandoff {
     }
 
     /**
-     * Hands leadership of {@code group} to another peer. The candidates ({@link #successors}) are asked in turn, each
-     * getting an equal share of the time left; when none took over, they are asked again (after
-     * {@value #ROUND_PAUSE_MILLIS} ms) until the timeout: a transfer can fail for a moment only (the transferee's
-     * election rejected because an entry the leader had taken in reached the others first; the leader, re-elected, not
-     * yet ready). A follower this leader has not heard from for an election timeout is not asked that round
-     * ({@link #silentFollowers}): it may be dead, and Ratis refuses every write while a transfer waits for it (a
-     * follower killed just before a hand-off, still a member of the slot ledger, was asked first and clients were
-     * refused for seconds). Ends early when another peer leads the group meanwhile, or when there is nobody to ask,
-     * silent or not.
+     * How a hand-off went: to whom, and where its time went.
+     *
+     * @param steppedDown whether this peer no longer leads the group
+     * @param to         the peer it asked to take over, or the leader it knows of when it found itself stepped down
+     *                   otherwise; {@code null} when not stepped down, or the next leader is not known yet
+     * @param readNanos  reading the slot ledger (who is live, who collects), all rounds
+     * @param caughtUp   whether the last follower waited for held those entries before the wait's bound
+     * @param catchUpNanos waiting for the chosen followers to hold the entries the leader had when the wait began
+     * @param stepDownNanos from asking Ratis to this peer no longer leading (the transferee's election, once it caught
+     *                   up with what came meanwhile)
+     * @param rounds     how many times the candidates were looked for: more than one when no candidate took over, or
+     *                   there was none to ask (every live one silent, or this leader not ready), in a round
+     * @param betweenNanos the pauses between rounds
+     * @param why        what ended each round that asked nobody or no one took over, e.g. {@code not ready 1, all
+     *                   silent 2}; empty when none did
+     */
+    record Transfer(boolean steppedDown, RaftPeerId to, long readNanos, boolean caughtUp, long catchUpNanos,
+                    long stepDownNanos, int rounds, long betweenNanos, String why) {
+        static final Transfer NONE = new Transfer(false, null, 0, true, 0, 0, 1, 0, "");
+
+        /**
+         * @return e.g. {@code ledger read 2.1 ms, caught up in 3.0 ms, stepped down in 41.7 ms}, and
+         *     {@code , 3 rounds 100.2 ms apart in all} when there were more
+         */
+        String phases() {
+            return String.format(Locale.ROOT, "ledger read %.1f ms, %s %.1f ms, stepped down in %.1f ms%s",
+                readNanos / 1e6, caughtUp ? "caught up in" : "not caught up after", catchUpNanos / 1e6,
+                stepDownNanos / 1e6, rounds <= 1 ? "" : String.format(Locale.ROOT,
+                    ", %d rounds %.1f ms apart in all (%s)", rounds, betweenNanos / 1e6, why));
+        }
+    }
+
+    /**
+     * Hands leadership of {@code group} to another peer, and returns as soon as this peer no longer leads it: it
+     * stepped down at the transferee's vote request, having granted its vote, so the transferee's election needs
+     * nothing more from it, and a pause of this peer costs the group no election. Waiting on until this peer also
+     * learns the new leader (Ratis' own transfer reply, at the new leader's first append) added tens to hundreds of
+     * milliseconds, over a second for a new leader's first term in a fresh JVM (RaftInvariantsIT, loaded machine:
+     * 0.75 s between the step-down and the end of a 2 s hand-off, during which the old leader's JVM collected on its
+     * own). The candidates ({@link #successors}) are asked in turn, each getting an equal share of the time left;
+     * when none took over, they are asked again (after {@value #ROUND_PAUSE_MILLIS} ms) until the timeout: a transfer
+     * can fail for a moment only (the transferee's election rejected because an entry the leader had taken in reached
+     * the others first; the leader, re-elected, not yet ready; a leader not ready looks again every
+     * {@value #READY_POLL_MILLIS} ms). A follower this leader has not heard from for an
+     * election timeout is not asked that round ({@link #silentFollowers}): it may be dead, and Ratis refuses every
+     * write while a transfer waits for it (a follower killed just before a hand-off, still a member of the slot
+     * ledger, was asked first and clients were refused for seconds). Ends early when this peer no longer leads the
+     * group, or when there is nobody to ask, silent or not.
      *
      * @param group     a group this peer leads
      * @param slots     the slot ledger (who is live, who collects or waits to, who collected last), read afresh
      *                  each round: a peer granted meanwhile is not asked
-     * @param timeoutMs how long to wait for the new leader, in all
-     * @return the new leader, or {@code null} when no candidate took it within the timeout or there was none
+     * @param timeoutMs how long to wait for this peer to step down, in all
+     * @return whether this peer stepped down, to whom, and the hand-off's phases; not stepped down when it still leads
+     *     after the timeout, or there was no candidate
      */
-    RaftPeerId handOff(RaftGroupId group, SlotClient slots, long timeoutMs) throws IOException {
+    Transfer handOff(RaftGroupId group, SlotClient slots, long timeoutMs) throws IOException {
         RaftServer.Division division = server.getDivision(group);
         long deadline = System.nanoTime() + timeoutMs * 1_000_000;
+        Phases p = new Phases();
         while (System.nanoTime() < deadline) {
-            RaftPeerId leader = division.getInfo().getLeaderId();
-            if (leader != null && !leader.equals(server.getId())) {
-                return leader;
+            p.rounds++;
+            if (!division.getInfo().isLeader()) { // another peer's election, or a transfer that answered late
+                return p.end(true, division.getInfo().getLeaderId());
             }
-            if (division.getInfo().isLeaderReady()) {
+            if (!division.getInfo().isLeaderReady()) {
+                p.notReady++;
+            } else {
                 Set<RaftPeerId> silent = silentFollowers(division, electionTimeoutMinNanos() / 1_000_000);
-                List<RaftPeerId> candidates = successors(server.getId(), division.getGroup().getPeers(), slots.view(),
+                long t = System.nanoTime();
+                SlotGroupView view = slots.view();
+                p.read += System.nanoTime() - t;
+                List<RaftPeerId> candidates = successors(server.getId(), division.getGroup().getPeers(), view,
                     followerMatchIndices(division), division.getRaftLog().getLastCommittedIndex(), silent);
                 if (candidates.isEmpty() && silent.isEmpty()) {
-                    return null; // no other live member that is not collecting: nobody to ask
+                    return Transfer.NONE; // no other live member that is not collecting: nobody to ask
+                }
+                if (candidates.isEmpty()) {
+                    p.allSilent++;
                 }
                 for (int i = 0; i < candidates.size() && division.getInfo().isLeader(); i++) {
                     // an equal share of what is left: a lagging or unreachable first choice leaves time for the next
                     long share = (deadline - System.nanoTime()) / 1_000_000 / (candidates.size() - i);
                     if (share <= 0) {
-                        return null;
+                        return p.end(false, null);
                     }
                     RaftPeerId target = candidates.get(i);
-                    awaitCaughtUp(division, target, Math.min(share / 2, CATCH_UP_MILLIS));
-                    RaftClientReply reply = server.transferLeadership(new TransferLeadershipRequest(clientId,
-                        server.getId(), group, callIds.getAndIncrement(), target, share));
-                    if (reply.isSuccess()) {
-                        return target;
+                    t = System.nanoTime();
+                    p.caughtUp = awaitCaughtUp(division, target, Math.min(share / 2, CATCH_UP_MILLIS));
+                    p.catchUp += System.nanoTime() - t;
+                    t = System.nanoTime();
+                    boolean steppedDown = transfer(division, target, group, share);
+                    p.stepDown += System.nanoTime() - t;
+                    if (steppedDown) {
+                        return p.end(true, target);
                     }
+                    p.refused++;
                 }
             }
-            try {
-                TimeUnit.MILLISECONDS.sleep(ROUND_PAUSE_MILLIS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while handing off " + group, e);
-            }
+            long t = System.nanoTime();
+            sleep(division.getInfo().isLeaderReady() ? ROUND_PAUSE_MILLIS : READY_POLL_MILLIS, "handing off " + group);
+            p.between += System.nanoTime() - t;
         }
-        return null;
+        return p.end(false, null);
+    }
+
+    /** A hand-off's phases as they add up. */
+    private static final class Phases {
+        long read;
+        boolean caughtUp = true;
+        long catchUp;
+        long stepDown;
+        int rounds;
+        long between;
+        int notReady;
+        int allSilent;
+        int refused;
+
+        Transfer end(boolean steppedDown, RaftPeerId to) {
+            String why = (notReady == 0 ? "" : ", leader not ready " + notReady)
+                + (allSilent == 0 ? "" : ", every candidate silent " + allSilent)
+                + (refused == 0 ? "" : ", transfers that failed " + refused);
+            return new Transfer(steppedDown, to, read, caughtUp, catchUp, stepDown, rounds, between,
+                why.isEmpty() ? "" : why.substring(2));
+        }
     }
 
     /**
-     * Waits (at most {@code boundMillis}) until {@code target} holds the leader's last entry. Ratis' transfer waits for
-     * that too, but refuses every write meanwhile ({@code LeaderSteppingDownException}, which clients see): waiting
-     * here first leaves only the transferee's election inside the transfer (with a lagging follower, 5-11 refused
-     * writes per transfer at 100 writes/s became 0-2 in a measurement; the wait cost 29-64 ms).
+     * Asks Ratis to transfer leadership to {@code target} within {@code timeoutMs} and waits until this peer no
+     * longer leads, or Ratis answers (success, or failure: its own timeout among them, after which the next candidate
+     * may be asked; one asked while this request is pending would be refused at once).
+     *
+     * @return whether this peer no longer leads
      */
-    private static void awaitCaughtUp(RaftServer.Division division, RaftPeerId target, long boundMillis)
+    private boolean transfer(RaftServer.Division division, RaftPeerId target, RaftGroupId group, long timeoutMs)
+            throws IOException {
+        CompletableFuture<RaftClientReply> reply = server.transferLeadershipAsync(new TransferLeadershipRequest(
+            clientId, server.getId(), group, callIds.getAndIncrement(), target, timeoutMs));
+        long deadline = System.nanoTime() + (timeoutMs + REPLY_GRACE_MILLIS) * 1_000_000;
+        while (division.getInfo().isLeader()) {
+            if (reply.isDone()) {
+                // success: the new leader is known, so this peer no longer leads; a failure: it may lead still
+                try {
+                    return reply.join().isSuccess() || !division.getInfo().isLeader();
+                } catch (CompletionException | CancellationException e) {
+                    throw new IOException("transferring " + group + " to " + target + ": " + e.getMessage(), e);
+                }
+            }
+            if (System.nanoTime() - deadline > 0) {
+                return false; // Ratis answers at its timeout; this only bounds the wait should it not
+            }
+            sleep(STEP_DOWN_POLL_MILLIS, "waiting for " + target + " to take over " + group);
+        }
+        return true;
+    }
+
+    private static void sleep(long millis, String what) throws IOException {
+        try {
+            TimeUnit.MILLISECONDS.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while " + what, e);
+        }
+    }
+
+    /**
+     * Waits (at most {@code boundMillis}) until {@code target} holds the entries the leader had when the wait began.
+     * Ratis' transfer waits for the follower to hold the leader's last entry too, but refuses every write meanwhile
+     * ({@code LeaderSteppingDownException}, which clients see): waiting here first leaves only the transferee's
+     * election and the few entries taken in meanwhile inside the transfer (with a lagging follower, 5-11 refused writes
+     * per transfer at 100 writes/s became 0-2 in a measurement; the wait cost 29-64 ms). The target is fixed when the
+     * wait begins: waiting for the leader's last entry as it moves, under steady writes (three writers in
+     * RaftInvariantsIT), almost never saw the follower level with it and waited the whole bound, 200 ms of each
+     * hand-off.
+     *
+     * @return whether it caught up (or its match index is not known) before the bound
+     */
+    static boolean awaitCaughtUp(RaftServer.Division division, RaftPeerId target, long boundMillis)
             throws IOException {
         long deadline = System.nanoTime() + boundMillis * 1_000_000;
-        while (System.nanoTime() < deadline) {
-            TermIndex last = division.getRaftLog().getLastEntryTermIndex();
+        TermIndex last = division.getRaftLog().getLastEntryTermIndex();
+        if (last == null) {
+            return true;
+        }
+        while (true) {
             Long match = followerMatchIndices(division).get(target);
-            if (last == null || match == null || match >= last.getIndex()) {
-                return;
+            if (match == null || match >= last.getIndex()) {
+                return true;
             }
-            try {
-                TimeUnit.MILLISECONDS.sleep(CATCH_UP_POLL_MILLIS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while " + target + " catches up", e);
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
             }
+            sleep(CATCH_UP_POLL_MILLIS, target + " catches up");
         }
     }
 

@@ -14,6 +14,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The slot group (flow 3) as the grant-holder's {@link SlotPort}: {@code acquire} is one write through the Raft log,
@@ -87,7 +88,13 @@ final class SlotGroupPort implements SlotPort, AutoCloseable {
         int position = Math.max(0, o.queuePosition());
         while (true) {
             long sent = System.nanoTime();
-            SlotGroupView view = call(slots::view);
+            SlotGroupView view;
+            try {
+                view = call(slots::view);
+            } catch (SlotPortException e) {
+                // the request is in the ledger, queued or granted: the holder must withdraw it, as after a timeout
+                throw new SlotPortException(e.getMessage() + "; the request is in the ledger", true, e.getCause());
+            }
             for (Grant g : view.slots().collecting()) {
                 if (g.node().equals(self) && g.gcId() == gcId) {
                     return SlotAnswer.granted(g.epoch(), sent + TimeUnit.MILLISECONDS.toNanos(g.deadline()
@@ -171,11 +178,17 @@ final class SlotGroupPort implements SlotPort, AutoCloseable {
         T run() throws IOException;
     }
 
+    /**
+     * @throws SlotPortException timed out when the call got no answer within the client's timeout: it may still be
+     *     applied (an acquire not withdrawn then left a grant nobody used, and the other peers queued behind it for
+     *     its whole lease)
+     */
     private static <T> T call(Call<T> c) throws SlotPortException {
         try {
             return c.run();
         } catch (IOException e) {
-            throw new SlotPortException("slot group unavailable (" + e.getMessage() + ")", false, e);
+            throw new SlotPortException("slot group unavailable (" + e.getMessage() + ")",
+                e.getCause() instanceof TimeoutException, e);
         }
     }
 

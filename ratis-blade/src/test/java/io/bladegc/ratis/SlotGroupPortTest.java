@@ -1,18 +1,23 @@
 package io.bladegc.ratis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.bladegc.api.GcRequest;
 import io.bladegc.api.Generation;
 import io.bladegc.api.grant.GrantHolder;
 import io.bladegc.api.grant.Preparation;
 import io.bladegc.api.grant.SlotAnswer;
+import io.bladegc.api.grant.SlotPortException;
 import io.bladegc.api.slot.Grant;
 import io.bladegc.api.slot.SlotPolicy;
 import io.bladegc.testkit.LocalRaftGroup;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.apache.ratis.protocol.RaftPeerId;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Fencing that ignores clocks: the slot group's replicas stamp the ledger with clocks an hour off this JVM's wall
  * clock, and the grant-holder still times a lease on its own monotonic clock, from the ledger's "time left" counted
  * from when its read was sent. A holder that compared the ledger's deadline with its own wall clock would see an hour
- * more (or less) of lease than there is.
+ * more (or less) of lease than there is. And a call the slot group did not answer in time counts as timed out, so
+ * that the holder withdraws the request (it may still be applied).
  */
 class SlotGroupPortTest {
     private static final long HOUR = TimeUnit.HOURS.toMillis(1);
@@ -111,6 +117,29 @@ class SlotGroupPortTest {
                 Thread.sleep(20);
             }
             assertThat(slots.view().slots().collecting()).as("the fenced grant is given back").isEmpty();
+        }
+    }
+
+    /**
+     * The client's own timeout is a timeout: the acquire may still reach the log, so the holder must cancel it. Taken
+     * for an outright failure it was left in the ledger: under load a peer's acquire was answered only after the
+     * client had given up, the peer held a grant it never used ("holds a grant for gc 3", its next request refused)
+     * and the two others queued behind it, their JVMs collecting on their own, for its whole lease.
+     */
+    @Test
+    void anAcquireTheSlotGroupDoesNotAnswerInTimeIsTimedOutSoThatTheHolderWithdrawsIt() throws Exception {
+        start(0, Duration.ofSeconds(10));
+        List<RaftPeerId> ids = group.group().getPeers().stream().map(p -> p.getId()).toList();
+        group.kill(ids.get(1));
+        group.kill(ids.get(2)); // no majority: no write is answered
+        try (SlotClient shortCalls = SlotClient.connect(group.group(), group.properties(null), Duration.ofMillis(500));
+             SlotGroupPort impatient = new SlotGroupPort(shortCalls, "n1")) {
+            ExecutionException e = catchThrowableOfType(() -> impatient.acquire(1, 100, 0, 1_000)
+                .get(30, TimeUnit.SECONDS), ExecutionException.class);
+            assertThat(e).as("the acquire failed").isNotNull();
+            assertThat(e.getCause()).isInstanceOf(SlotPortException.class);
+            SlotPortException failure = (SlotPortException) e.getCause();
+            assertThat(failure.timedOut()).as("%s", failure.getMessage()).isTrue();
         }
     }
 }

@@ -46,6 +46,11 @@ import org.junit.jupiter.api.Test;
  * the leader took without handing off (leader in its own answers just before and just after it, in one term) stays
  * under half the shortest election timeout, and they are counted; and the run was not idle (collections under grants
  * happened).
+ *
+ * <p>The first check counts every pause, also one the JVM ran on its own (an escape: a prediction missed, which the
+ * ledger does not see), and that is deliberate: what Blade for Raft promises is a majority of peers never paused
+ * together, and two pauses at once cost the group that majority however they began. That the ledger itself kept its
+ * grants apart is the second check's ("peers holding a grant"), from the ledger's own state.
  */
 @Tag("cluster")
 class RaftInvariantsIT {
@@ -134,7 +139,9 @@ class RaftInvariantsIT {
             // The ledger keeps granted collections apart; a collection the JVM runs on its own is outside it. One CI
             // run had such a pair right after arming (n3 armed with eden nearly full and collected on its own before
             // its holder asked, while n1 collected under the first grant): a peer now arms only when its next
-            // collection leaves room for a first request (Arming).
+            // collection leaves room for a first request (Arming). Another had one during a leader's hand-off (n3's
+            // took 729 ms, its JVM collected meanwhile while n1 collected under its grant): a hand-off now ends at the
+            // leader's step-down, and its catch-up wait no longer chases a moving last entry (LeadershipHandoff).
             assertThat(overlapping).as("pauses of two peers at once after arming").isEmpty();
             List<GcPauses> asLeader = pauses.stream().filter(p -> ledThrough(p, ids, roleSamples)).toList();
             long bound = KvServer.ELECTION_TIMEOUT_MIN.toLong(TimeUnit.MILLISECONDS) / 2;
