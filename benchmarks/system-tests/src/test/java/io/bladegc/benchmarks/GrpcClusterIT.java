@@ -26,9 +26,9 @@ import org.junit.jupiter.api.Test;
 /**
  * grpc-java end to end: three {@link io.bladegc.benchmarks.grpc.GrpcBackend} JVMs with the agent in coordinated mode
  * and {@code BladeServerInterceptor}, the coordinator in generic mode granting one slot (K = 1, as in
- * {@link NginxClusterIT}: one backend sheds at a time, so a retry finds one serving), and one channel in this JVM over
- * the three ({@code round_robin}, a retry policy for {@code UNAVAILABLE}, whose {@code grpc-retry-pushback-ms}
- * grpc-java obeys). Open-loop unary calls for a warm-up and a measured window, and one server stream of 30 s (a
+ * {@link NginxClusterIT}: one backend sheds at a time, so the other two serve), and one channel in this JVM over the
+ * three ({@code round_robin}, a retry policy for {@code UNAVAILABLE}, whose {@code grpc-retry-pushback-ms} grpc-java
+ * obeys; a retry may go back to the shedding backend, see {@link #MAX_ATTEMPTS}). Open-loop unary calls for a warm-up and a measured window, and one server stream of 30 s (a
  * message every 100 ms) over the measured window. Output in {@code target/grpc-it/}.
  *
  * <p>Checked: every unary call OK (none failed at the client, warm-up included) and the stream complete, all its
