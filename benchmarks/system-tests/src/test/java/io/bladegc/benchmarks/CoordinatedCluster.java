@@ -93,6 +93,17 @@ final class CoordinatedCluster implements AutoCloseable {
         return d;
     }
 
+    /** @return the coordinator's address, for the agent's {@code coordinator} option */
+    URI coordinator() {
+        return coordinator;
+    }
+
+    /** Has {@link #close()} stop {@code child} too, before what was started earlier. */
+    <T extends AutoCloseable> T own(T child) {
+        started.add(child);
+        return child;
+    }
+
     /** Waits for {@code members} members and the end of the coordinator's start-up hold (one lease). */
     void awaitGranting(int members) throws Exception {
         await(() -> {
@@ -187,7 +198,7 @@ final class CoordinatedCluster implements AutoCloseable {
         }
     }
 
-    private static String java() {
+    static String java() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 }
