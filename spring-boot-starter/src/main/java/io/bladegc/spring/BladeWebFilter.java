@@ -1,0 +1,139 @@
+package io.bladegc.spring;
+
+import io.bladegc.api.Blade;
+import io.bladegc.api.BladeNode;
+import io.bladegc.api.BladeOptions;
+import io.bladegc.api.Gate;
+import io.bladegc.api.RetryAfter;
+import io.bladegc.servlet.FilterCore;
+import java.util.concurrent.atomic.LongAdder;
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+import reactor.core.publisher.Mono;
+
+/**
+ * Puts a Spring WebFlux application's requests through the Blade node's {@link Gate}, as the servlet filter does for
+ * servlet applications. {@link BladeReactiveAutoConfiguration} registers it in a reactive Spring Boot application;
+ * elsewhere, declare it as a bean ({@code WebHttpHandlerBuilder} picks up every {@link WebFilter} bean, in their
+ * order).
+ *
+ * <ul>
+ *   <li>A request admitted by the open gate is in flight from the moment the filter chain is subscribed until the
+ *       {@code Mono<Void>} of the rest of the chain completes, errors or is cancelled: that is, until the handler's
+ *       response, a streamed body ({@code Flux}, {@code text/event-stream}) included, has been written, or the
+ *       exchange was given up (a client that went away). The drain waits for it and never cuts it.</li>
+ *   <li>While the gate is closed, a new request is answered {@code 503 Service Unavailable} before any other filter
+ *       or handler sees it, with {@code Retry-After} (whole seconds), {@value FilterCore#RETRY_AFTER_MS_HEADER}
+ *       (milliseconds) and {@code Cache-Control: no-store}: the node's retry hint rounded up, see
+ *       {@link RetryAfter}.</li>
+ *   <li>A pass-through ({@link #isPassThrough()}) hands every request on untouched.</li>
+ * </ul>
+ *
+ * <p>Its order is {@link Ordered#HIGHEST_PRECEDENCE}, so it runs before the application's filters.
+ *
+ * <p>Thread-safe: one instance serves every request of the application, on any thread. {@link #close()} detaches it
+ * from the node's gate; Spring calls it when the application context closes.
+ */
+public final class BladeWebFilter implements WebFilter, Ordered, AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(BladeWebFilter.class.getName());
+
+    private volatile BladeNode node;
+    private final LongAdder shed = new LongAdder();
+
+    /** @param node a node whose gate this attached to, or {@code null} for a pass-through */
+    BladeWebFilter(BladeNode node) {
+        this.node = node;
+    }
+
+    /**
+     * Joins the JVM's Blade node, or starts one with {@code options} (GCI mode), and attaches to its gate. Never
+     * throws for the node: {@code enabled=false}, an agent that left Blade off ({@link Blade#AGENT_OFF_PROPERTY}) or
+     * a node that cannot start leave a pass-through, with one log line (logger
+     * {@code io.bladegc.spring.BladeWebFilter}) saying why.
+     *
+     * @param options settings for a new node; ignored, but for {@code enabled}, when a node runs already
+     * @return the filter
+     * @throws NullPointerException when {@code options} is null
+     */
+    public static BladeWebFilter start(BladeOptions options) {
+        return new BladeWebFilter(Blade.attachEntry(options, LOG, "Blade WebFlux filter", "request").orElse(null));
+    }
+
+    /** @return a filter that passes every request through and never sheds */
+    static BladeWebFilter passThrough() {
+        return new BladeWebFilter(null);
+    }
+
+    @Override
+    public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+        BladeNode n = node;
+        if (n == null) {
+            return chain.filter(exchange);
+        }
+        // entered on subscription, so that each subscription that enters leaves exactly once
+        return Mono.defer(() -> {
+            Gate gate = n.gate();
+            if (!gate.tryEnter()) {
+                return shed(exchange.getResponse(), n);
+            }
+            return chain.filter(exchange).doFinally(signal -> gate.exit());
+        });
+    }
+
+    private Mono<Void> shed(ServerHttpResponse response, BladeNode n) {
+        shed.increment();
+        long nanos = RetryAfter.nanos(() -> n.retryAfter().toNanos());
+        response.setStatusCode(HttpStatus.SERVICE_UNAVAILABLE);
+        HttpHeaders headers = response.getHeaders();
+        headers.set(HttpHeaders.RETRY_AFTER, Long.toString(RetryAfter.seconds(nanos)));
+        headers.set(FilterCore.RETRY_AFTER_MS_HEADER, Long.toString(RetryAfter.millis(nanos)));
+        headers.setCacheControl("no-store");
+        return response.setComplete();
+    }
+
+    /** @return {@link Ordered#HIGHEST_PRECEDENCE}: first among the application's filters */
+    @Override
+    public int getOrder() {
+        return Ordered.HIGHEST_PRECEDENCE;
+    }
+
+    /** @return requests this filter answered {@code 503} because the gate was closed */
+    public long shedCount() {
+        return shed.sum();
+    }
+
+    /** @return requests in flight through the node's gate (every entry of the node); 0 for a pass-through */
+    public long inFlight() {
+        BladeNode n = node;
+        return n == null ? 0 : n.gate().inFlight();
+    }
+
+    /** @return whether the gate admits new requests; always {@code true} for a pass-through */
+    public boolean isGateOpen() {
+        BladeNode n = node;
+        return n == null || n.gate().isOpen();
+    }
+
+    /** @return whether requests are only passed on (disabled, no node, bad settings, or closed) */
+    public boolean isPassThrough() {
+        return node == null;
+    }
+
+    /**
+     * Detaches from the node's gate; from then on new requests are passed through, and requests in flight leave the
+     * gate as usual. The node itself goes on. Idempotent.
+     */
+    @Override
+    public synchronized void close() {
+        BladeNode n = node;
+        node = null;
+        if (n != null) {
+            n.detachGate();
+        }
+    }
+}
