@@ -118,7 +118,7 @@ class BladeWebFilterIT {
     void underLoadAcrossGateClosesEveryRequestIsServedOrShedWithARetryHint() throws Exception {
         GateDrill drill = new GateDrill(
             Map.of(URI.create(base + "/fast"), "ok", URI.create(base + "/ticks"), StreamingApp.TICKS_BODY),
-            4, gate::close, gate::awaitDrained, gate::open);
+            4, 300, gate::close, gate::awaitDrained, gate::open);
         GateDrill.Tally tally = drill.run(5);
         assertThat(tally.failures()).isEmpty();
         assertThat(tally.shed()).isGreaterThanOrEqualTo(5);

@@ -28,11 +28,12 @@ import java.util.function.Predicate;
  *
  * @param bodies       each URI to send to, with the body of its 200
  * @param clients      client threads
+ * @param requests     answers to wait for at least, across the cycles
  * @param close        closes the gate
  * @param awaitDrained waits for the requests in flight, at most the given time; says whether they all left
  * @param open         opens the gate
  */
-public record GateDrill(Map<URI, String> bodies, int clients, Runnable close, Predicate<Duration> awaitDrained,
+public record GateDrill(Map<URI, String> bodies, int clients, int requests, Runnable close, Predicate<Duration> awaitDrained,
                         Runnable open) {
     private static final Duration WAIT = Duration.ofSeconds(60);
 
@@ -47,9 +48,10 @@ public record GateDrill(Map<URI, String> bodies, int clients, Runnable close, Pr
     }
 
     /**
-     * Runs the clients through {@code cycles} close-drain-open cycles, then stops them; the gate is left open.
+     * Runs the clients through close-drain-open cycles, at least {@code cycles} and until the clients have had
+     * {@link #requests} answers, then stops them; the gate is left open.
      *
-     * @param cycles how many times the gate is closed
+     * @param cycles how many times at least the gate is closed
      * @return what the clients got
      * @throws TimeoutException when a wait takes more than a minute (a drain included)
      * @throws InterruptedException when interrupted
@@ -91,7 +93,7 @@ public record GateDrill(Map<URI, String> bodies, int clients, Runnable close, Pr
             threads.add(t);
         }
         try {
-            for (int i = 0; i < cycles; i++) {
+            for (int i = 0; i < cycles || served.get() + shed.get() < requests; i++) {
                 long servedBefore = served.get();
                 await(() -> served.get() > servedBefore, "a request served while the gate is open");
                 close.run();
