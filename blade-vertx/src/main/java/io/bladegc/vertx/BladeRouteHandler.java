@@ -1,5 +1,6 @@
 package io.bladegc.vertx;
 
+import io.bladegc.api.AttachedEntry;
 import io.bladegc.api.Blade;
 import io.bladegc.api.BladeNode;
 import io.bladegc.api.BladeOptions;
@@ -10,7 +11,6 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Puts a Vert.x Web application's requests through the Blade node's {@link Gate}. Add it as the first handler of the
@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.LongAdder;
  *       replace it. The drain waits for it and never cuts it. A request rerouted ({@link RoutingContext#reroute})
  *       stays the one request it was.</li>
  *   <li>While the gate is closed, a new request is answered {@code 503 Service Unavailable} and goes no further, with
- *       {@code Retry-After} (whole seconds), {@value #RETRY_AFTER_MS_HEADER} (milliseconds) and
+ *       {@code Retry-After} (whole seconds), {@value RetryAfter#MILLIS_HEADER} (milliseconds) and
  *       {@code Cache-Control: no-store}: the node's retry hint rounded up, see {@link RetryAfter}.</li>
  *   <li>A pass-through ({@link #isPassThrough()}) hands every request on untouched.</li>
  * </ul>
@@ -40,23 +40,17 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link Blade#attachEntry}. It never throws for a node it cannot reach: the handler is then a pass-through, with one
  * log line saying why.
  *
- * <p>Thread-safe: one handler may serve every router and event loop of the application. {@link #close} is meant to be
- * called once, when the server has shut down.
+ * <p>Thread-safe: one handler may serve every router and event loop of the application; the getters are
+ * {@link AttachedEntry}'s. {@link #close} is meant to be called once, when the server has shut down.
  */
-public final class BladeRouteHandler implements Handler<RoutingContext>, AutoCloseable {
-    /** Response header of a shed request with the retry hint in milliseconds, beside {@code Retry-After} in seconds. */
-    public static final String RETRY_AFTER_MS_HEADER = "Blade-Retry-After-Ms";
-
+public final class BladeRouteHandler extends AttachedEntry implements Handler<RoutingContext> {
     /** The routing context's mark of a request this handler admitted. */
     private static final String ADMITTED = "io.bladegc.vertx.admitted";
     private static final System.Logger LOG = System.getLogger(BladeRouteHandler.class.getName());
 
-    private volatile BladeNode node;
-    private final LongAdder shed = new LongAdder();
-
     /** @param node a node whose gate this attached to, or {@code null} for a pass-through */
-    BladeRouteHandler(BladeNode node) {
-        this.node = node;
+    private BladeRouteHandler(BladeNode node) {
+        super(node);
     }
 
     /**
@@ -76,7 +70,7 @@ public final class BladeRouteHandler implements Handler<RoutingContext>, AutoClo
 
     @Override
     public void handle(RoutingContext ctx) {
-        BladeNode n = node;
+        BladeNode n = node();
         if (n == null || ctx.get(ADMITTED) != null) {
             ctx.next();
             return;
@@ -97,52 +91,11 @@ public final class BladeRouteHandler implements Handler<RoutingContext>, AutoClo
     }
 
     private void shed(HttpServerResponse response, BladeNode n) {
-        shed.increment();
-        long nanos = RetryAfter.nanos(() -> n.retryAfter().toNanos());
+        long nanos = countShed(n);
         response.setStatusCode(503)
             .putHeader(HttpHeaders.RETRY_AFTER, Long.toString(RetryAfter.seconds(nanos)))
-            .putHeader(RETRY_AFTER_MS_HEADER, Long.toString(RetryAfter.millis(nanos)))
+            .putHeader(RetryAfter.MILLIS_HEADER, Long.toString(RetryAfter.millis(nanos)))
             .putHeader(HttpHeaders.CACHE_CONTROL, "no-store")
             .end();
-    }
-
-    /** @return requests this handler answered {@code 503} because the gate was closed */
-    public long shedCount() {
-        return shed.sum();
-    }
-
-    /** @return requests in flight through the node's gate (every entry of the node); 0 for a pass-through */
-    public long inFlight() {
-        BladeNode n = node;
-        return n == null ? 0 : n.gate().inFlight();
-    }
-
-    /** @return whether the gate admits new requests; always {@code true} for a pass-through */
-    public boolean isGateOpen() {
-        BladeNode n = node;
-        return n == null || n.gate().isOpen();
-    }
-
-    /** @return whether requests are only passed on (disabled, no node, or closed) */
-    public boolean isPassThrough() {
-        return node == null;
-    }
-
-    /**
-     * Detaches from the node's gate; from then on new requests are passed through, and requests in flight leave the
-     * gate as usual. The node itself goes on. Idempotent.
-     */
-    @Override
-    public synchronized void close() {
-        BladeNode n = node;
-        node = null;
-        if (n != null) {
-            n.detachGate();
-        }
-    }
-
-    /** @return the node requests enter, or {@code null} while this is a pass-through */
-    BladeNode node() {
-        return node;
     }
 }

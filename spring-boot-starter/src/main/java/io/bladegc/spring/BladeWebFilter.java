@@ -1,12 +1,11 @@
 package io.bladegc.spring;
 
+import io.bladegc.api.AttachedEntry;
 import io.bladegc.api.Blade;
 import io.bladegc.api.BladeNode;
 import io.bladegc.api.BladeOptions;
 import io.bladegc.api.Gate;
 import io.bladegc.api.RetryAfter;
-import io.bladegc.servlet.FilterCore;
-import java.util.concurrent.atomic.LongAdder;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -28,7 +27,7 @@ import reactor.core.publisher.Mono;
  *       response, a streamed body ({@code Flux}, {@code text/event-stream}) included, has been written, or the
  *       exchange was given up (a client that went away). The drain waits for it and never cuts it.</li>
  *   <li>While the gate is closed, a new request is answered {@code 503 Service Unavailable} before any other filter
- *       or handler sees it, with {@code Retry-After} (whole seconds), {@value FilterCore#RETRY_AFTER_MS_HEADER}
+ *       or handler sees it, with {@code Retry-After} (whole seconds), {@value RetryAfter#MILLIS_HEADER}
  *       (milliseconds) and {@code Cache-Control: no-store}: the node's retry hint rounded up, see
  *       {@link RetryAfter}.</li>
  *   <li>A pass-through ({@link #isPassThrough()}) hands every request on untouched.</li>
@@ -36,18 +35,16 @@ import reactor.core.publisher.Mono;
  *
  * <p>Its order is {@link Ordered#HIGHEST_PRECEDENCE}, so it runs before the application's filters.
  *
- * <p>Thread-safe: one instance serves every request of the application, on any thread. {@link #close()} detaches it
- * from the node's gate; Spring calls it when the application context closes.
+ * <p>Thread-safe: one instance serves every request of the application, on any thread; the getters are
+ * {@link AttachedEntry}'s. {@link #close()} detaches it from the node's gate; Spring calls it when the application
+ * context closes.
  */
-public final class BladeWebFilter implements WebFilter, Ordered, AutoCloseable {
+public final class BladeWebFilter extends AttachedEntry implements WebFilter, Ordered {
     private static final System.Logger LOG = System.getLogger(BladeWebFilter.class.getName());
 
-    private volatile BladeNode node;
-    private final LongAdder shed = new LongAdder();
-
     /** @param node a node whose gate this attached to, or {@code null} for a pass-through */
-    BladeWebFilter(BladeNode node) {
-        this.node = node;
+    private BladeWebFilter(BladeNode node) {
+        super(node);
     }
 
     /**
@@ -71,7 +68,7 @@ public final class BladeWebFilter implements WebFilter, Ordered, AutoCloseable {
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-        BladeNode n = node;
+        BladeNode n = node();
         if (n == null) {
             return chain.filter(exchange);
         }
@@ -86,12 +83,11 @@ public final class BladeWebFilter implements WebFilter, Ordered, AutoCloseable {
     }
 
     private Mono<Void> shed(ServerHttpResponse response, BladeNode n) {
-        shed.increment();
-        long nanos = RetryAfter.nanos(() -> n.retryAfter().toNanos());
+        long nanos = countShed(n);
         response.setStatusCode(HttpStatus.SERVICE_UNAVAILABLE);
         HttpHeaders headers = response.getHeaders();
         headers.set(HttpHeaders.RETRY_AFTER, Long.toString(RetryAfter.seconds(nanos)));
-        headers.set(FilterCore.RETRY_AFTER_MS_HEADER, Long.toString(RetryAfter.millis(nanos)));
+        headers.set(RetryAfter.MILLIS_HEADER, Long.toString(RetryAfter.millis(nanos)));
         headers.setCacheControl("no-store");
         return response.setComplete();
     }
@@ -100,40 +96,5 @@ public final class BladeWebFilter implements WebFilter, Ordered, AutoCloseable {
     @Override
     public int getOrder() {
         return Ordered.HIGHEST_PRECEDENCE;
-    }
-
-    /** @return requests this filter answered {@code 503} because the gate was closed */
-    public long shedCount() {
-        return shed.sum();
-    }
-
-    /** @return requests in flight through the node's gate (every entry of the node); 0 for a pass-through */
-    public long inFlight() {
-        BladeNode n = node;
-        return n == null ? 0 : n.gate().inFlight();
-    }
-
-    /** @return whether the gate admits new requests; always {@code true} for a pass-through */
-    public boolean isGateOpen() {
-        BladeNode n = node;
-        return n == null || n.gate().isOpen();
-    }
-
-    /** @return whether requests are only passed on (disabled, no node, bad settings, or closed) */
-    public boolean isPassThrough() {
-        return node == null;
-    }
-
-    /**
-     * Detaches from the node's gate; from then on new requests are passed through, and requests in flight leave the
-     * gate as usual. The node itself goes on. Idempotent.
-     */
-    @Override
-    public synchronized void close() {
-        BladeNode n = node;
-        node = null;
-        if (n != null) {
-            n.detachGate();
-        }
     }
 }

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -21,8 +22,7 @@ import java.util.function.Predicate;
 /**
  * A short load on an HTTP server behind a Blade gate, while the drill closes, drains and opens the gate a few times:
  * client threads of their own send GETs in a loop with the JDK {@code HttpClient} (HTTP/1.1) and sort the answers
- * into served (200 with the expected body), shed (503 with a whole-seconds {@code Retry-After} and a
- * {@code Blade-Retry-After-Ms}) and failures (anything else, an exception included). Each cycle waits for a request
+ * into served (200 with the expected body), shed ({@link #isShed}) and failures (anything else, an exception included). Each cycle waits for a request
  * served while the gate is open, closes it, waits for the drain, waits for a request shed while it is closed, and
  * opens it; nothing depends on timing but generous waits. Not thread-safe: one {@link #run} at a time.
  *
@@ -74,9 +74,7 @@ public record GateDrill(Map<URI, String> bodies, int clients, int requests, Runn
                             http.send(HttpRequest.newBuilder(uri).timeout(WAIT).build(), BodyHandlers.ofString());
                         if (r.statusCode() == 200 && r.body().equals(bodies.get(uri))) {
                             served.incrementAndGet();
-                        } else if (r.statusCode() == 503
-                            && r.headers().firstValue("retry-after").orElse("").matches("[0-9]+")
-                            && r.headers().firstValue("blade-retry-after-ms").orElse("").matches("[0-9]+")) {
+                        } else if (isShed(r)) {
                             shed.incrementAndGet();
                         } else {
                             failures.add(uri + ": " + r.statusCode() + " " + r.headers().map() + " " + r.body());
@@ -112,6 +110,35 @@ public record GateDrill(Map<URI, String> bodies, int clients, int requests, Runn
             }
         }
         return new Tally(served.get(), shed.get(), List.copyOf(failures));
+    }
+
+    /**
+     * @param response an answer
+     * @return whether it is a shed request's: {@code 503} with a whole-seconds {@code Retry-After}, a
+     *     {@code Blade-Retry-After-Ms} and {@code Cache-Control: no-store}
+     */
+    public static boolean isShed(HttpResponse<?> response) {
+        return response.statusCode() == 503
+            && response.headers().firstValue("retry-after").orElse("").matches("[0-9]+")
+            && response.headers().firstValue("blade-retry-after-ms").orElse("").matches("[0-9]+")
+            && response.headers().firstValue("cache-control").orElse("").equals("no-store");
+    }
+
+    /**
+     * Waits for a closed gate's drain on a thread of its own, as the node's gc thread does: not on the common pool,
+     * which may be the one thread that completes the client's responses (JDK 25's {@code HttpClient}, 2 cores).
+     *
+     * @param awaitDrained waits for the requests in flight, at most the given time; says whether they all left
+     * @param timeout      how long to wait
+     * @return completed with {@link System#nanoTime()} when they all left, or {@code -1} when the wait timed out
+     */
+    public static CompletableFuture<Long> drainInBackground(Predicate<Duration> awaitDrained, Duration timeout) {
+        CompletableFuture<Long> drained = new CompletableFuture<>();
+        Thread drainer = new Thread(() -> drained.complete(awaitDrained.test(timeout) ? System.nanoTime() : -1),
+            "gate-drill-drain");
+        drainer.setDaemon(true);
+        drainer.start();
+        return drained;
     }
 
     private static void await(BooleanSupplier condition, String what) throws TimeoutException, InterruptedException {
