@@ -72,13 +72,14 @@ public final class BladeWebFilter extends AttachedEntry implements WebFilter, Or
         if (n == null) {
             return chain.filter(exchange);
         }
-        // entered on subscription, so that each subscription that enters leaves exactly once
+        // entered on subscription, so that each subscription that enters leaves exactly once; the inner defer turns
+        // a chain that throws instead of returning an error into one, which leaves too
         return Mono.defer(() -> {
             Gate gate = n.gate();
             if (!gate.tryEnter()) {
                 return shed(exchange.getResponse(), n);
             }
-            return chain.filter(exchange).doFinally(signal -> gate.exit());
+            return Mono.defer(() -> chain.filter(exchange)).doFinally(signal -> gate.exit());
         });
     }
 
