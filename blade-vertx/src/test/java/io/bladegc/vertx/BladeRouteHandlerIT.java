@@ -71,6 +71,8 @@ class BladeRouteHandlerIT {
             }));
         });
         router.get("/ticks").handler(ctx -> tick(ctx.response().setChunked(true), 0));
+        router.get("/again").handler(ctx -> ctx.reroute("/fast"));
+        router.get("/fail").handler(ctx -> ctx.fail(500));
         HttpServer server = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
             .toCompletionStage().toCompletableFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);
         base = "http://127.0.0.1:" + server.actualPort();
@@ -129,6 +131,28 @@ class BladeRouteHandlerIT {
         assertThat(served.statusCode()).isEqualTo(200);
         assertThat(served.body()).isEqualTo("ok");
         assertThat(blade.shedCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aClientThatGoesAwayMidStreamLeavesTheGate() throws Exception {
+        HttpResponse<Stream<String>> slow =
+            client.send(HttpRequest.newBuilder(URI.create(base + "/slow")).build(), BodyHandlers.ofLines());
+        Stream<String> body = slow.body();
+        assertThat(body.iterator().next()).isEqualTo("first");
+        assertThat(gate.inFlight()).isEqualTo(1);
+        body.close(); // the body unread: the client closes the connection
+        await().atMost(Duration.ofSeconds(WAIT_SECONDS)).until(() -> gate.inFlight() == 0);
+    }
+
+    @Test
+    void aReroutedOrFailedRequestLeavesTheGateOnce() throws Exception {
+        HttpResponse<String> rerouted = get("/again");
+        assertThat(rerouted.statusCode()).isEqualTo(200);
+        assertThat(rerouted.body()).isEqualTo("ok");
+        assertThat(get("/fail").statusCode()).isEqualTo(500);
+        await().atMost(Duration.ofSeconds(WAIT_SECONDS)).until(() -> gate.inFlight() == 0);
+        assertThat(get("/fast").statusCode()).as("the count did not go below 0").isEqualTo(200);
+        assertThat(gate.inFlight()).isZero();
     }
 
     @Test

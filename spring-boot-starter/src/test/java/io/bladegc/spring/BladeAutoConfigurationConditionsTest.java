@@ -76,6 +76,14 @@ class BladeAutoConfigurationConditionsTest {
     }
 
     @Test
+    void bladeEnabledFalseLeavesTheWebFilterOut() {
+        new ReactiveWebApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(BladeReactiveAutoConfiguration.class))
+            .withPropertyValues("blade.enabled=false")
+            .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(BladeWebFilter.class));
+    }
+
+    @Test
     void aBadPropertyLeavesTheWebFilterAPassThrough() {
         new ReactiveWebApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(BladeReactiveAutoConfiguration.class))

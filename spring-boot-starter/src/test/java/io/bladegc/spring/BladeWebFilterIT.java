@@ -108,6 +108,17 @@ class BladeWebFilterIT {
     }
 
     @Test
+    void aClientThatGoesAwayMidStreamLeavesTheGate() throws Exception {
+        HttpResponse<Stream<String>> slow =
+            client.send(HttpRequest.newBuilder(URI.create(base + "/slow")).build(), BodyHandlers.ofLines());
+        Stream<String> body = slow.body();
+        assertThat(body.iterator().next()).isEqualTo("data:first");
+        assertThat(gate.inFlight()).isEqualTo(1);
+        body.close(); // the body unread: the client closes the connection, and the exchange is cancelled
+        await().atMost(Duration.ofSeconds(WAIT_SECONDS)).until(() -> gate.inFlight() == 0);
+    }
+
+    @Test
     void underLoadAcrossGateClosesEveryRequestIsServedOrShedWithARetryHint() throws Exception {
         GateDrill drill = new GateDrill(
             Map.of(URI.create(base + "/fast"), "ok", URI.create(base + "/ticks"), StreamingApp.TICKS_BODY),
