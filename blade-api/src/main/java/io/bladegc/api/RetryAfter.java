@@ -12,6 +12,9 @@ import java.util.function.LongSupplier;
  * state: whichever copy a class loader finds answers alike. Stateless and thread-safe.
  */
 public final class RetryAfter {
+    /** The response header with the hint in milliseconds ({@link #millis}), beside {@code Retry-After} in seconds. */
+    public static final String MILLIS_HEADER = "Blade-Retry-After-Ms";
+
     private static final long NANOS_PER_MILLI = 1_000_000L;
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
     private static final long MAX_NANOS = 3_600L * NANOS_PER_SECOND;

@@ -1,5 +1,6 @@
 package io.bladegc.netty;
 
+import io.bladegc.api.AttachedEntry;
 import io.bladegc.api.Blade;
 import io.bladegc.api.BladeNode;
 import io.bladegc.api.BladeOptions;
@@ -14,7 +15,6 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Puts a Netty HTTP server's requests through the Blade node's {@link Gate}. It makes one {@link BladeHttpHandler}
@@ -35,21 +35,19 @@ import java.util.concurrent.atomic.LongAdder;
  * (GCI mode), with {@link Blade#attachEntry}. It never throws for a node it cannot reach: the gate is then a
  * pass-through whose handlers never shed, with one log line saying why.
  *
- * <p>Thread-safe: {@link #newHandler()} and the getters may be called from any thread (each channel's handler runs on
- * its channel's event loop); {@link #close} is meant to be called once, when the server has shut down.
+ * <p>Thread-safe: {@link #newHandler()} and the getters ({@link AttachedEntry}'s) may be called from any thread (each
+ * channel's handler runs on its channel's event loop); {@link #close} is meant to be called once, when the server has
+ * shut down.
  */
-public final class BladeHttpGate implements AutoCloseable {
+public final class BladeHttpGate extends AttachedEntry {
     /** Response header of a shed request with the retry hint in milliseconds, beside {@code Retry-After} in seconds. */
-    public static final String RETRY_AFTER_MS_HEADER = "Blade-Retry-After-Ms";
+    public static final String RETRY_AFTER_MS_HEADER = RetryAfter.MILLIS_HEADER;
 
     private static final System.Logger LOG = System.getLogger(BladeHttpGate.class.getName());
 
-    private volatile BladeNode node;
-    private final LongAdder shed = new LongAdder();
-
     /** @param node a node whose gate this attached to, or {@code null} for a pass-through */
     BladeHttpGate(BladeNode node) {
-        this.node = node;
+        super(node);
     }
 
     /**
@@ -78,18 +76,12 @@ public final class BladeHttpGate implements AutoCloseable {
         return new BladeHttpHandler(this);
     }
 
-    /** @return the node requests enter, or {@code null} while this is a pass-through */
-    BladeNode node() {
-        return node;
-    }
-
     /**
      * Counts a shed request and makes its answer: {@code 503}, the retry hint, {@code Content-Length: 0},
      * {@code Cache-Control: no-store}, and {@code Connection} as {@code keepAlive} asks.
      */
     FullHttpResponse shed(BladeNode n, HttpVersion version, boolean keepAlive) {
-        shed.increment();
-        long nanos = RetryAfter.nanos(() -> n.retryAfter().toNanos());
+        long nanos = countShed(n);
         FullHttpResponse answer =
             new DefaultFullHttpResponse(version, HttpResponseStatus.SERVICE_UNAVAILABLE, Unpooled.EMPTY_BUFFER);
         HttpHeaders headers = answer.headers();
@@ -99,46 +91,5 @@ public final class BladeHttpGate implements AutoCloseable {
         HttpUtil.setContentLength(answer, 0);
         HttpUtil.setKeepAlive(answer, keepAlive);
         return answer;
-    }
-
-    /** @return requests this gate's handlers answered {@code 503} because the gate was closed */
-    public long shedCount() {
-        return shed.sum();
-    }
-
-    /** @return requests in flight through the node's gate (every entry of the node); 0 for a pass-through */
-    public long inFlight() {
-        BladeNode n = node;
-        return n == null ? 0 : n.gate().inFlight();
-    }
-
-    /**
-     * The readiness of this node, for an application's own health route: a probe that asks it while the node drains
-     * and collects learns to send elsewhere, as a shed request does.
-     *
-     * @return whether the gate admits new requests; always {@code true} for a pass-through
-     */
-    public boolean isGateOpen() {
-        BladeNode n = node;
-        return n == null || n.gate().isOpen();
-    }
-
-    /** @return whether requests are only passed on (disabled, no node, or closed) */
-    public boolean isPassThrough() {
-        return node == null;
-    }
-
-    /**
-     * Detaches from the node's gate; from then on new requests are passed through. Requests in flight leave the gate
-     * as usual. The node itself goes on (the agent's, or {@link Blade#stopNode()} for one this JVM's Blade started).
-     * Idempotent.
-     */
-    @Override
-    public synchronized void close() {
-        BladeNode n = node;
-        node = null;
-        if (n != null) {
-            n.detachGate();
-        }
     }
 }

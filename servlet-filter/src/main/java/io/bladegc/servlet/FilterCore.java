@@ -4,6 +4,7 @@ import io.bladegc.api.Blade;
 import io.bladegc.api.BladeNode;
 import io.bladegc.api.EntryNode;
 import io.bladegc.api.Gate;
+import io.bladegc.api.RetryAfter;
 import java.lang.System.Logger.Level;
 import java.util.Enumeration;
 import java.util.Objects;
@@ -42,7 +43,7 @@ public final class FilterCore {
     public static final String METER_REGISTRY_ATTRIBUTE = "io.micrometer.core.instrument.MeterRegistry";
 
     /** Response header with the retry hint in milliseconds, beside {@code Retry-After} in seconds. */
-    public static final String RETRY_AFTER_MS_HEADER = "Blade-Retry-After-Ms";
+    public static final String RETRY_AFTER_MS_HEADER = RetryAfter.MILLIS_HEADER;
 
     private final System.Logger log;
     private final Object suppliedRegistry;

@@ -4,6 +4,7 @@ import io.bladegc.servlet.BladeFilter;
 import io.bladegc.servlet.SettingNames;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -31,6 +32,10 @@ public class BladeProperties {
      * init-param {@code drainTimeout}), and the valid ones listed are these.
      */
     static final SettingNames NAMES = SettingNames.of("property", "properties", propertyNames());
+
+    /** The init-params that are Blade options rather than the servlet filter's own settings. */
+    private static final Set<String> FILTER_ONLY = Set.of(BladeFilter.READINESS_PATH_PARAM,
+        BladeFilter.GC_OVERLAP_PARAM);
 
     /**
      * Whether Blade puts the application behind its gate (default true). false leaves the auto-configuration out
@@ -79,6 +84,26 @@ public class BladeProperties {
         put(params, "margin", margin);
         put(params, "sampleInterval", sampleInterval);
         return params;
+    }
+
+    /**
+     * The Blade options that are set ({@code enabled}, {@code drainTimeout}, {@code margin},
+     * {@code sampleInterval}), for an entry that is not the servlet filter (the WebFlux filter).
+     *
+     * @return option name to value, in a stable order
+     */
+    Map<String, String> nodeOptions() {
+        Map<String, String> options = initParameters();
+        options.keySet().removeAll(FILTER_ONLY);
+        return options;
+    }
+
+    /**
+     * @param option a Blade option's name, e.g. {@code drainTimeout}
+     * @return its property, e.g. {@code blade.drain-timeout}; the name itself for an option this class does not set
+     */
+    static String propertyName(String option) {
+        return propertyNames().getOrDefault(option, option);
     }
 
     /** @return each init-param this class sets, in {@link #initParameters()}'s order, to its property */

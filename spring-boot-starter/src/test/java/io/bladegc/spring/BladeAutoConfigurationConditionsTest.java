@@ -2,6 +2,7 @@ package io.bladegc.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bladegc.api.Blade;
 import io.bladegc.servlet.BladeFilter;
 import io.bladegc.servlet.BladeMeters;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 
@@ -50,6 +52,43 @@ class BladeAutoConfigurationConditionsTest {
             assertThat(context).doesNotHaveBean("bladeFilterRegistration").hasSingleBean(BladeFilter.class);
             assertThat(context.getBeansOfType(FilterRegistrationBean.class)).isEmpty();
         });
+    }
+
+    @Test
+    void aServletApplicationGetsTheServletFilterAndNoWebFilter() {
+        web.withConfiguration(AutoConfigurations.of(BladeReactiveAutoConfiguration.class)).run(context ->
+            assertThat(context).hasBean("bladeFilterRegistration").doesNotHaveBean(BladeWebFilter.class));
+    }
+
+    @Test
+    void aReactiveApplicationGetsTheWebFilterAndNoServletFilter() {
+        try {
+            new ReactiveWebApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(BladeAutoConfiguration.class,
+                    BladeReactiveAutoConfiguration.class))
+                .run(context -> {
+                    assertThat(context).hasSingleBean(BladeWebFilter.class).doesNotHaveBean("bladeFilterRegistration");
+                    assertThat(context.getBean(BladeWebFilter.class).isPassThrough()).isFalse();
+                });
+        } finally {
+            Blade.stopNode();
+        }
+    }
+
+    @Test
+    void bladeEnabledFalseLeavesTheWebFilterOut() {
+        new ReactiveWebApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(BladeReactiveAutoConfiguration.class))
+            .withPropertyValues("blade.enabled=false")
+            .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(BladeWebFilter.class));
+    }
+
+    @Test
+    void aBadPropertyLeavesTheWebFilterAPassThrough() {
+        new ReactiveWebApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(BladeReactiveAutoConfiguration.class))
+            .withPropertyValues("blade.drain-timeout=soon")
+            .run(context -> assertThat(context.getBean(BladeWebFilter.class).isPassThrough()).isTrue());
     }
 
     @Test
