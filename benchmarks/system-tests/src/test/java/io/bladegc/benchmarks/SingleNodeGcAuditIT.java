@@ -24,9 +24,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  * request may fail.
  *
  * <p>A share of 95 % can be told from 100 % only with 20 collections or more in the 30 s measured: each request
- * leaves 128 KiB of garbage, at 400 requests a second for Parallel, at 600 for Serial (a fixed eden of 120 MB) and
- * G1 on 600 MB, at 800 for G1 on 800 MB (G1 grows its young generation with the rate). With 64 KiB at 400 they
- * collected 11 to 27 times, and a single escape, which CI saw once in some dozen runs, read as 94.4 % on 18.
+ * leaves 128 KiB of garbage, at 400 requests a second for Parallel, at 600 for Serial (a fixed eden of 120 MB), at
+ * 1000 for G1 on 600 MB and at 1500 on 800 MB (G1 grows its young generation with the rate, and on JDK 25 more than
+ * on 17: at 600 and 800 it collected 33 and 27 times on 17 but 18 and 15 on 25). With 64 KiB at 400 they collected
+ * 11 to 27 times, and a single escape, which CI saw once in some dozen runs, read as 94.4 % on 18.
  */
 class SingleNodeGcAuditIT {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -38,7 +39,7 @@ class SingleNodeGcAuditIT {
      * limits the target as the old generation grows, and on a roomier one.
      */
     @ParameterizedTest(name = "{0} on {1}, {2} requests/s")
-    @CsvSource({"Serial, 600m, 600", "Parallel, 600m, 400", "G1, 600m, 600", "G1, 800m, 800"})
+    @CsvSource({"Serial, 600m, 600", "Parallel, 600m, 400", "G1, 600m, 1000", "G1, 800m, 1500"})
     void collectionsLandWhileTheGateIsClosedAndNothingIsInFlight(String collector, String heap, int rate)
         throws Exception {
         List<String> jvm = new ArrayList<>(List.of("-javaagent:" + DemoProcess.requiredProperty("bladegc.agent.jar"),
@@ -66,7 +67,7 @@ class SingleNodeGcAuditIT {
             System.out.printf("%s: %s%n%s%nnode: %s%n", collector, audit, load, stats.get("node"));
 
             assertThat(stats.get("gcEventsDropped").asLong()).isZero();
-            assertThat(audit.pauses).as("enough collections to tell 95 %% from 100 %%").isGreaterThanOrEqualTo(20);
+            assertThat(audit.pauses).as("enough collections to tell 95 % from 100 %").isGreaterThanOrEqualTo(20);
             if (!collector.equals("G1")) {
                 // G1 reclaims old regions in mixed young pauses; Serial and Parallel need full collections
                 assertThat(audit.full).as("the live set churns enough to fill the old generation").isPositive();
