@@ -13,6 +13,7 @@ import io.bladegc.testkit.FreePorts;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * a full collection is within 10 % of the same run with no coordinator (a closed port): whatever answers, the agent
  * keeps nothing of it.
  */
+@Tag("cluster")
 class HostileCoordinatorIT {
     private static final double HEAP_TOLERANCE = 0.10;
     private static long baselineHeap;

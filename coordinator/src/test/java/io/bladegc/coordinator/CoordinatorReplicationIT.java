@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * late release is accepted by the new leader, and the killed replica restarted from its storage holds the same
  * ledger. A leader whose two followers froze answers {@code 503}: it cannot commit.
  */
+@Tag("cluster")
 class CoordinatorReplicationIT {
     private static final ObjectMapper JSON = new ObjectMapper();
 

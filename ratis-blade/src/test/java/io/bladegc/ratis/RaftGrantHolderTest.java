@@ -26,6 +26,7 @@ import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code HandOff.ALWAYS}; one that handed off keeps its gate closed from then until its collection ended; a follower
  * collects without handing anything off; with no majority reachable nothing is collected.
  */
+@Tag("cluster")
 class RaftGrantHolderTest {
     private static final RaftBladeOptions OPTIONS = new RaftBladeOptions(Duration.ofSeconds(10), Duration.ofSeconds(3),
         Duration.ofSeconds(5), Duration.ofSeconds(2));

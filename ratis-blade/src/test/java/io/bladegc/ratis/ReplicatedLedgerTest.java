@@ -26,6 +26,7 @@ import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the log, the leader killed right after a grant, retried requests answered from the retry cache, snapshots and
  * restarts with and without storage, and identical ledgers on every replica.
  */
+@Tag("cluster")
 class ReplicatedLedgerTest {
     private static final long LEASE = 10_000;
     private static final long MEMBER_TIMEOUT = 3_000;

@@ -28,6 +28,7 @@ import org.apache.ratis.server.simulation.MiniRaftClusterWithSimulatedRpc;
 import org.apache.ratis.util.TimeDuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.Test;
  * leader waits for its successor to hold the entries it had when the wait began, not for a last entry that keeps
  * moving, and its hand-off ends once it no longer leads.
  */
+@Tag("cluster")
 class SimulatedFaultsTest {
     private static final SlotPolicy POLICY = QuorumPolicy.of(3, Duration.ofSeconds(10), Duration.ofSeconds(3));
     private static final RaftBladeOptions OPTIONS = new RaftBladeOptions(Duration.ofSeconds(10), Duration.ofSeconds(3),

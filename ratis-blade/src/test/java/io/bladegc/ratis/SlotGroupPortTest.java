@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * more (or less) of lease than there is. And a call the slot group did not answer in time counts as timed out, so
  * that the holder withdraws the request (it may still be applied).
  */
+@Tag("cluster")
 class SlotGroupPortTest {
     private static final long HOUR = TimeUnit.HOURS.toMillis(1);
 

@@ -28,8 +28,9 @@ import org.junit.jupiter.api.Test;
  * and {@code BladeServerInterceptor}, the coordinator in generic mode granting one slot (K = 1, as in
  * {@link NginxClusterIT}: one backend sheds at a time, so the other two serve), and one channel in this JVM over the
  * three ({@code round_robin}, a retry policy for {@code UNAVAILABLE}, whose {@code grpc-retry-pushback-ms} grpc-java
- * obeys; a retry may go back to the shedding backend, see {@link #MAX_ATTEMPTS}). Open-loop unary calls for a warm-up and a measured window, and one server stream of 30 s (a
- * message every 100 ms) over the measured window. Output in {@code target/grpc-it/}.
+ * obeys; a retry may go back to the shedding backend, see {@link #MAX_ATTEMPTS}). Open-loop unary calls for a
+ * warm-up and a measured window, and one server stream over the measured window (a message every 100 ms). Output in
+ * {@code target/grpc-it/}.
  *
  * <p>Checked: every unary call OK (none failed at the client, warm-up included) and the stream complete, all its
  * messages and {@code OK}: no admitted call cut; the backends shed calls (so the client retried); every backend
@@ -57,9 +58,9 @@ class GrpcClusterIT {
     private static final long DRAIN_TIMEOUT_MS = 250;
     private static final double RATE = 300;
     private static final Duration WARMUP = Duration.ofSeconds(10);
-    private static final Duration MEASURED = Duration.ofSeconds(30);
-    private static final int STREAM_MESSAGES = 300;
+    private static final Duration MEASURED = Duration.ofSeconds(20);
     private static final long STREAM_INTERVAL_MS = 100;
+    private static final int STREAM_MESSAGES = (int) (MEASURED.toMillis() / STREAM_INTERVAL_MS);
     /**
      * Attempts per call, above grpc-java's default cap of 5 ({@code maxRetryAttempts}). {@code round_robin} sends a
      * retry to any backend, back to the shedding one one time in three, after the pushback: the node's expected pause

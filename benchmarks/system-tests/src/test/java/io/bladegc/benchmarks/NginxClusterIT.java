@@ -42,7 +42,7 @@ class NginxClusterIT {
     private static final int BACKENDS = 3;
     private static final double RATE = 400;
     private static final Duration WARMUP = Duration.ofSeconds(10);
-    private static final Duration MEASURED = Duration.ofSeconds(30);
+    private static final Duration MEASURED = Duration.ofSeconds(20);
 
     @Test
     void nginxRetriesTheShedRequestsAndNoClientSeesAnError() throws Exception {

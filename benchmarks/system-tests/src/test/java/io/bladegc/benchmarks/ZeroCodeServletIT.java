@@ -56,7 +56,7 @@ class ZeroCodeServletIT {
     private static final Pattern LISTENING = Pattern.compile("(?m)^LISTENING ([0-9]+) ([0-9]+)$");
     private static final Pattern SPAN = Pattern.compile("([^=;]+)=(\\d+)-(\\d+)");
     private static final Duration WARMUP = Duration.ofSeconds(3);
-    private static final Duration LOAD = Duration.ofSeconds(15);
+    private static final Duration LOAD = Duration.ofSeconds(10);
     private static final int CLIENTS = 8;
 
     @ParameterizedTest
