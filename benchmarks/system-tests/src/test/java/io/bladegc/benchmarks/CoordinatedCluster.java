@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.bladegc.benchmarks.cluster.ClusterObserver;
 import io.bladegc.benchmarks.cluster.DemoServerProcess;
 import io.bladegc.testkit.ChildProcess;
 import io.bladegc.testkit.CoordinatorProcess;
@@ -37,6 +38,7 @@ final class CoordinatedCluster implements AutoCloseable {
     private final Path logs;
     private final int port;
     private final URI coordinator;
+    private CoordinatorProcess coordinatorProcess;
 
     /** @param logs where the children's output goes */
     CoordinatedCluster(Path logs) throws IOException {
@@ -61,7 +63,15 @@ final class CoordinatedCluster implements AutoCloseable {
             Path.of(DemoProcess.requiredProperty("bladegc.coordinator.jar")), httpPort, List.of(flags),
             logs.resolve(name + ".log"));
         started.add(c);
+        if (httpPort == port) {
+            coordinatorProcess = c;
+        }
         return c.process();
+    }
+
+    /** @return an observer of the coordinator last started on this cluster's port, already polling */
+    ClusterObserver observe(List<String> nodes) {
+        return ClusterObserver.start(http, coordinatorProcess, nodes);
     }
 
     /**

@@ -17,9 +17,9 @@ import java.util.TreeMap;
 
 /**
  * Watches a Blade cluster from outside, every 100 ms on a daemon thread of its own: the coordinator's
- * {@code /v1/cluster} (its {@code collecting} list and its recent slot events) and which HAProxy servers are out of
- * rotation. From that it reconstructs the grants (who held a slot when, in the coordinator's clock) and checks that
- * a server leaves rotation only around a grant of its own node. Thread-safe: the getters may be called while it runs,
+ * {@code /v1/cluster} (its {@code collecting} list and its recent slot events) and, when the cluster has HAProxy in
+ * front, which of its servers are out of rotation. From that it reconstructs the grants (who held a slot when, in the
+ * coordinator's clock) and checks that a server leaves rotation only around a grant of its own node. Thread-safe: the getters may be called while it runs,
  * but read a settled picture only after {@link #stop()}.
  */
 public final class ClusterObserver {
@@ -36,7 +36,7 @@ public final class ClusterObserver {
 
     private final HttpClient http;
     private final CoordinatorProcess coordinator;
-    private final Haproxy haproxy;
+    private final Haproxy haproxy; // null: no load balancer to watch (generic mode)
     private final List<String> nodes;
     private final Thread thread;
     private volatile boolean stopped;
@@ -66,6 +66,16 @@ public final class ClusterObserver {
     public static ClusterObserver start(HttpClient http, Cluster cluster) {
         ClusterObserver o = new ClusterObserver(http, cluster.coordinator().orElseThrow(
             () -> new IllegalArgumentException("the cluster has no coordinator")), cluster.haproxy(), cluster.nodes());
+        o.thread.start();
+        return o;
+    }
+
+    /**
+     * @param nodes the cluster's node ids
+     * @return an observer of a coordinator in generic mode (no load balancer to watch), already polling
+     */
+    public static ClusterObserver start(HttpClient http, CoordinatorProcess coordinator, List<String> nodes) {
+        ClusterObserver o = new ClusterObserver(http, coordinator, null, nodes);
         o.thread.start();
         return o;
     }
@@ -105,7 +115,7 @@ public final class ClusterObserver {
         long before = System.currentTimeMillis();
         JsonNode view = coordinator.cluster(http);
         long after = System.currentTimeMillis();
-        List<Integer> out = haproxy.serversOutOfRotation();
+        List<Integer> out = haproxy == null ? List.of() : haproxy.serversOutOfRotation();
         long t = System.currentTimeMillis();
         synchronized (this) {
             offsets.add(new long[] {after - before, view.get("now").asLong() - (before + after) / 2});
