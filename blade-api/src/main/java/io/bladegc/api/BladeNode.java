@@ -92,6 +92,16 @@ public interface BladeNode {
     /** @return how long a shed client should wait: the expected pause plus the drain, from the pause model */
     Duration retryAfter();
 
+    /**
+     * @return {@code true} when a handler plans this node's collections together with other nodes' (a coordinator's
+     *     slots, a Raft group), so that other nodes serve while this one collects: a shed client does better trying
+     *     another node at once than waiting for {@link #retryAfter()}; {@code false} in single-node (GCI) mode. The
+     *     default implementation returns {@code false}.
+     */
+    default boolean coordinated() {
+        return false;
+    }
+
     /** @return cumulative stop-the-world pause time seen in GC notifications since the node started, in nanoseconds */
     long pauseNanos();
 

@@ -30,6 +30,7 @@ final class ChannelNode implements BladeNode {
     private final Function<long[], long[]> drainAndCollectAs;
     private final Supplier<String> summary;
     private final BooleanSupplier requestCollection;
+    private final BooleanSupplier coordinated;
 
     @SuppressWarnings("unchecked")
     ChannelNode(Map<String, Object> ch) {
@@ -55,6 +56,7 @@ final class ChannelNode implements BladeNode {
         this.drainAndCollectAs = (Function<long[], long[]>) ch.get("drainAndCollectAs");
         this.summary = (Supplier<String>) ch.get("summary");
         this.requestCollection = (BooleanSupplier) ch.get("requestCollection");
+        this.coordinated = (BooleanSupplier) ch.getOrDefault("coordinated", (BooleanSupplier) () -> false);
     }
 
     @Override
@@ -148,6 +150,11 @@ final class ChannelNode implements BladeNode {
     @Override
     public boolean requestCollection() {
         return requestCollection.getAsBoolean();
+    }
+
+    @Override
+    public boolean coordinated() {
+        return coordinated.getAsBoolean();
     }
 
     @Override

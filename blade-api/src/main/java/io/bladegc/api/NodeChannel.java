@@ -43,6 +43,8 @@ import javax.management.JMException;
  * drainAndCollect LongFunction&lt;long[]&gt;         {outcome ordinal, trailers ns, gc ns, drained 1/0}
  * drainAndCollectAs Function&lt;long[], long[]&gt;  the same over {id, generation ordinal[, collectByNanos]}
  * requestCollection BooleanSupplier            {@link BladeNode#requestCollection()}
+ * coordinated   BooleanSupplier                  {@link BladeNode#coordinated()} (absent from a node of an older
+ *                                                 Blade: {@code false})
  * summary       Supplier&lt;String&gt;
  * stats         Supplier&lt;Map&lt;String, Object&gt;&gt;   counters, also shown as the MBean's other attributes
  * </pre>
@@ -87,6 +89,7 @@ final class NodeChannel {
             drained(a.length > 2 ? node.drainAndCollect(a[0], Generation.values()[(int) a[1]], a[2])
                 : node.drainAndCollect(a[0], Generation.values()[(int) a[1]])));
         ch.put("requestCollection", (BooleanSupplier) node::requestCollection);
+        ch.put("coordinated", (BooleanSupplier) node::coordinated);
         ch.put("summary", (Supplier<String>) node::summary);
         ch.put("stats", stats);
         return new StatsMBean("Blade node", stats, Map.of("Channel", Map.copyOf(ch))).publish(NAME);

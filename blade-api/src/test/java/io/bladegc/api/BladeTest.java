@@ -138,15 +138,30 @@ class BladeTest {
         assertThat(node.gate().inFlight()).isZero();
         node.gate().open();
 
+        assertThat(foreign.coordinated()).as("single-node: no handler").isFalse();
         AtomicReference<GcRequest> seen = new AtomicReference<>();
         foreign.register(r -> {
             seen.set(r);
             return GcDecision.DEFER;
         });
+        assertThat(node.coordinated()).as("a handler plans the node's collections").isTrue();
+        assertThat(foreign.coordinated()).isTrue();
         assertThat(foreign.retryAfter()).isEqualTo(node.retryAfter());
         assertThat(foreign.summary()).isEqualTo(node.summary());
         assertThatThrownBy(() -> foreign.startGc(42)).isInstanceOf(IllegalArgumentException.class);
         foreign.register(null);
+        assertThat(foreign.coordinated()).isFalse();
+    }
+
+    @Test
+    void aNodeOfAnOlderBladeWithoutTheCoordinatedEntryReadsAsSingleNode() {
+        BladeNode node = Blade.startNode(BladeOptions.defaults());
+        node.register(r -> GcDecision.DEFER);
+        Map<String, Object> channel = new HashMap<>(NodeChannel.lookup());
+        channel.remove("node");
+        channel.remove("coordinated");
+        assertThat(new ChannelNode(channel).coordinated()).isFalse();
+        node.register(null);
     }
 
     @Test

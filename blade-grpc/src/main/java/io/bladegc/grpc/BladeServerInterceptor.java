@@ -18,10 +18,13 @@ import java.util.concurrent.atomic.LongAdder;
  * from {@link #interceptCall} until its listener's {@code onComplete} or {@code onCancel} (a streaming call once, for
  * its whole life; a call the server closes with an error or whose handler throws ends in one of them too), so the
  * node's drain waits for it and never cuts it. While the gate is closed a new call is closed at once with
- * {@link Status#UNAVAILABLE}, a description saying Blade collects, and the trailer {@value #RETRY_PUSHBACK_MS_NAME}:
- * the node's retry hint in milliseconds (its pause model's expected pause plus the drain, rounded up as the servlet
- * filter's {@code Retry-After}, see {@link RetryAfter}). A gRPC client with a retry policy for {@code UNAVAILABLE}
- * waits that long and tries again; see {@code docs/grpc.md}.
+ * {@link Status#UNAVAILABLE}, a description saying Blade collects, and the trailer {@value #RETRY_PUSHBACK_MS_NAME}.
+ * A gRPC client with a retry policy for {@code UNAVAILABLE} waits that many milliseconds and tries again, on whichever
+ * backend its load balancer picks next; see {@code docs/grpc.md}. The pushback is {@code 0} when the node is
+ * coordinated ({@link BladeNode#coordinated()}): other nodes serve while it collects, and a retry sent to one of them
+ * at once is answered at once, where waiting would add the whole pause to the call. A node on its own (single-node,
+ * GCI mode) sends its retry hint instead: its pause model's expected pause plus the drain, rounded up as the servlet
+ * filter's {@code Retry-After} ({@link RetryAfter}), for a client that has no other backend.
  *
  * <pre>{@code
  * BladeServerInterceptor blade = BladeServerInterceptor.start(BladeOptions.defaults());
@@ -98,11 +101,13 @@ public final class BladeServerInterceptor implements ServerInterceptor, AutoClos
 
     private void shed(BladeNode n, ServerCall<?, ?> call) {
         shed.increment();
-        long millis = RetryAfter.millis(RetryAfter.nanos(() -> n.retryAfter().toNanos()));
+        boolean othersServe = n.coordinated();
+        long millis = othersServe ? 0 : RetryAfter.millis(RetryAfter.nanos(() -> n.retryAfter().toNanos()));
         Metadata trailers = new Metadata();
         trailers.put(RETRY_PUSHBACK_MS, Long.toString(millis));
-        call.close(Status.UNAVAILABLE.withDescription(
-            "Blade: collecting garbage; retry after " + millis + " ms"), trailers);
+        call.close(Status.UNAVAILABLE.withDescription(othersServe
+            ? "Blade: collecting garbage; retry on another backend"
+            : "Blade: collecting garbage; retry after " + millis + " ms"), trailers);
     }
 
     /** @return calls this interceptor closed {@code UNAVAILABLE} because the gate was closed */

@@ -12,6 +12,7 @@ import java.util.function.Supplier;
 final class FixedNode implements BladeNode {
     private final Gate gate = new Gate();
     private final Supplier<Duration> retryAfter;
+    private volatile GcHandler handler;
 
     FixedNode(Supplier<Duration> retryAfter) {
         this.retryAfter = retryAfter;
@@ -29,6 +30,12 @@ final class FixedNode implements BladeNode {
 
     @Override
     public void register(GcHandler handler) {
+        this.handler = handler;
+    }
+
+    @Override
+    public boolean coordinated() {
+        return handler != null;
     }
 
     @Override

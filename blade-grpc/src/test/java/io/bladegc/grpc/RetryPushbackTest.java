@@ -4,12 +4,18 @@ import static io.bladegc.grpc.TestService.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.bladegc.api.GcDecision;
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.time.Duration;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
-/** The pushback trailer carries the node's retry hint as the servlet filter's {@code Blade-Retry-After-Ms} does. */
+/**
+ * The pushback trailer carries a node's retry hint as the servlet filter's {@code Blade-Retry-After-Ms} does when the
+ * node is on its own, and {@code 0} when it is coordinated: other nodes serve, so a client retries on one of them at
+ * once.
+ */
 class RetryPushbackTest {
 
     @Test
@@ -29,6 +35,20 @@ class RetryPushbackTest {
         assertThat(pushbackFor(() -> {
             throw new IllegalStateException("no pause model");
         })).isEqualTo("1000");
+    }
+
+    @Test
+    void aCoordinatedNodeSendsTheClientElsewhereAtOnce() throws Exception {
+        FixedNode node = new FixedNode(() -> Duration.ofMillis(40));
+        node.register(request -> GcDecision.DEFER);
+        node.gate().close();
+        try (InProcessServer server = new InProcessServer(new TestService(), new BladeServerInterceptor(node))) {
+            StatusRuntimeException e = catchThrowableOfType(StatusRuntimeException.class,
+                () -> server.blocking().unaryRpc(request("hello")));
+            assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+            assertThat(e.getTrailers().get(BladeServerInterceptor.RETRY_PUSHBACK_MS)).isEqualTo("0");
+            assertThat(e.getStatus().getDescription()).isEqualTo("Blade: collecting garbage; retry on another backend");
+        }
     }
 
     private static String pushbackFor(Supplier<Duration> hint) throws Exception {

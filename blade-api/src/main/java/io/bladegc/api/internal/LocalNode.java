@@ -270,6 +270,11 @@ public final class LocalNode implements StartedNode {
     }
 
     @Override
+    public boolean coordinated() {
+        return handler != null;
+    }
+
+    @Override
     public GcOutcome startGc(long id) {
         return startGc(id, DrainSequence.NO_DEADLINE);
     }
