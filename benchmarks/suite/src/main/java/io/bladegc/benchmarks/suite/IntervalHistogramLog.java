@@ -41,8 +41,12 @@ final class IntervalHistogramLog implements AutoCloseable {
         log.outputLogFormatVersion();
     }
 
-    /** Starts the log's clock at the window's start: its base and start time, and the legend. */
+    /**
+     * Starts the log's clock at the window's start: its base and start time, and the legend; the first interval
+     * starts now (not when the log was opened, before the warm-up).
+     */
     void start(long epochMillis) {
+        interval = recorder.getIntervalHistogram(interval);
         log.setBaseTime(epochMillis);
         log.outputStartTime(epochMillis);
         log.outputLegend();
