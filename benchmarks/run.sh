@@ -31,8 +31,8 @@
 #                                             (round_robin, retry on UNAVAILABLE after grpc-retry-pushback-ms),
 #                                             open-loop unary calls: G1, Parallel with Blade coordinated (generic
 #                                             coordinator, K = 1), Epsilon; 3 repetitions, 15 s warm-up and 60 s
-#                                             measured per arm (about 15 minutes); quick: 1 repetition, 3 s + 6 s
-#                                             (about 1 minute besides the build)
+#                                             measured per arm (about 15 minutes); quick: 1 repetition, 10 s + 10 s
+#                                             (about 2 minutes besides the build)
 #   ... --quick                               any scenario in under 5 minutes, build included;
 #                                             results in benchmarks/target/suite/<time>-<scenario>-quick/
 #

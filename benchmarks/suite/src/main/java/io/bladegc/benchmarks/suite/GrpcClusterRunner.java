@@ -38,8 +38,8 @@ final class GrpcClusterRunner {
         String header = SuiteReport.header(GrpcClusterScenario.NAME, o, System.getProperty("java.version")
             + " (runs the load and every backend)");
         List<String> notes = new ArrayList<>();
-        List<Arm> arms = GrpcClusterScenario.arms(ClusterSpec.currentJava(), o.rate(), o.warmup().plus(o.measure()),
-            notes);
+        List<Arm> arms = GrpcClusterScenario.arms(ClusterSpec.currentJava(), o.rate(),
+            GrpcClusterScenario.warmup(o).plus(GrpcClusterScenario.measure(o)), notes);
         notes.forEach(n -> System.err.println("suite: " + n));
         List<GrpcRep> results = new ArrayList<>();
         Map<String, Integer> failures = new HashMap<>();
@@ -47,7 +47,8 @@ final class GrpcClusterRunner {
             String id = slot.arm().name() + "-rep" + slot.rep();
             Path logDir = o.out().resolve("logs").resolve(id);
             System.err.printf(Locale.ROOT, "suite: %s: %s; %.0f calls/s, warm-up %d s, measured %d s%n", id,
-                slot.arm().jvmFlags(), o.rate(), o.warmup().toSeconds(), o.measure().toSeconds());
+                slot.arm().jvmFlags(), o.rate(), GrpcClusterScenario.warmup(o).toSeconds(),
+                GrpcClusterScenario.measure(o).toSeconds());
             try (GrpcCluster cluster = stop.hold(new GrpcCluster())) {
                 cluster.start(slot.arm(), o, logDir, http);
                 results.add(runArm(slot, cluster.backends(), o, http));
@@ -83,9 +84,9 @@ final class GrpcClusterRunner {
         GrpcOpenLoop.Result load;
         try (RoundRobinChannel channel = RoundRobinChannel.open(backends.stream()
                 .map(GrpcBackendProcess::grpcAddress).toList(), GrpcClusterScenario.MAX_ATTEMPTS)) {
-            load = new GrpcOpenLoop(channel.channel(), o.rate()).run(o.warmup(), o.measure(),
-                o.out().resolve(id + ".hlog"), () -> snapshot(backends, http, true, start),
-                () -> snapshot(backends, http, false, end));
+            load = new GrpcOpenLoop(channel.channel(), o.rate()).run(GrpcClusterScenario.warmup(o),
+                GrpcClusterScenario.measure(o), o.out().resolve(id + ".hlog"),
+                () -> snapshot(backends, http, true, start), () -> snapshot(backends, http, false, end));
         }
         if (start.size() != backends.size()) {
             throw new IllegalStateException("the backends' /stats at the window's start could not be read");

@@ -41,6 +41,19 @@ public final class GrpcClusterScenario {
     }
 
     /**
+     * @return warm-up: 10 s quick (longer than the other scenarios' 3 s: a cold grpc-java client and server on two
+     *     busy cores still queue calls for seconds after the first 3 s), 15 s full
+     */
+    static Duration warmup(SuiteOptions o) {
+        return Duration.ofSeconds(o.quick() ? 10 : 15);
+    }
+
+    /** @return the measured window: 10 s quick, 60 s full */
+    static Duration measure(SuiteOptions o) {
+        return Duration.ofSeconds(o.quick() ? 10 : 60);
+    }
+
+    /**
      * @param java    the backends' {@code java}
      * @param rate    calls per second, over all backends
      * @param runTime warm-up plus measured window of one arm (sizes Epsilon's heap)
@@ -67,11 +80,13 @@ public final class GrpcClusterScenario {
             + " interceptor, a pass-through without the agent), no balancer: one grpc-java channel in the suite's JVM"
             + " over the three (`round_robin`, retry on UNAVAILABLE after the backend's `grpc-retry-pushback-ms`, at"
             + " most %d attempts). Open-loop unary calls, %.0f/s, call i due at start + i/rate, each with a %d s"
-            + " deadline; per arm and repetition fresh backends (and coordinator), %s. Latency rows: calls that ended"
+            + " deadline; per arm and repetition fresh backends (and coordinator), %d s warm-up, %d s measured; %d"
+            + " repetition(s), odd ones in the order above, even ones reversed. Latency rows: calls that ended"
             + " OK, from each call's due time to its final status (retries included, no coordinated omission),"
             + " HdrHistogram 3 digits, all repetitions merged. Failed calls: any other final status, or none by %d s"
             + " after the window's last call. Collections: the backends' own GC notifications in the window (pauses)."
             + " Raw: `<arm>-rep<N>.hlog` (interval logs), `logs/`.%n", BACKENDS, GARBAGE_KB, MAX_ATTEMPTS, o.rate(),
-            GrpcOpenLoop.DEADLINE.toSeconds(), o.schedule(), GrpcOpenLoop.DEADLINE.plusSeconds(1).toSeconds());
+            GrpcOpenLoop.DEADLINE.toSeconds(), warmup(o).toSeconds(), measure(o).toSeconds(), o.repetitions(),
+            GrpcOpenLoop.DEADLINE.plusSeconds(1).toSeconds());
     }
 }

@@ -24,7 +24,8 @@ import picocli.CommandLine.Parameters;
  * @param quick          {@code --quick}: 1 repetition, 3 s warm-up, 6 s measured (the whole run under 5 minutes on
  *                       2 cores); otherwise 3 repetitions, 15 s warm-up, 60 s measured ({@value
  *                       MemoryPressureScenario#NAME} has windows of its own and fewer heap ratios when quick;
- *                       {@value RaftKvScenario#NAME} has its own sizes, see {@link RaftKvScenario})
+ *                       {@value RaftKvScenario#NAME} and {@value GrpcClusterScenario#NAME} have their own sizes,
+ *                       see {@link RaftKvScenario} and {@link GrpcClusterScenario})
  * @param agentJar       the agent jar (required)
  * @param coordinatorJar the coordinator jar (required)
  * @param out            where results go (required)

@@ -29,4 +29,17 @@ class GrpcClusterScenarioTest {
         assertThat(notes).containsExactly("epsilon: heap 2368 MiB per backend = 128 MiB + 200 req/s x (64 + 8 KiB)"
             + " per request x (75 s + 30 s) x 1.5");
     }
+
+    @Test
+    void quickWarmsUpLongerThanTheOtherScenarios() {
+        SuiteOptions full = SuiteOptions.parse("grpc-cluster", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar",
+            "--out", "out");
+        SuiteOptions quick = SuiteOptions.parse("grpc-cluster", "--quick", "--agent-jar", "a.jar",
+            "--coordinator-jar", "c.jar", "--out", "out");
+        assertThat(GrpcClusterScenario.warmup(full)).isEqualTo(Duration.ofSeconds(15));
+        assertThat(GrpcClusterScenario.measure(full)).isEqualTo(Duration.ofSeconds(60));
+        assertThat(GrpcClusterScenario.warmup(quick)).isEqualTo(Duration.ofSeconds(10));
+        assertThat(GrpcClusterScenario.measure(quick)).isEqualTo(Duration.ofSeconds(10));
+        assertThat(GrpcClusterScenario.footer(quick)).contains("10 s warm-up, 10 s measured; 1 repetition(s)");
+    }
 }
