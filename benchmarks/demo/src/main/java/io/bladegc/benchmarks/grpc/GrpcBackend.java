@@ -21,16 +21,16 @@ import java.util.Map;
 
 /**
  * A gRPC backend for {@code GrpcClusterIT} and the suite's {@code grpc-cluster} scenario: {@link GarbageService} on
- * 127.0.0.1 behind {@link BladeServerInterceptor} (which joins the agent's node; the agent's options apply), and a small HTTP server beside it, not behind Blade, with
- * the demo server's {@code GET /stats} fields the tests read ({@code gcPauses} from {@link GcRecorder},
- * {@code gcEventsDropped}, {@code node} from {@link NodeStats}) plus {@code shed} (the interceptor's
- * {@code shedCount()}) and {@code unaryBusyCollections} (collections with a unary call in flight,
- * {@link BusyCollections}); {@code POST /stats/reset} forgets the GC notifications and those collections.
+ * 127.0.0.1 behind {@link BladeServerInterceptor} (which joins the agent's node; the agent's options apply), and a
+ * small HTTP server beside it, not behind Blade, with the demo server's {@code GET /stats} fields the tests read
+ * ({@code gcPauses} from {@link GcRecorder}, {@code gcEventsDropped}, {@code node} from {@link NodeStats}) plus
+ * {@code shed} (the interceptor's {@code shedCount()}) and {@code unaryBusyCollections} (collections with a unary call
+ * in flight, {@link BusyCollections}); {@code POST /stats/reset} forgets the GC notifications and those collections.
  *
  * <p>Arguments: the node's name, the garbage per unary call in KiB and optionally {@code on} (the default) or
  * {@code off}: off, the interceptor is a pass-through ({@code enabled=false}) and no Blade node starts in a JVM
- * without the agent (with it on, such a JVM would start one of its own, single-node). Prints {@code LISTENING <grpcPort> <statsPort>}
- * once both listen; runs until killed.
+ * without the agent (on, such a JVM starts one of its own, single-node). Prints
+ * {@code LISTENING <grpcPort> <statsPort>} once both listen; runs until killed.
  */
 public final class GrpcBackend {
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -11,8 +11,8 @@ import java.time.Duration;
  * {@value SingleNodeScenario#NAME} ({@link SingleNodeScenario}), {@value MemoryPressureScenario#NAME}
  * ({@link MemoryPressureScenario}), {@value RaftKvScenario#NAME} ({@link RaftKvScenario}),
  * {@value LoadSweepScenario#NAME} ({@link LoadSweepScenario}), {@value CollectionRateScenario#NAME}
- * ({@link CollectionRateScenario}) or {@value GrpcClusterScenario#NAME} ({@link GrpcClusterRunner}). Every scenario starts its processes itself and stops
- * each by pid when it is done with it, also on failure and on SIGTERM or Ctrl-C ({@link StopOnExit}), and writes
+ * ({@link CollectionRateScenario}) or {@value GrpcClusterScenario#NAME} ({@link GrpcClusterRunner}). Every scenario
+ * starts its processes itself and stops each by pid when it is done with it, also on failure and on SIGTERM or Ctrl-C ({@link StopOnExit}), and writes
  * into {@code --out}: {@code table.md}, {@code latency.png} ({@link LatencyPlot}; not {@value LoadSweepScenario#NAME},
  * and {@value CollectionRateScenario#NAME}, whose windows are rows of their tables), the client's HdrHistogram interval logs
  * ({@code *.hlog}) and in {@code logs/} every child's output and GC log. The load generator runs in this JVM; give it
