@@ -26,24 +26,32 @@
 #                                             2 GB/s of allocation, Parallel alone and with Blade one after the other
 #                                             at each: collections per 1,000 requests served (goal: Blade at most
 #                                             1.10x); 3 repetitions, 60 s measured (about 25 minutes)
+#   benchmarks/run.sh grpc-cluster            three gRPC backends (GrpcBackend: 64 KiB of garbage per unary call,
+#                                             Blade's interceptor), no balancer: a grpc-java client in the runner
+#                                             (round_robin, retry on UNAVAILABLE after grpc-retry-pushback-ms),
+#                                             open-loop unary calls: G1, Parallel with Blade coordinated (generic
+#                                             coordinator, K = 1), Epsilon; 3 repetitions, 15 s warm-up and 60 s
+#                                             measured per arm (about 15 minutes); quick: 1 repetition, 10 s + 10 s
+#                                             (about 2 minutes besides the build)
 #   ... --quick                               any scenario in under 5 minutes, build included;
 #                                             results in benchmarks/target/suite/<time>-<scenario>-quick/
 #
 # Environment: SKIP_BUILD [0] 1 = use the existing build; RATE [600] requests/s (through HAProxy for http-cluster,
 # to the one server for single-node, the rate search's first window for memory-pressure, to the Raft group for
-# raft-kv, where the default is 100, the BLADE paper's rate); JAVA [java]; ARMS (http-cluster only) a comma-separated
+# raft-kv, where the default is 100, the BLADE paper's rate; for grpc-cluster unary calls over its three backends,
+# 200/s each, as http-cluster's 600/s through HAProxy); JAVA [java]; ARMS (http-cluster only) a comma-separated
 # list of its arms to run, e.g. ARMS=g1,blade-parallel,blade-g1,epsilon;
 # OUT overrides the results directory.
 # The runner (io.bladegc.benchmarks.suite.SuiteMain) starts every process itself and stops each by pid when its arm
 # ends, also on failure and on SIGTERM or Ctrl-C. It needs haproxy (on the PATH or in /usr/sbin): as root it is
-# installed with apt-get when missing (raft-kv does not use it). Generational ZGC and Shenandoah run on the first JDK
-# 21+ under /usr/lib/jvm (skipped with a note when there is none).
+# installed with apt-get when missing (raft-kv, collection-rate and grpc-cluster do not use it). Generational ZGC and
+# Shenandoah run on the first JDK 21+ under /usr/lib/jvm (skipped with a note when there is none).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-usage() { echo "usage: benchmarks/run.sh http-cluster|single-node|memory-pressure|raft-kv|load-sweep|collection-rate [--quick]" >&2; exit 2; }
+usage() { echo "usage: benchmarks/run.sh http-cluster|single-node|memory-pressure|raft-kv|load-sweep|collection-rate|grpc-cluster [--quick]" >&2; exit 2; }
 SCENARIO="${1:-}"
 QUICK=""
 case "${2:-}" in
@@ -52,7 +60,7 @@ case "${2:-}" in
     *) usage ;;
 esac
 case "$SCENARIO" in
-    http-cluster|single-node|memory-pressure|raft-kv|load-sweep|collection-rate) ;;
+    http-cluster|single-node|memory-pressure|raft-kv|load-sweep|collection-rate|grpc-cluster) ;;
     *) usage ;;
 esac
 
@@ -64,7 +72,7 @@ AGENT_JAR="agent/target/blade-agent-${VERSION}.jar"
 COORDINATOR_JAR="coordinator/target/blade-coordinator.jar"
 
 . benchmarks/cluster-prerequisites.sh
-if [ "$SCENARIO" = raft-kv ] || [ "$SCENARIO" = collection-rate ]; then
+if [ "$SCENARIO" = raft-kv ] || [ "$SCENARIO" = collection-rate ] || [ "$SCENARIO" = grpc-cluster ]; then
     HAPROXY=haproxy # not used
 else
     find_haproxy run

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.bladegc.benchmarks.cluster.ClusterObserver;
+import io.bladegc.benchmarks.cluster.GrpcBackendProcess;
+import io.bladegc.benchmarks.grpc.RoundRobinChannel;
 import io.grpc.ManagedChannel;
-import io.grpc.NameResolverRegistry;
 import io.grpc.Status;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
 import io.grpc.testing.protobuf.SimpleRequest;
 import io.grpc.testing.protobuf.SimpleResponse;
@@ -18,7 +18,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
@@ -84,43 +83,20 @@ class GrpcClusterIT {
             List<GrpcBackendProcess> backends = new ArrayList<>();
             for (int i = 1; i <= BACKENDS; i++) {
                 String node = "n" + i;
-                backends.add(c.own(GrpcBackendProcess.start(node, List.of(
+                backends.add(c.own(GrpcBackendProcess.start(node, Path.of(CoordinatedCluster.java()),
+                    DemoProcess.requiredProperty("bladegc.benchmarks.test.classpath"), List.of(
                     "-javaagent:" + DemoProcess.requiredProperty("bladegc.agent.jar") + "=coordinator="
                         + c.coordinator() + ",nodeId=" + node + ",drainTimeout=" + DRAIN_TIMEOUT_MS + "ms",
                     "-XX:+UseParallelGC", "-XX:-UseAdaptiveSizePolicy", "-Xms128m", "-Xmx128m", "-Xmn48m",
                     "-XX:ParallelGCThreads=1", "-XX:CICompilerCount=2",
-                    "-Djava.util.logging.SimpleFormatter.format=%4$s %5$s%6$s%n"), 128, LOGS)));
+                    "-Djava.util.logging.SimpleFormatter.format=%4$s %5$s%6$s%n"), 128, true, LOGS)));
             }
             c.awaitGranting(BACKENDS);
-            StaticAddresses resolver = new StaticAddresses(backends.stream().map(GrpcBackendProcess::grpcAddress)
-                .toList());
-            NameResolverRegistry.getDefaultRegistry().register(resolver);
-            ManagedChannel channel = NettyChannelBuilder.forTarget(StaticAddresses.SCHEME + ":///backends")
-                .usePlaintext()
-                .defaultLoadBalancingPolicy("round_robin")
-                .defaultServiceConfig(retryUnavailable())
-                .enableRetry()
-                .maxRetryAttempts(MAX_ATTEMPTS)
-                .build();
-            try {
-                run(c, channel, backends);
-            } finally {
-                channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
-                NameResolverRegistry.getDefaultRegistry().deregister(resolver);
+            try (RoundRobinChannel channel = RoundRobinChannel.open(backends.stream()
+                .map(GrpcBackendProcess::grpcAddress).toList(), MAX_ATTEMPTS)) {
+                run(c, channel.channel(), backends);
             }
         }
-    }
-
-    /** docs/grpc.md's policy, for every method, with {@link #MAX_ATTEMPTS}: retried on {@code UNAVAILABLE}. */
-    private static Map<String, ?> retryUnavailable() {
-        return Map.of("methodConfig", List.of(Map.of(
-            "name", List.of(Map.of()),
-            "retryPolicy", Map.of(
-                "maxAttempts", (double) MAX_ATTEMPTS,
-                "initialBackoff", "0.01s",
-                "maxBackoff", "0.1s",
-                "backoffMultiplier", 2.0,
-                "retryableStatusCodes", List.of("UNAVAILABLE")))));
     }
 
     private static void run(CoordinatedCluster cluster, ManagedChannel channel, List<GrpcBackendProcess> backends)

@@ -16,13 +16,11 @@ import java.util.Optional;
  * idempotent (a shutdown hook may call it, even while {@link #start} runs).
  */
 public final class Cluster implements AutoCloseable {
-    private final List<AutoCloseable> started = new ArrayList<>();
+    private final StartedParts started = new StartedParts();
     private final List<String> nodes = new ArrayList<>();
     private final List<DemoServerProcess> backends = new ArrayList<>();
     private Haproxy haproxy;
     private CoordinatorProcess coordinator;
-
-    private boolean closed;
 
     /**
      * Starts everything {@code spec} asks for, on free ports of 127.0.0.1; call it once.
@@ -46,9 +44,9 @@ public final class Cluster implements AutoCloseable {
             nodes.add("n" + (i + 1));
             ports.add(free[i]);
         }
-        haproxy = track(Haproxy.start(spec.haproxy(), spec.logDir(), free[spec.backends()], ports));
+        haproxy = started.track(Haproxy.start(spec.haproxy(), spec.logDir(), free[spec.backends()], ports));
         if (spec.blade() != null) {
-            coordinator = track(CoordinatorProcess.start("coordinator", spec.java(),
+            coordinator = started.track(CoordinatorProcess.start("coordinator", spec.java(),
                 CoordinatorProcess.SIDECAR_JVM_OPTIONS, spec.blade().coordinator(), free[spec.backends() + 1],
                 coordinatorOptions(spec, haproxy), spec.logDir().resolve("coordinator.log")));
         }
@@ -61,8 +59,8 @@ public final class Cluster implements AutoCloseable {
             flags.addAll(spec.backendJvmFlags());
             List<String> args = new ArrayList<>(List.of("--port", "" + ports.get(i)));
             args.addAll(spec.demoArgs());
-            backends.add(track(DemoServerProcess.start(nodes.get(i), spec.java(), spec.classpath(), flags, args,
-                spec.logDir().resolve(nodes.get(i) + ".out"), spec.logDir().resolve(nodes.get(i) + ".log"))));
+            backends.add(started.track(DemoServerProcess.start(nodes.get(i), spec.java(), spec.classpath(), flags,
+                args, spec.logDir().resolve(nodes.get(i) + ".out"), spec.logDir().resolve(nodes.get(i) + ".log"))));
         }
         if (coordinator != null) {
             coordinator.awaitMembers(http, nodes.size());
@@ -83,18 +81,6 @@ public final class Cluster implements AutoCloseable {
             "--haproxy-servers", String.join(",", servers), "--lease", "5s"));
         options.addAll(spec.blade().coordinatorArgs());
         return options;
-    }
-
-    /** Records a started part, or stops it at once when {@link #close()} came first (a shutdown during start). */
-    private <T extends AutoCloseable> T track(T part) throws Exception {
-        synchronized (this) {
-            if (!closed) {
-                started.add(part);
-                return part;
-            }
-        }
-        part.close();
-        throw new IllegalStateException("the cluster was closed while it started");
     }
 
     /** @return the node ids, {@code n1..nN}, in the order of {@link #backends()} and HAProxy's servers */
@@ -119,21 +105,10 @@ public final class Cluster implements AutoCloseable {
 
     /**
      * Stops every part that was started, by pid, in reverse order; carries on past a part that fails to stop. Parts
-     * that a {@link #start} still running starts afterwards are stopped as they come.
+     * that a {@link #start} still running starts afterwards are stopped as they come ({@link StartedParts}).
      */
     @Override
-    public synchronized void close() {
-        closed = true;
-        for (int i = started.size() - 1; i >= 0; i--) {
-            try {
-                started.get(i).close();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                System.err.println("interrupted while stopping a child; carrying on: " + e);
-            } catch (Exception e) {
-                System.err.println("cannot stop a child: " + e);
-            }
-        }
-        started.clear();
+    public void close() {
+        started.close();
     }
 }

@@ -27,16 +27,11 @@ public final class GoalsTable {
      */
     public static String markdown(Map<String, Histogram> merged, List<RepResult> results,
                                   Map<String, Optional<RateSearch.Probe>> highest) {
-        List<String> blades = merged.keySet().stream().filter(a -> a.startsWith("blade-")
-            && merged.get(a).getTotalCount() > 0).toList();
+        List<String> blades = bladeArms(merged);
         if (blades.isEmpty()) {
             return "";
         }
-        StringBuilder sb = new StringBuilder("| goal |");
-        blades.forEach(b -> sb.append(' ').append(b).append(" |"));
-        sb.append("\n|---|");
-        blades.forEach(b -> sb.append("---|"));
-        sb.append('\n');
+        StringBuilder sb = heading(blades);
         row(sb, "p99.9 <= 1.2 x epsilon's", blades, b -> ratio(merged, b, "epsilon", 99.9, 1.2));
         row(sb, "p99.9 <= 0.1 x g1's", blades, b -> ratio(merged, b, "g1", 99.9, 0.1));
         row(sb, "max <= 0.1 x g1's", blades, b -> ratio(merged, b, "g1", 100, 0.1));
@@ -59,8 +54,23 @@ public final class GoalsTable {
         return sb.toString();
     }
 
-    private static void row(StringBuilder sb, String goal, List<String> blades,
-                            Function<String, String> cell) {
+    /** @return the Blade arms ({@code blade-*}) that have latencies in {@code merged}, in its order */
+    static List<String> bladeArms(Map<String, Histogram> merged) {
+        return merged.keySet().stream().filter(a -> a.startsWith("blade-") && merged.get(a).getTotalCount() > 0)
+            .toList();
+    }
+
+    /** @return a goals table's heading, one column per Blade arm, ready for its {@link #row rows} */
+    static StringBuilder heading(List<String> blades) {
+        StringBuilder sb = new StringBuilder("| goal |");
+        blades.forEach(b -> sb.append(' ').append(b).append(" |"));
+        sb.append("\n|---|");
+        blades.forEach(b -> sb.append("---|"));
+        return sb.append('\n');
+    }
+
+    /** Appends one goal's row: its label, then per Blade arm the cell {@code cell} gives it. */
+    static void row(StringBuilder sb, String goal, List<String> blades, Function<String, String> cell) {
         sb.append("| ").append(goal).append(" |");
         blades.forEach(b -> sb.append(' ').append(cell.apply(b)).append(" |"));
         sb.append('\n');

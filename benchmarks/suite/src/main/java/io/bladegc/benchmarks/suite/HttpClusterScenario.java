@@ -51,12 +51,6 @@ public final class HttpClusterScenario {
      * take 80 bytes and a reference: 1.4 times their payload, rounded up) plus Jetty, classes, start-up.
      */
     static final int EPSILON_BASE_MIB = 128 + 384 * 14 / 10;
-    /** Per request besides the workload's garbage and churn: Jetty's request and response objects, generously. */
-    static final int REQUEST_OVERHEAD_KIB = 8;
-    /** Margin on the estimate: Epsilon never frees, so running out ends the backend. */
-    static final double EPSILON_MARGIN = 1.5;
-    /** Time a backend runs besides warm-up and measured window: start, snapshots, the last answers. */
-    static final Duration EPSILON_EXTRA_TIME = Duration.ofSeconds(30);
 
     /**
      * The capacity search's target, p99.9 at the client: 10 ms. The issue asks for 5 ms, but on this machine's two
@@ -117,15 +111,11 @@ public final class HttpClusterScenario {
         arms.add(new Arm("gci-parallel", java, BackendFlags.of(PARALLEL, HEAP), BladeMode.GCI,
             "Parallel (fixed 96 MiB young generation), filter + agent single-node, no coordinator; HAProxy retries"
                 + " the 503s"));
-        long epsilonMib = epsilonHeapMib(rate / ClusterDemo.BACKENDS, workloadKib("--garbage-kb")
-            + workloadKib("--churn-kb"), runTime);
+        EpsilonHeap epsilon = epsilonHeap(rate / ClusterDemo.BACKENDS, runTime);
         arms.add(new Arm("epsilon", java, BackendFlags.of(List.of("-XX:+UnlockExperimentalVMOptions",
-            "-XX:+UseEpsilonGC"), List.of("-Xms" + epsilonMib + "m", "-Xmx" + epsilonMib + "m")), BladeMode.NONE,
-            "Epsilon (no collection): the floor"));
-        notes.add(String.format(Locale.ROOT, "epsilon: heap %d MiB per backend = %d MiB + %.0f req/s x"
-            + " (%d + %d KiB) per request x (%d s + %d s) x %.1f", epsilonMib, EPSILON_BASE_MIB,
-            rate / ClusterDemo.BACKENDS, workloadKib("--garbage-kb") + workloadKib("--churn-kb"),
-            REQUEST_OVERHEAD_KIB, runTime.toSeconds(), EPSILON_EXTRA_TIME.toSeconds(), EPSILON_MARGIN));
+            "-XX:+UseEpsilonGC"), List.of("-Xms" + epsilon.mib() + "m", "-Xmx" + epsilon.mib() + "m")),
+            BladeMode.NONE, "Epsilon (no collection): the floor"));
+        notes.add(epsilon.note());
         if (newer.isPresent()) {
             JavaInstallation jdk = newer.get();
             List<String> zgc = jdk.feature() < 23 ? List.of("-XX:+UseZGC", "-XX:+ZGenerational")
@@ -161,19 +151,13 @@ public final class HttpClusterScenario {
     }
 
     /**
-     * Epsilon's heap for one backend: everything it allocates in the run, since nothing is ever freed.
-     *
      * @param ratePerBackend requests per second one backend serves
-     * @param kibPerRequest  the workload's garbage and churn per request, KiB
      * @param runTime        warm-up plus measured window
-     * @return {@link #EPSILON_BASE_MIB} + rate x (kibPerRequest + {@link #REQUEST_OVERHEAD_KIB}) x (runTime +
-     *     {@link #EPSILON_EXTRA_TIME}) x {@link #EPSILON_MARGIN}, rounded up to a multiple of 64 MiB
+     * @return Epsilon's heap for one backend: {@link #EPSILON_BASE_MIB}, the workload's garbage and churn per request
      */
-    static long epsilonHeapMib(double ratePerBackend, int kibPerRequest, Duration runTime) {
-        double seconds = runTime.plus(EPSILON_EXTRA_TIME).toMillis() / 1000.0;
-        double mib = EPSILON_BASE_MIB
-            + ratePerBackend * (kibPerRequest + REQUEST_OVERHEAD_KIB) * seconds * EPSILON_MARGIN / 1024;
-        return (long) Math.ceil(mib / 64) * 64;
+    static EpsilonHeap epsilonHeap(double ratePerBackend, Duration runTime) {
+        return new EpsilonHeap(EPSILON_BASE_MIB, ratePerBackend, workloadKib("--garbage-kb")
+            + workloadKib("--churn-kb"), runTime);
     }
 
     private static int workloadKib(String option) {

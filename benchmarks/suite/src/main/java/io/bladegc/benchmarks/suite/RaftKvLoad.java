@@ -2,7 +2,6 @@ package io.bladegc.benchmarks.suite;
 
 import io.bladegc.benchmarks.raftkv.KvCommand;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,8 +16,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramLogWriter;
-import org.HdrHistogram.Recorder;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -81,7 +78,7 @@ public final class RaftKvLoad {
     private final RaftGroup group;
     private final double rate;
     private final int keys;
-    private final Recorder recorder = new Recorder(MAX_LATENCY_MICROS, 3);
+    private volatile IntervalHistogramLog latencies;
     private final AtomicLong leaderResends = new AtomicLong();
     private final AtomicLong otherResends = new AtomicLong();
     private final AtomicLong unanswered = new AtomicLong();
@@ -121,14 +118,10 @@ public final class RaftKvLoad {
             throws IOException, InterruptedException {
         Thread starter = new Thread(onMeasureStart, "raft-kv-window-start");
         starter.setDaemon(true);
-        try (PrintStream out = new PrintStream(hlog.toFile());
+        try (IntervalHistogramLog log = new IntervalHistogramLog(hlog, "raft-kv open-loop load: latency of answered"
+                + " requests, microseconds, from each intended send time", MAX_LATENCY_MICROS);
              RaftClient client = RaftKvClients.create(group, this::resent)) {
-            HistogramLogWriter log = new HistogramLogWriter(out);
-            log.outputComment("raft-kv open-loop load: latency of answered requests, microseconds, from each"
-                + " intended send time");
-            log.outputLogFormatVersion();
-            Histogram total = new Histogram(MAX_LATENCY_MICROS, 3);
-            Histogram interval = null;
+            latencies = log;
             SplittableRandom random = new SplittableRandom(SEED);
             long gap = (long) (1e9 / rate);
             long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
@@ -145,13 +138,11 @@ public final class RaftKvLoad {
                 if (requests == null && due >= windowStart) {
                     long epochMillis = System.currentTimeMillis() + (windowStart - System.nanoTime()) / 1_000_000;
                     requests = new RaftKvRequests(epochMillis, (int) Math.ceil(measure.toNanos() / 1e9 * rate) + 1);
-                    log.setBaseTime(epochMillis);
-                    log.outputStartTime(epochMillis);
-                    log.outputLegend();
+                    log.start(epochMillis);
                     starter.start();
                 }
                 if (requests != null && due >= nextFlush) {
-                    interval = flush(log, interval, total);
+                    log.flush();
                     nextFlush += TimeUnit.SECONDS.toNanos(1);
                 }
                 for (long now = System.nanoTime(); now < due; now = System.nanoTime()) {
@@ -178,20 +169,13 @@ public final class RaftKvLoad {
                 Thread.sleep(20);
             }
             over = true; // what is still out now timed out; closing the client fails it, which no longer counts
-            flush(log, interval, total);
+            log.flush();
             starter.join();
             Map<String, Long> causes = new TreeMap<>();
             failureCauses.forEach((cause, n) -> causes.put(cause, n.sum()));
-            return new Result(total, requests, leaderResends.get(), otherResends.get(), causes, sendLag / 1000,
-                seconds);
+            return new Result(log.total().copy(), requests, leaderResends.get(), otherResends.get(), causes,
+                sendLag / 1000, seconds);
         }
-    }
-
-    private Histogram flush(HistogramLogWriter log, Histogram reuse, Histogram total) {
-        Histogram h = recorder.getIntervalHistogram(reuse);
-        log.outputIntervalHistogram(h);
-        total.add(h);
-        return h;
     }
 
     /** The retry policy sent an attempt again: counted, and marked on the request when it is measured. */
@@ -250,7 +234,7 @@ public final class RaftKvLoad {
             long now = System.nanoTime();
             if (failure == null && reply.isSuccess()) {
                 long micros = Math.min(MAX_LATENCY_MICROS, Math.max(0, (now - due) / 1000));
-                recorder.recordValue(micros);
+                latencies.record(micros);
                 requests.answered(index, micros);
                 requests.answeredBy(index, reply.getServerId().toString());
             } else if (sentNanos != 0 && now - sentNanos >= RaftKvClients.DEADLINE.toNanos()) {

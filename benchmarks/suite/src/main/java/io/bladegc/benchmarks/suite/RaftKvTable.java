@@ -31,19 +31,8 @@ final class RaftKvTable {
      * @return the table, markdown, lines ending in a newline
      */
     static String markdown(List<String> arms, List<RaftKvRep> reps) {
-        Map<String, List<String>> rows = new LinkedHashMap<>();
-        for (String arm : arms) {
-            column(reps.stream().filter(r -> r.arm().equals(arm)).toList())
-                .forEach((label, value) -> rows.computeIfAbsent(label, k -> new ArrayList<>()).add(value));
-        }
-        StringBuilder sb = new StringBuilder("| |");
-        arms.forEach(a -> sb.append(' ').append(a).append(" |"));
-        sb.append("\n|---|");
-        arms.forEach(a -> sb.append("---:|"));
-        sb.append('\n');
-        rows.forEach((label, values) -> sb.append("| ").append(label).append(" | ").append(String.join(" | ", values))
-            .append(" |\n"));
-        return sb.toString();
+        return SuiteTable.render(arms, arms.stream()
+            .map(arm -> column(reps.stream().filter(r -> r.arm().equals(arm)).toList())).toList());
     }
 
     /** @return the answered requests' latencies of the measured repetitions, merged, microseconds */

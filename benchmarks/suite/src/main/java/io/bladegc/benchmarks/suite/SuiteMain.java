@@ -10,9 +10,9 @@ import java.time.Duration;
  * The benchmark suite's runner for one scenario: {@value HttpClusterScenario#NAME} ({@link HttpClusterRunner}),
  * {@value SingleNodeScenario#NAME} ({@link SingleNodeScenario}), {@value MemoryPressureScenario#NAME}
  * ({@link MemoryPressureScenario}), {@value RaftKvScenario#NAME} ({@link RaftKvScenario}),
- * {@value LoadSweepScenario#NAME} ({@link LoadSweepScenario}) or {@value CollectionRateScenario#NAME}
- * ({@link CollectionRateScenario}). Every scenario starts its processes itself and stops
- * each by pid when it is done with it, also on failure and on SIGTERM or Ctrl-C ({@link StopOnExit}), and writes
+ * {@value LoadSweepScenario#NAME} ({@link LoadSweepScenario}), {@value CollectionRateScenario#NAME}
+ * ({@link CollectionRateScenario}) or {@value GrpcClusterScenario#NAME} ({@link GrpcClusterRunner}). Every scenario
+ * starts its processes itself and stops each by pid when it is done with it, also on failure and on SIGTERM or Ctrl-C ({@link StopOnExit}), and writes
  * into {@code --out}: {@code table.md}, {@code latency.png} ({@link LatencyPlot}; not {@value LoadSweepScenario#NAME},
  * and {@value CollectionRateScenario#NAME}, whose windows are rows of their tables), the client's HdrHistogram interval logs
  * ({@code *.hlog}) and in {@code logs/} every child's output and GC log. The load generator runs in this JVM; give it
@@ -20,7 +20,7 @@ import java.time.Duration;
  *
  * <pre>
  * java -cp benchmarks/suite/target/classes:$(cat benchmarks/suite/target/classpath.txt) io.bladegc.benchmarks.suite.SuiteMain \
- *     http-cluster|single-node|memory-pressure|raft-kv|load-sweep|collection-rate [--quick] --agent-jar JAR --coordinator-jar JAR --out DIR ...
+ *     http-cluster|single-node|memory-pressure|raft-kv|load-sweep|collection-rate|grpc-cluster [--quick] --agent-jar JAR --coordinator-jar JAR --out DIR ...
  * </pre>
  * Exit status: 0 when every part of the scenario completed, 1 when some failed, 2 on a bad command line.
  */
@@ -41,6 +41,7 @@ public final class SuiteMain {
             case RaftKvScenario.NAME -> RaftKvScenario.run(o, stop);
             case LoadSweepScenario.NAME -> LoadSweepScenario.run(o, stop, http);
             case CollectionRateScenario.NAME -> CollectionRateScenario.run(o, stop, http);
+            case GrpcClusterScenario.NAME -> GrpcClusterRunner.run(o, stop, http);
             default -> throw new IllegalStateException("unchecked scenario " + o.scenario());
         };
         System.exit(ok ? 0 : 1);

@@ -19,12 +19,13 @@ import picocli.CommandLine.Parameters;
  *
  * @param scenario       the scenario: {@value HttpClusterScenario#NAME}, {@value SingleNodeScenario#NAME},
  *                       {@value MemoryPressureScenario#NAME}, {@value RaftKvScenario#NAME},
- *                       {@value LoadSweepScenario#NAME} (windows of its own, see {@link LoadSweepScenario}) or
- *                       {@value CollectionRateScenario#NAME}
+ *                       {@value LoadSweepScenario#NAME} (windows of its own, see {@link LoadSweepScenario}),
+ *                       {@value CollectionRateScenario#NAME} or {@value GrpcClusterScenario#NAME}
  * @param quick          {@code --quick}: 1 repetition, 3 s warm-up, 6 s measured (the whole run under 5 minutes on
  *                       2 cores); otherwise 3 repetitions, 15 s warm-up, 60 s measured ({@value
  *                       MemoryPressureScenario#NAME} has windows of its own and fewer heap ratios when quick;
- *                       {@value RaftKvScenario#NAME} has its own sizes, see {@link RaftKvScenario})
+ *                       {@value RaftKvScenario#NAME} and {@value GrpcClusterScenario#NAME} have their own sizes,
+ *                       see {@link RaftKvScenario} and {@link GrpcClusterScenario})
  * @param agentJar       the agent jar (required)
  * @param coordinatorJar the coordinator jar (required)
  * @param out            where results go (required)
@@ -32,7 +33,8 @@ import picocli.CommandLine.Parameters;
  * @param jvmDir         where to look for a JDK 21 or newer (default {@code /usr/lib/jvm})
  * @param rate           requests per second (default 600): through HAProxy ({@value HttpClusterScenario#NAME}),
  *                       to the one server ({@value SingleNodeScenario#NAME}), the rate search's first probe
- *                       ({@value MemoryPressureScenario#NAME}), to the Raft group ({@value RaftKvScenario#NAME})
+ *                       ({@value MemoryPressureScenario#NAME}), to the Raft group ({@value RaftKvScenario#NAME}),
+ *                       unary calls over the three backends ({@value GrpcClusterScenario#NAME})
  * @param command        the command line to name in the table's header (default: SuiteMain's arguments)
  * @param arms           {@code --arms a,b,...}: only these of {@value HttpClusterScenario#NAME}'s arms, in its own order
  *                       (the capacity search only for those of them it searches); empty (the default): every arm.
@@ -43,7 +45,8 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
 
     /** The scenarios, by name. */
     public static final List<String> SCENARIOS = List.of(HttpClusterScenario.NAME, SingleNodeScenario.NAME,
-        MemoryPressureScenario.NAME, RaftKvScenario.NAME, LoadSweepScenario.NAME, CollectionRateScenario.NAME);
+        MemoryPressureScenario.NAME, RaftKvScenario.NAME, LoadSweepScenario.NAME, CollectionRateScenario.NAME,
+        GrpcClusterScenario.NAME);
 
     /** @return repetitions of every arm */
     public int repetitions() {
@@ -80,7 +83,7 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
         + " to --out. Exit status 0 when every part of the scenario completed, 1 when some failed.")
     static final class Flags implements ToolCommand<SuiteOptions> {
         @Parameters(index = "0", paramLabel = "<scenario>", description = "http-cluster, single-node,"
-            + " memory-pressure, raft-kv, load-sweep or collection-rate")
+            + " memory-pressure, raft-kv, load-sweep, collection-rate or grpc-cluster")
         String scenario;
 
         @Option(names = "--quick", description = "1 repetition, 3 s warm-up, 6 s measured (otherwise 3 repetitions,"

@@ -41,16 +41,27 @@ public final class SuiteTable {
      */
     public static String markdown(List<String> arms, List<RepResult> results, Map<String, Integer> failures,
                                   boolean balancer) {
-        Map<String, List<String>> rows = new LinkedHashMap<>();
+        List<Map<String, String>> columns = new ArrayList<>();
         for (String arm : arms) {
             List<RepResult> reps = results.stream().filter(r -> r.arm().equals(arm)).toList();
             Map<String, String> column = column(reps, failures.getOrDefault(arm, 0));
             if (!balancer) {
                 column.remove(RETRIES);
             }
-            for (Map.Entry<String, String> row : column.entrySet()) {
-                rows.computeIfAbsent(row.getKey(), k -> new ArrayList<>()).add(row.getValue());
-            }
+            columns.add(column);
+        }
+        return render(arms, columns);
+    }
+
+    /**
+     * @param arms    the arms' names, the columns' headings
+     * @param columns per arm, in the same order, its rows: label to value, every arm the same labels in the same order
+     * @return the columns side by side, one row per label, GitHub markdown, lines ending in a newline
+     */
+    static String render(List<String> arms, List<Map<String, String>> columns) {
+        Map<String, List<String>> rows = new LinkedHashMap<>();
+        for (Map<String, String> column : columns) {
+            column.forEach((label, value) -> rows.computeIfAbsent(label, k -> new ArrayList<>()).add(value));
         }
         StringBuilder sb = new StringBuilder("| |");
         arms.forEach(a -> sb.append(' ').append(a).append(" |"));

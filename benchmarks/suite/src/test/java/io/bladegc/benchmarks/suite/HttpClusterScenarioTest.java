@@ -48,13 +48,14 @@ class HttpClusterScenarioTest {
 
     @Test
     void epsilonsHeapHoldsEverythingTheRunAllocatesWithAMargin() {
+        int base = HttpClusterScenario.EPSILON_BASE_MIB;
         // base 128 + 384 x 1.4 = 665; + 200/s x (72 + 8) KiB x (75 + 30) s x 1.5 / 1024 = 665 + 2460.9 = 3125.9
         // -> 3136 (49 x 64)
-        assertThat(HttpClusterScenario.epsilonHeapMib(200, 72, Duration.ofSeconds(75))).isEqualTo(3136);
+        assertThat(new EpsilonHeap(base, 200, 72, Duration.ofSeconds(75)).mib()).isEqualTo(3136);
         // 665 + 200 x 80 x 42 x 1.5 / 1024 = 665 + 984.4 = 1649.4 -> 1664 (26 x 64)
-        assertThat(HttpClusterScenario.epsilonHeapMib(200, 72, Duration.ofSeconds(12))).isEqualTo(1664);
+        assertThat(new EpsilonHeap(base, 200, 72, Duration.ofSeconds(12)).mib()).isEqualTo(1664);
         // twice the rate: 665 + 4921.9 = 5586.9 -> 5632 (88 x 64)
-        assertThat(HttpClusterScenario.epsilonHeapMib(400, 72, Duration.ofSeconds(75))).isEqualTo(5632);
+        assertThat(new EpsilonHeap(base, 400, 72, Duration.ofSeconds(75)).mib()).isEqualTo(5632);
         List<String> notes = new ArrayList<>();
         List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.empty(), 600, Duration.ofSeconds(75), notes);
         // the workload's 32 + 64 KiB: 665 + 200 x 104 x 105 x 1.5 / 1024 = 665 + 3199.2 = 3864.2 -> 3904 (61 x 64)

@@ -46,7 +46,7 @@ class SuiteOptionsTest {
         assertThatThrownBy(() -> SuiteOptions.parse("single", "--quick", "--agent-jar", "a.jar", "--coordinator-jar",
             "c.jar", "--out", "out"))
             .hasMessage("unknown scenario single; one of [http-cluster, single-node, memory-pressure,"
-                + " raft-kv, load-sweep, collection-rate]");
+                + " raft-kv, load-sweep, collection-rate, grpc-cluster]");
         assertThatThrownBy(() -> SuiteOptions.parse("raft-kv", "--rate", "0", "--agent-jar", "a.jar",
             "--coordinator-jar", "c.jar", "--out", "out"))
             .hasMessage("Invalid value for option '--rate': '0.0' is not a positive rate");

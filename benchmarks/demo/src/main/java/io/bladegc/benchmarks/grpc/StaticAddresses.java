@@ -1,4 +1,4 @@
-package io.bladegc.benchmarks;
+package io.bladegc.benchmarks.grpc;
 
 import io.grpc.EquivalentAddressGroup;
 import io.grpc.NameResolver;
@@ -11,8 +11,8 @@ import java.util.List;
 
 /**
  * A name resolver for targets {@code blade-static:///<anything>} that resolves to fixed addresses, one address group
- * each (what {@code round_robin} balances over): {@code dns:} cannot name three ports of 127.0.0.1. Register it with
- * {@link io.grpc.NameResolverRegistry}, and deregister it when done.
+ * each (what {@code round_robin} balances over): {@code dns:} cannot name three ports of 127.0.0.1.
+ * {@link RoundRobinChannel} registers it with {@link io.grpc.NameResolverRegistry} and deregisters it when closed.
  */
 final class StaticAddresses extends NameResolverProvider {
     static final String SCHEME = "blade-static";

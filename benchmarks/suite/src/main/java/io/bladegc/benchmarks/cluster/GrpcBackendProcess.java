@@ -1,4 +1,4 @@
-package io.bladegc.benchmarks;
+package io.bladegc.benchmarks.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -19,10 +19,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@link GrpcBackend} in a child JVM on the test class path, ready once it printed
- * {@code LISTENING <grpcPort> <statsPort>} (within 60 s), stopped by pid ({@link ChildProcess#close()}).
+ * {@link GrpcBackend} in a child JVM, ready once it printed {@code LISTENING <grpcPort> <statsPort>} (within 60 s),
+ * stopped by pid ({@link ChildProcess#close()}). Thread-safe.
  */
-final class GrpcBackendProcess implements AutoCloseable {
+public final class GrpcBackendProcess implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern LISTENING = Pattern.compile("(?m)^LISTENING ([0-9]+) ([0-9]+)$");
 
@@ -37,16 +37,23 @@ final class GrpcBackendProcess implements AutoCloseable {
     }
 
     /**
+     * Starts the backend and waits until it listens; stops it again when it does not.
+     *
      * @param node      the node's name, also its {@link GrpcBackend} argument
+     * @param java      the {@code java} executable
+     * @param classpath a classpath holding {@link GrpcBackend} and its runtime dependencies
      * @param jvmFlags  JVM flags (the agent's among them)
      * @param garbageKb garbage per unary call
+     * @param blade     whether its interceptor runs Blade ({@link GrpcBackend}'s {@code on}; off: a pass-through)
      * @param logs      where {@code <node>.out} and {@code <node>.log} go
+     * @return the listening backend
      */
-    static GrpcBackendProcess start(String node, List<String> jvmFlags, int garbageKb, Path logs) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(CoordinatedCluster.java()));
+    public static GrpcBackendProcess start(String node, Path java, String classpath, List<String> jvmFlags,
+                                           int garbageKb, boolean blade, Path logs) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(java.toString()));
         cmd.addAll(jvmFlags);
-        cmd.addAll(List.of("-cp", DemoProcess.requiredProperty("bladegc.benchmarks.test.classpath"),
-            GrpcBackend.class.getName(), node, Integer.toString(garbageKb)));
+        cmd.addAll(List.of("-cp", classpath, GrpcBackend.class.getName(), node, Integer.toString(garbageKb),
+            blade ? "on" : "off"));
         Path out = logs.resolve(node + ".out");
         ChildProcess child = ChildProcess.start(node, cmd, out, logs.resolve(node + ".log"));
         try {
@@ -61,17 +68,18 @@ final class GrpcBackendProcess implements AutoCloseable {
         }
     }
 
-    InetSocketAddress grpcAddress() {
+    /** @return where it serves gRPC */
+    public InetSocketAddress grpcAddress() {
         return new InetSocketAddress("127.0.0.1", grpcPort);
     }
 
     /** {@code GET /stats} (not behind Blade: never shed). */
-    JsonNode stats(HttpClient http) throws IOException, InterruptedException {
+    public JsonNode stats(HttpClient http) throws IOException, InterruptedException {
         return JSON.readTree(send(http, HttpRequest.newBuilder(stats).GET()));
     }
 
     /** {@code POST /stats/reset}: forgets the GC notifications and the longest unary call. */
-    void resetStats(HttpClient http) throws IOException, InterruptedException {
+    public void resetStats(HttpClient http) throws IOException, InterruptedException {
         send(http, HttpRequest.newBuilder(URI.create(stats + "/reset")).POST(HttpRequest.BodyPublishers.noBody()));
     }
 
@@ -85,6 +93,12 @@ final class GrpcBackendProcess implements AutoCloseable {
         return r.body();
     }
 
+    /** @return its process's id */
+    public long pid() {
+        return child.pid();
+    }
+
+    /** Stops it by pid: SIGTERM, then SIGKILL after the grace period. */
     @Override
     public void close() throws InterruptedException {
         child.close();

@@ -20,15 +20,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A gRPC backend for {@code GrpcClusterIT}: {@link GarbageService} on 127.0.0.1 behind {@link BladeServerInterceptor}
- * (which joins the agent's node; the agent's options apply), and a small HTTP server beside it, not behind Blade, with
- * the demo server's {@code GET /stats} fields the tests read ({@code gcPauses} from {@link GcRecorder},
- * {@code gcEventsDropped}, {@code node} from {@link NodeStats}) plus {@code shed} (the interceptor's
- * {@code shedCount()}) and {@code unaryBusyCollections} (collections with a unary call in flight,
- * {@link BusyCollections}); {@code POST /stats/reset} forgets the GC notifications and those collections.
+ * A gRPC backend for {@code GrpcClusterIT} and the suite's {@code grpc-cluster} scenario: {@link GarbageService} on
+ * 127.0.0.1 behind {@link BladeServerInterceptor} (which joins the agent's node; the agent's options apply), and a
+ * small HTTP server beside it, not behind Blade, with the demo server's {@code GET /stats} fields the tests read
+ * ({@code gcPauses} from {@link GcRecorder}, {@code gcEventsDropped}, {@code node} from {@link NodeStats}) plus
+ * {@code shed} (the interceptor's {@code shedCount()}) and {@code unaryBusyCollections} (collections with a unary call
+ * in flight, {@link BusyCollections}); {@code POST /stats/reset} forgets the GC notifications and those collections.
  *
- * <p>Arguments: the node's name and the garbage per unary call in KiB. Prints {@code LISTENING <grpcPort> <statsPort>}
- * once both listen; runs until killed.
+ * <p>Arguments: the node's name, the garbage per unary call in KiB and optionally {@code on} (the default) or
+ * {@code off}: off, the interceptor is a pass-through ({@code enabled=false}) and no Blade node starts in a JVM
+ * without the agent (on, such a JVM starts one of its own, single-node). Prints
+ * {@code LISTENING <grpcPort> <statsPort>} once both listen; runs until killed.
  */
 public final class GrpcBackend {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -40,7 +42,9 @@ public final class GrpcBackend {
         String node = args[0];
         GcRecorder gc = new GcRecorder();
         BusyCollections busy = new BusyCollections();
-        BladeServerInterceptor blade = BladeServerInterceptor.start(BladeOptions.defaults());
+        boolean on = args.length < 3 || parseOnOff(args[2]);
+        BladeServerInterceptor blade = BladeServerInterceptor.start(on ? BladeOptions.defaults()
+            : BladeOptions.builder().enabled(false).build());
         InetAddress loopback = InetAddress.getLoopbackAddress();
         Server server = NettyServerBuilder.forAddress(new InetSocketAddress(loopback, 0))
             // intercept(service, a, b) runs b first: busy's interval of a call contains the gate's
@@ -61,6 +65,14 @@ public final class GrpcBackend {
         System.out.println("LISTENING " + server.getPort() + " " + stats.getAddress().getPort());
         System.out.flush();
         server.awaitTermination();
+    }
+
+    private static boolean parseOnOff(String value) {
+        return switch (value) {
+            case "on" -> true;
+            case "off" -> false;
+            default -> throw new IllegalArgumentException("the third argument is on or off: " + value);
+        };
     }
 
     private static Map<String, Object> stats(GcRecorder gc, BladeServerInterceptor blade, BusyCollections busy) {

@@ -1,0 +1,92 @@
+package io.bladegc.benchmarks.suite;
+
+import io.bladegc.benchmarks.grpc.GrpcBackend;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The {@code grpc-cluster} scenario: {@link #BACKENDS} {@link GrpcBackend} JVMs ({@code grpc.testing.SimpleService},
+ * {@link #GARBAGE_KB} KiB of garbage per unary call, behind Blade's interceptor), no balancer: the client in the
+ * suite's JVM balances ({@code round_robin}) and retries {@code UNAVAILABLE} after the backend's
+ * {@code grpc-retry-pushback-ms} ({@link GrpcOpenLoop}, {@link io.bladegc.benchmarks.grpc.RoundRobinChannel}). One
+ * arm per collector or Blade mode: {@code g1} (G1, no agent), {@code blade-parallel} (Parallel, the agent in
+ * coordinated mode, the coordinator in generic mode granting one slot, as GrpcClusterIT runs them), {@code epsilon}
+ * (no collection: the floor, its heap sized for the whole run). Stateless.
+ */
+public final class GrpcClusterScenario {
+    /** The scenario's name on the command line. */
+    public static final String NAME = "grpc-cluster";
+    /** How many backends. */
+    static final int BACKENDS = 3;
+    /** Garbage per unary call, KiB: a young collection every 3 s or so per backend at 200 calls/s. */
+    static final int GARBAGE_KB = 64;
+    /** Heap of every backend but Epsilon's: small, the service keeps no live set. */
+    static final List<String> HEAP = List.of("-Xms128m", "-Xmx128m");
+    /** Parallel's fixed young generation, GrpcClusterIT's. */
+    static final String PARALLEL_YOUNG = "-Xmn48m";
+    /**
+     * Attempts per call, GrpcClusterIT's: {@code round_robin} sends a retry to any backend, back to the shedding one
+     * one time in three.
+     */
+    static final int MAX_ATTEMPTS = 8;
+    /** Epsilon's heap besides the per-call garbage: Netty, grpc-java, classes, start-up. */
+    static final int EPSILON_BASE_MIB = 128;
+    /** The coordinator's options: generic mode (no balancer to drive), K = 1 (its default). */
+    static final List<String> COORDINATOR_ARGS = List.of("--lease", "5s");
+
+    private GrpcClusterScenario() {
+    }
+
+    /**
+     * @return warm-up: 10 s quick (longer than the other scenarios' 3 s: a cold grpc-java client and server on two
+     *     busy cores still queue calls for seconds after the first 3 s), 15 s full
+     */
+    static Duration warmup(SuiteOptions o) {
+        return Duration.ofSeconds(o.quick() ? 10 : 15);
+    }
+
+    /** @return the measured window: 10 s quick, 60 s full */
+    static Duration measure(SuiteOptions o) {
+        return Duration.ofSeconds(o.quick() ? 10 : 60);
+    }
+
+    /**
+     * @param java    the backends' {@code java}
+     * @param rate    calls per second, over all backends
+     * @param runTime warm-up plus measured window of one arm (sizes Epsilon's heap)
+     * @param notes   receives a line on Epsilon's heap
+     * @return the arms, in the order the first repetition runs them
+     */
+    static List<Arm> arms(Path java, double rate, Duration runTime, List<String> notes) {
+        List<String> parallel = new ArrayList<>(BackendFlags.of(BackendFlags.PARALLEL, HEAP));
+        parallel.add(PARALLEL_YOUNG);
+        EpsilonHeap epsilon = new EpsilonHeap(EPSILON_BASE_MIB, rate / BACKENDS, GARBAGE_KB, runTime);
+        notes.add(epsilon.note());
+        return List.of(
+            new Arm("g1", java, BackendFlags.of(BackendFlags.G1, HEAP), BladeMode.NONE, "G1, no agent"),
+            new Arm("blade-parallel", java, parallel, BladeMode.COORDINATED, "Parallel (fixed young generation),"
+                + " interceptor + agent coordinated, coordinator in generic mode (K = 1)"),
+            new Arm("epsilon", java, BackendFlags.of(List.of("-XX:+UnlockExperimentalVMOptions", "-XX:+UseEpsilonGC"),
+                List.of("-Xms" + epsilon.mib() + "m", "-Xmx" + epsilon.mib() + "m")), BladeMode.NONE,
+                "Epsilon (no collection): the floor"));
+    }
+
+    /** @return the report's footer: what ran, how it was measured, where the raw data is */
+    static String footer(SuiteOptions o) {
+        return String.format(Locale.ROOT, "%n%d `GrpcBackend` JVMs (%d KiB of garbage per unary call; Blade's"
+            + " interceptor, a pass-through without the agent), no balancer: one grpc-java channel in the suite's JVM"
+            + " over the three (`round_robin`, retry on UNAVAILABLE after the backend's `grpc-retry-pushback-ms`, at"
+            + " most %d attempts). Open-loop unary calls, %.0f/s, call i due at start + i/rate, each with a %d s"
+            + " deadline; per arm and repetition fresh backends (and coordinator), %d s warm-up, %d s measured; %d"
+            + " repetition(s), odd ones in the order above, even ones reversed. Latency rows: calls that ended"
+            + " OK, from each call's due time to its final status (retries included, no coordinated omission),"
+            + " HdrHistogram 3 digits, all repetitions merged. Failed calls: any other final status, or none by %d s"
+            + " after the window's last call. Collections: the backends' own GC notifications in the window (pauses)."
+            + " Raw: `<arm>-rep<N>.hlog` (interval logs), `logs/`.%n", BACKENDS, GARBAGE_KB, MAX_ATTEMPTS, o.rate(),
+            GrpcOpenLoop.DEADLINE.toSeconds(), warmup(o).toSeconds(), measure(o).toSeconds(), o.repetitions(),
+            GrpcOpenLoop.DEADLINE.plusSeconds(1).toSeconds());
+    }
+}
