@@ -89,7 +89,7 @@ class GrpcClusterIT {
                         + c.coordinator() + ",nodeId=" + node + ",drainTimeout=" + DRAIN_TIMEOUT_MS + "ms",
                     "-XX:+UseParallelGC", "-XX:-UseAdaptiveSizePolicy", "-Xms128m", "-Xmx128m", "-Xmn48m",
                     "-XX:ParallelGCThreads=1", "-XX:CICompilerCount=2",
-                    "-Djava.util.logging.SimpleFormatter.format=%4$s %5$s%6$s%n"), 128, true, LOGS)));
+                    "-Djava.util.logging.SimpleFormatter.format=%4$s %5$s%6$s%n"), List.of("128", "on"), LOGS)));
             }
             c.awaitGranting(BACKENDS);
             try (RoundRobinChannel channel = RoundRobinChannel.open(backends.stream()

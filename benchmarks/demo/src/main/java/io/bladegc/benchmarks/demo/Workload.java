@@ -14,9 +14,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Thread-safe.
  */
-final class Workload {
+public final class Workload {
     /** Size of one live-set chunk. Small enough never to be a humongous object in G1. */
-    static final int CHUNK_BYTES = 8 * 1024;
+    public static final int CHUNK_BYTES = 8 * 1024;
     /** Size of one piece of per-request garbage. */
     static final int PIECE_BYTES = 1024;
 
@@ -35,7 +35,7 @@ final class Workload {
      * @param churnKb     live-set bytes replaced per request, in KiB
      * @param objectBytes size of the byte arrays a chunk is made of, 16 to {@link #CHUNK_BYTES} (one array)
      */
-    Workload(int liveMb, int garbageKb, int churnKb, int objectBytes) {
+    public Workload(int liveMb, int garbageKb, int churnKb, int objectBytes) {
         if (objectBytes < 16 || objectBytes > CHUNK_BYTES) {
             throw new IllegalArgumentException("object size must be 16 to " + CHUNK_BYTES + " bytes: " + objectBytes);
         }
@@ -53,7 +53,7 @@ final class Workload {
      *
      * @return a checksum over the garbage, to be written into the response (so the JIT cannot drop the allocations)
      */
-    long handle() {
+    public long handle() {
         long n = requests.incrementAndGet();
         long sum = n;
         for (int left = garbageBytes; left > 0; left -= PIECE_BYTES) {

@@ -1,5 +1,6 @@
 package io.bladegc.benchmarks.grpc;
 
+import io.bladegc.benchmarks.demo.Workload;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.grpc.testing.protobuf.SimpleRequest;
@@ -7,30 +8,24 @@ import io.grpc.testing.protobuf.SimpleResponse;
 import io.grpc.testing.protobuf.SimpleServiceGrpc;
 
 /**
- * {@code grpc.testing.SimpleService} for {@link GrpcBackend}: a unary call allocates some garbage, touched so that it
- * is not optimised away, and answers with the node's name; a server-streaming call whose request is
+ * {@code grpc.testing.SimpleService} for {@link GrpcBackend}: a unary call does one request's work of the demo's
+ * {@link Workload} (garbage, and live-set churn when it keeps a live set) and answers with the node's name and the
+ * work's checksum; a server-streaming call whose request is
  * {@code <count>x<intervalMs>} sends {@code count} messages {@code "<node> <i>"}, one every {@code intervalMs}, from a
  * thread of its own, then completes (it stops when the client cancels).
  */
 final class GarbageService extends SimpleServiceGrpc.SimpleServiceImplBase {
-    private static final int PIECE_BYTES = 1024;
-
     private final String node;
-    private final int garbageBytes;
+    private final Workload workload;
 
-    GarbageService(String node, int garbageKb) {
+    GarbageService(String node, Workload workload) {
         this.node = node;
-        this.garbageBytes = garbageKb * 1024;
+        this.workload = workload;
     }
 
     @Override
     public void unaryRpc(SimpleRequest request, StreamObserver<SimpleResponse> out) {
-        long sum = 0;
-        for (int left = garbageBytes; left > 0; left -= PIECE_BYTES) {
-            byte[] piece = new byte[Math.min(PIECE_BYTES, left)];
-            piece[piece.length - 1] = (byte) left;
-            sum += piece[piece.length - 1] + piece[0];
-        }
+        long sum = workload.handle();
         out.onNext(SimpleResponse.newBuilder().setResponseMessage(node + " " + sum).build());
         out.onCompleted();
     }

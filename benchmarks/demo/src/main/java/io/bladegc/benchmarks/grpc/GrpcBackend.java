@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.bladegc.api.BladeOptions;
 import io.bladegc.benchmarks.demo.GcRecorder;
 import io.bladegc.benchmarks.demo.NodeStats;
+import io.bladegc.benchmarks.demo.Workload;
 import io.bladegc.grpc.BladeServerInterceptor;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
@@ -27,9 +28,11 @@ import java.util.Map;
  * {@code shed} (the interceptor's {@code shedCount()}) and {@code unaryBusyCollections} (collections with a unary call
  * in flight, {@link BusyCollections}); {@code POST /stats/reset} forgets the GC notifications and those collections.
  *
- * <p>Arguments: the node's name, the garbage per unary call in KiB and optionally {@code on} (the default) or
+ * <p>Arguments: the node's name, the garbage per unary call in KiB, optionally {@code on} (the default) or
  * {@code off}: off, the interceptor is a pass-through ({@code enabled=false}) and no Blade node starts in a JVM
- * without the agent (on, such a JVM starts one of its own, single-node). Prints
+ * without the agent (on, such a JVM starts one of its own, single-node), and optionally after it a live set as the
+ * demo server keeps one ({@link Workload}): its MiB, the KiB of it replaced per unary call, and the size of its arrays
+ * in bytes (default: no live set). Prints
  * {@code LISTENING <grpcPort> <statsPort>} once both listen; runs until killed.
  */
 public final class GrpcBackend {
@@ -43,12 +46,15 @@ public final class GrpcBackend {
         GcRecorder gc = new GcRecorder();
         BusyCollections busy = new BusyCollections();
         boolean on = args.length < 3 || parseOnOff(args[2]);
+        Workload workload = args.length < 4 ? new Workload(0, Integer.parseInt(args[1]), 0, Workload.CHUNK_BYTES)
+            : new Workload(Integer.parseInt(args[3]), Integer.parseInt(args[1]), Integer.parseInt(args[4]),
+                Integer.parseInt(args[5]));
         BladeServerInterceptor blade = BladeServerInterceptor.start(on ? BladeOptions.defaults()
             : BladeOptions.builder().enabled(false).build());
         InetAddress loopback = InetAddress.getLoopbackAddress();
         Server server = NettyServerBuilder.forAddress(new InetSocketAddress(loopback, 0))
             // intercept(service, a, b) runs b first: busy's interval of a call contains the gate's
-            .addService(ServerInterceptors.intercept(new GarbageService(node, Integer.parseInt(args[1])), blade, busy))
+            .addService(ServerInterceptors.intercept(new GarbageService(node, workload), blade, busy))
             .build()
             .start();
         HttpServer stats = HttpServer.create(new InetSocketAddress(loopback, 0), 16);

@@ -43,17 +43,18 @@ public final class GrpcBackendProcess implements AutoCloseable {
      * @param java      the {@code java} executable
      * @param classpath a classpath holding {@link GrpcBackend} and its runtime dependencies
      * @param jvmFlags  JVM flags (the agent's among them)
-     * @param garbageKb garbage per unary call
-     * @param blade     whether its interceptor runs Blade ({@link GrpcBackend}'s {@code on}; off: a pass-through)
+     * @param work      {@link GrpcBackend}'s arguments after the node's name: garbage per unary call in KiB,
+     *                  {@code on} or {@code off} (its interceptor runs Blade, or is a pass-through), and optionally
+     *                  a live set's MiB, churn per call in KiB and array size in bytes
      * @param logs      where {@code <node>.out} and {@code <node>.log} go
      * @return the listening backend
      */
     public static GrpcBackendProcess start(String node, Path java, String classpath, List<String> jvmFlags,
-                                           int garbageKb, boolean blade, Path logs) throws Exception {
+                                           List<String> work, Path logs) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(java.toString()));
         cmd.addAll(jvmFlags);
-        cmd.addAll(List.of("-cp", classpath, GrpcBackend.class.getName(), node, Integer.toString(garbageKb),
-            blade ? "on" : "off"));
+        cmd.addAll(List.of("-cp", classpath, GrpcBackend.class.getName(), node));
+        cmd.addAll(work);
         Path out = logs.resolve(node + ".out");
         ChildProcess child = ChildProcess.start(node, cmd, out, logs.resolve(node + ".log"));
         try {

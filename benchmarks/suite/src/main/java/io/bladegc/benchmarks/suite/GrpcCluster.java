@@ -49,8 +49,8 @@ final class GrpcCluster implements AutoCloseable {
                 }
                 flags.addAll(arm.serverFlags(o.agentJar(), logDir));
                 backends.add(started.track(GrpcBackendProcess.start(node, arm.java(),
-                    System.getProperty("java.class.path"), flags, GrpcClusterScenario.GARBAGE_KB,
-                    arm.blade() != BladeMode.NONE, logDir)));
+                    System.getProperty("java.class.path"), flags, GrpcClusterScenario.work(arm.blade() != BladeMode.NONE),
+                    logDir)));
             }
             if (coordinator != null) {
                 awaitGranting(coordinator, http);

@@ -8,8 +8,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The {@code grpc-cluster} scenario: {@link #BACKENDS} {@link GrpcBackend} JVMs ({@code grpc.testing.SimpleService},
- * {@link #GARBAGE_KB} KiB of garbage per unary call, behind Blade's interceptor), no balancer: the client in the
+ * The {@code grpc-cluster} scenario: {@link #BACKENDS} {@link GrpcBackend} JVMs ({@code grpc.testing.SimpleService}
+ * behind Blade's interceptor, with http-cluster's heap and per-request work: {@link #LIVE_MB} MiB live set in
+ * {@link #OBJECT_BYTES}-byte arrays, {@link #GARBAGE_KB} KiB of garbage and {@link #CHURN_KB} KiB of the live set
+ * replaced per unary call, so that G1 pauses as it does there), no balancer: the client in the
  * suite's JVM balances ({@code round_robin}) and retries {@code UNAVAILABLE} after the backend's
  * {@code grpc-retry-pushback-ms} ({@link GrpcOpenLoop}, {@link io.bladegc.benchmarks.grpc.RoundRobinChannel}). One
  * arm per collector or Blade mode: {@code g1} (G1, no agent), {@code blade-parallel} (Parallel, the agent in
@@ -21,19 +23,21 @@ public final class GrpcClusterScenario {
     public static final String NAME = "grpc-cluster";
     /** How many backends. */
     static final int BACKENDS = 3;
-    /** Garbage per unary call, KiB: a young collection every 3 s or so per backend at 200 calls/s. */
-    static final int GARBAGE_KB = 64;
-    /** Heap of every backend but Epsilon's: small, the service keeps no live set. */
-    static final List<String> HEAP = List.of("-Xms128m", "-Xmx128m");
-    /** Parallel's fixed young generation, GrpcClusterIT's. */
-    static final String PARALLEL_YOUNG = "-Xmn48m";
+    /** The live set, MiB: http-cluster's ({@link HttpClusterScenario#WORKLOAD}). */
+    static final int LIVE_MB = 384;
+    /** The live set's arrays, bytes: http-cluster's. */
+    static final int OBJECT_BYTES = 64;
+    /** Garbage per unary call, KiB: http-cluster's per request. */
+    static final int GARBAGE_KB = 32;
+    /** Live set replaced per unary call, KiB: http-cluster's per request. */
+    static final int CHURN_KB = 64;
     /**
      * Attempts per call, GrpcClusterIT's: {@code round_robin} sends a retry to any backend, back to the shedding one
      * one time in three.
      */
     static final int MAX_ATTEMPTS = 8;
-    /** Epsilon's heap besides the per-call garbage: Netty, grpc-java, classes, start-up. */
-    static final int EPSILON_BASE_MIB = 128;
+    /** Epsilon's heap besides the per-call garbage and churn: http-cluster's (the live set, classes, start-up). */
+    static final int EPSILON_BASE_MIB = HttpClusterScenario.EPSILON_BASE_MIB;
     /** The coordinator's options: generic mode (no balancer to drive), K = 1 (its default). */
     static final List<String> COORDINATOR_ARGS = List.of("--lease", "5s");
 
@@ -61,22 +65,32 @@ public final class GrpcClusterScenario {
      * @return the arms, in the order the first repetition runs them
      */
     static List<Arm> arms(Path java, double rate, Duration runTime, List<String> notes) {
-        List<String> parallel = new ArrayList<>(BackendFlags.of(BackendFlags.PARALLEL, HEAP));
-        parallel.add(PARALLEL_YOUNG);
-        EpsilonHeap epsilon = new EpsilonHeap(EPSILON_BASE_MIB, rate / BACKENDS, GARBAGE_KB, runTime);
+        List<String> heap = HttpClusterScenario.HEAP;
+        EpsilonHeap epsilon = new EpsilonHeap(EPSILON_BASE_MIB, rate / BACKENDS, GARBAGE_KB + CHURN_KB, runTime);
         notes.add(epsilon.note());
         return List.of(
-            new Arm("g1", java, BackendFlags.of(BackendFlags.G1, HEAP), BladeMode.NONE, "G1, no agent"),
-            new Arm("blade-parallel", java, parallel, BladeMode.COORDINATED, "Parallel (fixed young generation),"
-                + " interceptor + agent coordinated, coordinator in generic mode (K = 1)"),
+            new Arm("g1", java, BackendFlags.of(BackendFlags.G1, heap), BladeMode.NONE, "G1, no agent"),
+            new Arm("blade-parallel", java, BackendFlags.of(HttpClusterScenario.PARALLEL, heap), BladeMode.COORDINATED,
+                "Parallel (fixed 96 MiB young generation), interceptor + agent coordinated, coordinator in generic"
+                    + " mode (K = 1)"),
             new Arm("epsilon", java, BackendFlags.of(List.of("-XX:+UnlockExperimentalVMOptions", "-XX:+UseEpsilonGC"),
                 List.of("-Xms" + epsilon.mib() + "m", "-Xmx" + epsilon.mib() + "m")), BladeMode.NONE,
                 "Epsilon (no collection): the floor"));
     }
 
+    /**
+     * @param blade whether the backend's interceptor runs Blade
+     * @return {@link GrpcBackend}'s arguments after the node's name
+     */
+    static List<String> work(boolean blade) {
+        return List.of(Integer.toString(GARBAGE_KB), blade ? "on" : "off", Integer.toString(LIVE_MB),
+            Integer.toString(CHURN_KB), Integer.toString(OBJECT_BYTES));
+    }
+
     /** @return the report's footer: what ran, how it was measured, where the raw data is */
     static String footer(SuiteOptions o) {
-        return String.format(Locale.ROOT, "%n%d `GrpcBackend` JVMs (%d KiB of garbage per unary call; Blade's"
+        return String.format(Locale.ROOT, "%n%d `GrpcBackend` JVMs (per unary call %d KiB of garbage and %d KiB of a"
+            + " %d MiB live set of %d-byte arrays replaced, http-cluster's work per request; Blade's"
             + " interceptor, a pass-through without the agent), no balancer: one grpc-java channel in the suite's JVM"
             + " over the three (`round_robin`, retry on UNAVAILABLE after the backend's `grpc-retry-pushback-ms`, at"
             + " most %d attempts). Open-loop unary calls, %.0f/s, call i due at start + i/rate, each with a %d s"
@@ -85,7 +99,8 @@ public final class GrpcClusterScenario {
             + " OK, from each call's due time to its final status (retries included, no coordinated omission),"
             + " HdrHistogram 3 digits, all repetitions merged. Failed calls: any other final status, or none by %d s"
             + " after the window's last call. Collections: the backends' own GC notifications in the window (pauses)."
-            + " Raw: `<arm>-rep<N>.hlog` (interval logs), `logs/`.%n", BACKENDS, GARBAGE_KB, MAX_ATTEMPTS, o.rate(),
+            + " Raw: `<arm>-rep<N>.hlog` (interval logs), `logs/`.%n", BACKENDS, GARBAGE_KB, CHURN_KB, LIVE_MB,
+            OBJECT_BYTES, MAX_ATTEMPTS, o.rate(),
             GrpcOpenLoop.DEADLINE.toSeconds(), warmup(o).toSeconds(), measure(o).toSeconds(), o.repetitions(),
             GrpcOpenLoop.DEADLINE.plusSeconds(1).toSeconds());
     }

@@ -12,22 +12,28 @@ class GrpcClusterScenarioTest {
     private static final Path JAVA = Path.of("/usr/bin/java");
 
     @Test
-    void g1AndBladeShareTheHeapAndOneGcThreadEpsilonHoldsTheWholeRun() {
+    void g1AndBladeShareHttpClustersHeapAndOneGcThreadEpsilonHoldsTheWholeRun() {
         List<String> notes = new ArrayList<>();
         List<Arm> arms = GrpcClusterScenario.arms(JAVA, 600, Duration.ofSeconds(75), notes);
 
         assertThat(arms).extracting(Arm::name).containsExactly("g1", "blade-parallel", "epsilon");
         assertThat(arms).extracting(Arm::blade).containsExactly(BladeMode.NONE, BladeMode.COORDINATED,
             BladeMode.NONE);
-        assertThat(arms.get(0).jvmFlags()).containsSubsequence("-XX:+UseG1GC", "-Xms128m", "-Xmx128m",
+        assertThat(arms.get(0).jvmFlags()).containsSubsequence("-XX:+UseG1GC", "-Xms1g", "-Xmx1g",
             "-XX:ParallelGCThreads=1", "-XX:ConcGCThreads=1");
         assertThat(arms.get(1).jvmFlags()).containsSubsequence("-XX:+UseParallelGC", "-XX:-UseAdaptiveSizePolicy",
-            "-Xms128m", "-Xmx128m", "-XX:ParallelGCThreads=1", "-XX:ConcGCThreads=1", "-Xmn48m");
-        // 128 + 200/s x (64 + 8) KiB x (75 + 30) s x 1.5 / 1024 = 128 + 2214.8 = 2342.8 -> 2368 (37 x 64)
-        assertThat(arms.get(2).jvmFlags()).contains("-XX:+UseEpsilonGC", "-Xms2368m", "-Xmx2368m",
+            "-Xmn96m", "-Xms1g", "-Xmx1g", "-XX:ParallelGCThreads=1", "-XX:ConcGCThreads=1");
+        // 665 + 200/s x (96 + 8) KiB x (75 + 30) s x 1.5 / 1024 = 665 + 3198.6 = 3863.6 -> 3904 (61 x 64)
+        assertThat(arms.get(2).jvmFlags()).contains("-XX:+UseEpsilonGC", "-Xms3904m", "-Xmx3904m",
             "-XX:+AlwaysPreTouch");
-        assertThat(notes).containsExactly("epsilon: heap 2368 MiB per backend = 128 MiB + 200 req/s x (64 + 8 KiB)"
+        assertThat(notes).containsExactly("epsilon: heap 3904 MiB per backend = 665 MiB + 200 req/s x (96 + 8 KiB)"
             + " per request x (75 s + 30 s) x 1.5");
+    }
+
+    @Test
+    void eachBackendDoesHttpClustersWorkPerCall() {
+        assertThat(GrpcClusterScenario.work(true)).containsExactly("32", "on", "384", "64", "64");
+        assertThat(GrpcClusterScenario.work(false)).containsExactly("32", "off", "384", "64", "64");
     }
 
     @Test
