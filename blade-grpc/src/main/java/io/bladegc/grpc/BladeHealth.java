@@ -1,5 +1,6 @@
 package io.bladegc.grpc;
 
+import io.bladegc.api.Gate;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.protobuf.services.HealthStatusManager;
 import java.lang.System.Logger.Level;
@@ -10,19 +11,26 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The node's readiness over the standard gRPC health service ({@code grpc.health.v1.Health}), for proxies and probes
- * that use it: {@code NOT_SERVING} while the gate is closed (the node drains and collects), {@code SERVING} while it
- * is open or the interceptor passes calls through. It writes into the application's {@link HealthStatusManager}, whose
+ * The node's readiness over the standard gRPC health service ({@code grpc.health.v1.Health}), for clients, proxies
+ * and probes that use it: {@code NOT_SERVING} while the gate is closed (the node drains and collects), {@code SERVING}
+ * while it is open or the interceptor passes calls through. It writes into the application's {@link HealthStatusManager}, whose
  * {@link HealthStatusManager#getHealthService()} the server serves, for the service names given (the whole server,
  * {@value HealthStatusManager#SERVICE_NAME_ALL_SERVICES}, when none): Blade owns those names' statuses; the
  * application keeps the others.
  *
  * <p>The gate has no listener: it is one shared {@code AtomicLong} that the node closes on its heap watcher's thread,
  * and that copies of Blade in other class loaders (the agent's) share through JDK types only. So a daemon thread,
- * {@code blade-grpc-health}, reads it every 5 ms and tells the health service when it changed. A
- * gate closed for less than that may not show; calls are shed with a retry pushback either way, and proxies check
- * health every few seconds: the health service keeps a proxy away during long outages, the interceptor handles each
- * collection.
+ * {@code blade-grpc-health}, reads it every {@value #POLL_MILLIS} ms and tells the health service when it changed.
+ *
+ * <p>Clients that balance on their side and watch their backends' health (grpc-java's {@code round_robin} with a
+ * {@code healthCheckConfig} in its service config and {@code grpc-services} on its classpath: gRPC's client-side
+ * health checking) stop sending to a node as soon as they hear {@code NOT_SERVING}. For them to hear it before the
+ * node stops for its collection, this publisher holds the node's drain open: while the gate is open it counts as one
+ * call in flight ({@link io.bladegc.api.Gate#inFlight()} is one higher), and once it sees the gate closed it publishes
+ * {@code NOT_SERVING} and leaves the gate {@value #ANNOUNCE_MILLIS} ms later (or at the node's drain timeout, if this
+ * thread is kept from running). Calls that reach the node meanwhile are shed at once, while it still runs, and
+ * retried elsewhere; without the hold, a call sent in the gap would wait out the whole pause before being shed. A gate
+ * closed for less than a poll may not show; calls are shed either way.
  *
  * <p>Thread-safe. {@link #close()} stops the thread and leaves the statuses as they last were; call it, and the
  * manager's {@link HealthStatusManager#enterTerminalState()}, when the server shuts down.
@@ -30,6 +38,11 @@ import java.util.concurrent.TimeUnit;
 public final class BladeHealth implements AutoCloseable {
     /** How often the gate is read, in milliseconds. */
     static final long POLL_MILLIS = 5;
+    /**
+     * How long the drain is held open after {@code NOT_SERVING} is published, in milliseconds: a watching client's
+     * stream delivers it within a millisecond or two on a quiet host; four polls leave room for a busy one.
+     */
+    static final long ANNOUNCE_MILLIS = 20;
 
     private static final System.Logger LOG = System.getLogger(BladeHealth.class.getName());
 
@@ -37,7 +50,10 @@ public final class BladeHealth implements AutoCloseable {
     private final BladeServerInterceptor interceptor;
     private final List<String> services;
     private final ScheduledExecutorService poller;
-    private ServingStatus published; // by start, then by the poller's thread only (scheduling orders the two)
+    private ServingStatus published; // guarded by this
+    private Gate held; // the gate this publisher counts as in flight, or null; guarded by this
+    private long closedSeenAt; // System.nanoTime() when the held gate was first seen closed, 0 while open; this
+    private boolean closed; // guarded by this
 
     private BladeHealth(HealthStatusManager health, BladeServerInterceptor interceptor, List<String> services) {
         this.health = health;
@@ -79,19 +95,47 @@ public final class BladeHealth implements AutoCloseable {
         }
     }
 
-    private void publish() {
-        ServingStatus now = interceptor.isGateOpen() ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
+    private synchronized void publish() {
+        if (closed) {
+            return;
+        }
+        boolean open = interceptor.isGateOpen();
+        ServingStatus now = open ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
         if (now != published) {
             for (String service : services) {
                 health.setStatus(service, now);
             }
             published = now;
         }
+        if (held == null) {
+            Gate gate = interceptor.gate();
+            if (open && gate != null && gate.tryEnter()) {
+                held = gate;
+            }
+        } else if (held.isOpen()) {
+            closedSeenAt = 0;
+        } else if (closedSeenAt == 0) {
+            closedSeenAt = System.nanoTime();
+        } else if (System.nanoTime() - closedSeenAt >= TimeUnit.MILLISECONDS.toNanos(ANNOUNCE_MILLIS)) {
+            release();
+        }
     }
 
-    /** Stops reading the gate; the statuses stay as they last were. Idempotent. */
+    private void release() {
+        held.exit();
+        held = null;
+        closedSeenAt = 0;
+    }
+
+    /** Stops reading the gate and leaves it; the statuses stay as they last were. Idempotent. */
     @Override
     public void close() {
         poller.shutdownNow();
+        synchronized (this) {
+            closed = true;
+            if (held != null) {
+                release();
+            }
+        }
     }
 }

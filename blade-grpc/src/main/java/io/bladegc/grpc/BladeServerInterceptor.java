@@ -127,6 +127,12 @@ public final class BladeServerInterceptor implements ServerInterceptor, AutoClos
         return n == null || n.gate().isOpen();
     }
 
+    /** @return the node's gate, or {@code null} for a pass-through */
+    Gate gate() {
+        BladeNode n = node.get();
+        return n == null ? null : n.gate();
+    }
+
     /** @return whether calls are only passed on (disabled, no node, or closed) */
     public boolean isPassThrough() {
         return node.get() == null;

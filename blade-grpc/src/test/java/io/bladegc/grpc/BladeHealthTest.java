@@ -94,6 +94,23 @@ class BladeHealthTest {
     }
 
     @Test
+    void theDrainLastsUntilWatchersWereToldNotServingAndThenSomeMore() {
+        published = BladeHealth.start(health, blade);
+        await().atMost(WAIT).until(() -> node.gate().inFlight() == 1); // the publisher's hold on the next drain
+        long closedAt = System.nanoTime();
+        node.gate().close();
+        assertThat(node.gate().awaitDrained(WAIT)).isTrue();
+        long drainedAfterNanos = System.nanoTime() - closedAt;
+        assertThat(check("")).as("published before the drain ended").isEqualTo(ServingStatus.NOT_SERVING);
+        assertThat(drainedAfterNanos).as("the drain's length, ns")
+            .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(BladeHealth.ANNOUNCE_MILLIS));
+        node.gate().open();
+        await().atMost(WAIT).until(() -> node.gate().inFlight() == 1);
+        published.close();
+        assertThat(node.gate().inFlight()).as("a closed publisher holds no drain").isZero();
+    }
+
+    @Test
     void aPassThroughInterceptorIsAlwaysServing() throws Exception {
         BladeServerInterceptor passThrough = new BladeServerInterceptor(null);
         published = BladeHealth.start(health, passThrough);

@@ -7,10 +7,12 @@ import io.bladegc.api.BladeOptions;
 import io.bladegc.benchmarks.demo.GcRecorder;
 import io.bladegc.benchmarks.demo.NodeStats;
 import io.bladegc.benchmarks.demo.Workload;
+import io.bladegc.grpc.BladeHealth;
 import io.bladegc.grpc.BladeServerInterceptor;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -22,7 +24,8 @@ import java.util.Map;
 
 /**
  * A gRPC backend for {@code GrpcClusterIT} and the suite's {@code grpc-cluster} scenario: {@link GarbageService} on
- * 127.0.0.1 behind {@link BladeServerInterceptor} (which joins the agent's node; the agent's options apply), and a
+ * 127.0.0.1 behind {@link BladeServerInterceptor} (which joins the agent's node; the agent's options apply), the
+ * standard health service beside it with {@link BladeHealth} publishing the gate's state to it, and a
  * small HTTP server beside it, not behind Blade, with the demo server's {@code GET /stats} fields the tests read
  * ({@code gcPauses} from {@link GcRecorder}, {@code gcEventsDropped}, {@code node} from {@link NodeStats}) plus
  * {@code shed} (the interceptor's {@code shedCount()}) and {@code unaryBusyCollections} (collections with a unary call
@@ -51,10 +54,13 @@ public final class GrpcBackend {
                 Integer.parseInt(args[5]));
         BladeServerInterceptor blade = BladeServerInterceptor.start(on ? BladeOptions.defaults()
             : BladeOptions.builder().enabled(false).build());
+        HealthStatusManager health = new HealthStatusManager();
+        BladeHealth.start(health, blade);
         InetAddress loopback = InetAddress.getLoopbackAddress();
         Server server = NettyServerBuilder.forAddress(new InetSocketAddress(loopback, 0))
             // intercept(service, a, b) runs b first: busy's interval of a call contains the gate's
             .addService(ServerInterceptors.intercept(new GarbageService(node, workload), blade, busy))
+            .addService(health.getHealthService()) // not gated: clients watch it while the node drains
             .build()
             .start();
         HttpServer stats = HttpServer.create(new InetSocketAddress(loopback, 0), 16);

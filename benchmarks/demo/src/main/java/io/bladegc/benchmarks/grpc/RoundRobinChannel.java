@@ -10,9 +10,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A grpc-java client channel over fixed backends as docs/grpc.md configures one for Blade: {@code round_robin} over
- * the addresses ({@link StaticAddresses}, registered while the channel is open) and a retry policy for
- * {@code UNAVAILABLE}, the status a shedding backend answers with, whose {@code grpc-retry-pushback-ms} trailer
- * grpc-java obeys. {@link #close()} shuts the channel down and deregisters the addresses. Thread-safe as grpc-java's
+ * the addresses ({@link StaticAddresses}, registered while the channel is open) with client-side health checking
+ * (each backend's {@code grpc.health.v1.Health/Watch} for the whole server, {@code ""}: a backend that says
+ * {@code NOT_SERVING} while it drains and collects gets no calls), and a retry policy for {@code UNAVAILABLE}, the
+ * status a shedding backend answers with, whose {@code grpc-retry-pushback-ms} trailer grpc-java obeys. {@link #close()} shuts the channel down and deregisters the addresses. Thread-safe as grpc-java's
  * channel is.
  */
 public final class RoundRobinChannel implements AutoCloseable {
@@ -49,11 +50,11 @@ public final class RoundRobinChannel implements AutoCloseable {
     }
 
     /**
-     * docs/grpc.md's policy, for every method: {@code UNAVAILABLE} retried, backing off from 10 ms to 100 ms at most
-     * (a pushback, when the server sends one, replaces the backoff).
+     * docs/grpc.md's service config: health checking of the whole server, and for every method {@code UNAVAILABLE}
+     * retried, backing off from 10 ms to 100 ms at most (a pushback, when the server sends one, replaces the backoff).
      */
     static Map<String, ?> retryUnavailable(int maxAttempts) {
-        return Map.of("methodConfig", List.of(Map.of(
+        return Map.of("healthCheckConfig", Map.of("serviceName", ""), "methodConfig", List.of(Map.of(
             "name", List.of(Map.of()),
             "retryPolicy", Map.of(
                 "maxAttempts", (double) maxAttempts,
