@@ -21,10 +21,13 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link Status#UNAVAILABLE}, a description saying Blade collects, and the trailer {@value #RETRY_PUSHBACK_MS_NAME}.
  * A gRPC client with a retry policy for {@code UNAVAILABLE} waits that many milliseconds and tries again, on whichever
  * backend its load balancer picks next; see {@code docs/grpc.md}. The pushback is {@code 0} when the node is
- * coordinated ({@link BladeNode#coordinated()}): other nodes serve while it collects, and a retry sent to one of them
- * at once is answered at once, where waiting would add the whole pause to the call. A node on its own (single-node,
- * GCI mode) sends its retry hint instead: its pause model's expected pause plus the drain, rounded up as the servlet
- * filter's {@code Retry-After} ({@link RetryAfter}), for a client that has no other backend.
+ * coordinated ({@link BladeNode#coordinated()}) and the call is a first attempt: other nodes serve while it collects,
+ * and a retry sent to one of them at once is answered at once, where waiting would add the whole pause to the call.
+ * Otherwise it is the node's retry hint: its pause model's expected pause plus the drain, rounded up as the servlet
+ * filter's {@code Retry-After} ({@link RetryAfter}). That is what a node on its own (single-node, GCI mode) sends,
+ * and what a coordinated node sends to a retry (the client's header {@value #PREVIOUS_ATTEMPTS_NAME} names one): a
+ * client whose retry came back to the collecting node may have no other (one connection through a layer-4 proxy, a
+ * Kubernetes service), and must not spend its attempts in the same few milliseconds.
  *
  * <pre>{@code
  * BladeServerInterceptor blade = BladeServerInterceptor.start(BladeOptions.defaults());
@@ -46,6 +49,12 @@ import java.util.concurrent.atomic.LongAdder;
 public final class BladeServerInterceptor implements ServerInterceptor, AutoCloseable {
     /** The name of the trailer that tells gRPC clients when to retry: {@value}. */
     public static final String RETRY_PUSHBACK_MS_NAME = "grpc-retry-pushback-ms";
+
+    /** The header by which a gRPC client marks a retry (gRFC A6): the number of attempts before this one. */
+    public static final String PREVIOUS_ATTEMPTS_NAME = "grpc-previous-rpc-attempts";
+
+    private static final Metadata.Key<String> PREVIOUS_ATTEMPTS =
+        Metadata.Key.of(PREVIOUS_ATTEMPTS_NAME, Metadata.ASCII_STRING_MARSHALLER);
 
     /** The trailer {@value #RETRY_PUSHBACK_MS_NAME} of a shed call: whole milliseconds, ASCII. */
     public static final Metadata.Key<String> RETRY_PUSHBACK_MS =
@@ -85,7 +94,7 @@ public final class BladeServerInterceptor implements ServerInterceptor, AutoClos
         }
         Gate gate = n.gate();
         if (!gate.tryEnter()) {
-            shed(n, call);
+            shed(n, call, headers);
             return new ServerCall.Listener<>() {
             };
         }
@@ -99,9 +108,9 @@ public final class BladeServerInterceptor implements ServerInterceptor, AutoClos
         return new InFlightCall<>(listener, gate);
     }
 
-    private void shed(BladeNode n, ServerCall<?, ?> call) {
+    private void shed(BladeNode n, ServerCall<?, ?> call, Metadata headers) {
         shed.increment();
-        boolean othersServe = n.coordinated();
+        boolean othersServe = n.coordinated() && headers.get(PREVIOUS_ATTEMPTS) == null;
         long millis = othersServe ? 0 : RetryAfter.millis(RetryAfter.nanos(() -> n.retryAfter().toNanos()));
         Metadata trailers = new Metadata();
         trailers.put(RETRY_PUSHBACK_MS, Long.toString(millis));

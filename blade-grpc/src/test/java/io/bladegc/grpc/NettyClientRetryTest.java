@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
+import io.bladegc.api.GcDecision;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Server;
@@ -31,7 +32,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Over real HTTP/2 (Netty on 127.0.0.1): a stock gRPC client whose service config retries {@code UNAVAILABLE} waits
- * the shed call's pushback, not its own backoff, and then succeeds once the gate is open.
+ * the shed call's pushback, not its own backoff, and then succeeds once the gate is open. A coordinated node sends a
+ * first attempt elsewhere at once (pushback 0); its retry, which the client marks, when it comes back to the same
+ * node (one connection here, as through a layer-4 proxy) is told the node's hint.
  */
 class NettyClientRetryTest {
     private static final long PUSHBACK_MS = 300;
@@ -103,6 +106,21 @@ class NettyClientRetryTest {
         assertThat(attempts).hasSize(3);
         assertThat(millisBetweenAttempts(0)).isGreaterThanOrEqualTo(PUSHBACK_MS);
         assertThat(millisBetweenAttempts(1)).isGreaterThanOrEqualTo(PUSHBACK_MS);
+    }
+
+    @Test
+    void aCoordinatedNodeSendsAFirstAttemptOnAtOnceAndMakesARetryThatCameBackWait() {
+        node.register(request -> GcDecision.DEFER);
+        node.gate().close();
+        StatusRuntimeException e = catchThrowableOfType(StatusRuntimeException.class,
+            () -> stub().unaryRpc(request("hello")));
+
+        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+        assertThat(attempts).hasSize(3);
+        assertThat(millisBetweenAttempts(0)).as("pushback 0: the retry went out at once")
+            .isLessThan(PUSHBACK_MS);
+        assertThat(millisBetweenAttempts(1)).as("the retry, marked grpc-previous-rpc-attempts, waited the hint")
+            .isGreaterThanOrEqualTo(PUSHBACK_MS);
     }
 
     private SimpleServiceGrpc.SimpleServiceBlockingStub stub() {

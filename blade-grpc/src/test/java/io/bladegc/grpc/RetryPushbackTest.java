@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.bladegc.api.GcDecision;
+import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.stub.MetadataUtils;
 import java.time.Duration;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -48,6 +50,15 @@ class RetryPushbackTest {
             assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
             assertThat(e.getTrailers().get(BladeServerInterceptor.RETRY_PUSHBACK_MS)).isEqualTo("0");
             assertThat(e.getStatus().getDescription()).isEqualTo("Blade: collecting garbage; retry on another backend");
+
+            Metadata retry = new Metadata();
+            retry.put(Metadata.Key.of(BladeServerInterceptor.PREVIOUS_ATTEMPTS_NAME, Metadata.ASCII_STRING_MARSHALLER),
+                "1");
+            StatusRuntimeException again = catchThrowableOfType(StatusRuntimeException.class,
+                () -> server.blocking().withInterceptors(MetadataUtils.newAttachHeadersInterceptor(retry))
+                    .unaryRpc(request("hello")));
+            assertThat(again.getTrailers().get(BladeServerInterceptor.RETRY_PUSHBACK_MS))
+                .as("a retry that came back waits the hint").isEqualTo("40");
         }
     }
 
