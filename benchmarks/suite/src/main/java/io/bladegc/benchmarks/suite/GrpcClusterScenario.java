@@ -1,5 +1,6 @@
 package io.bladegc.benchmarks.suite;
 
+import io.bladegc.benchmarks.cluster.ClusterDemo;
 import io.bladegc.benchmarks.grpc.GrpcBackend;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,8 +39,14 @@ public final class GrpcClusterScenario {
     static final int MAX_ATTEMPTS = 8;
     /** Epsilon's heap besides the per-call garbage and churn: http-cluster's (the live set, classes, start-up). */
     static final int EPSILON_BASE_MIB = HttpClusterScenario.EPSILON_BASE_MIB;
-    /** The coordinator's options: generic mode (no balancer to drive), K = 1 (its default). */
-    static final List<String> COORDINATOR_ARGS = List.of("--lease", "5s");
+    /**
+     * The coordinator's options, http-cluster's ({@link ClusterDemo#COORDINATOR_ARGS}): K = 1 and a second slot for a
+     * node whose JVM is about to collect while another collects; in generic mode (no balancer to drive). With K = 1
+     * alone (2026-11-27) a backend's young collection that came due during another's full one ran on its own, with
+     * calls in flight: in a quick run the largest spike of Blade's latency, 64 ms, was one backend's 58 ms young
+     * collection inside another's 482 ms full one (their GC logs, time-stamped).
+     */
+    static final List<String> COORDINATOR_ARGS = ClusterDemo.COORDINATOR_ARGS;
 
     private GrpcClusterScenario() {
     }
@@ -72,7 +79,7 @@ public final class GrpcClusterScenario {
             new Arm("g1", java, BackendFlags.of(BackendFlags.G1, heap), BladeMode.NONE, "G1, no agent"),
             new Arm("blade-parallel", java, BackendFlags.of(HttpClusterScenario.PARALLEL, heap), BladeMode.COORDINATED,
                 "Parallel (fixed 96 MiB young generation), interceptor + agent coordinated, coordinator in generic"
-                    + " mode (K = 1)"),
+                    + " mode (K = 1, a second slot for a due node)"),
             new Arm("epsilon", java, BackendFlags.of(List.of("-XX:+UnlockExperimentalVMOptions", "-XX:+UseEpsilonGC"),
                 List.of("-Xms" + epsilon.mib() + "m", "-Xmx" + epsilon.mib() + "m")), BladeMode.NONE,
                 "Epsilon (no collection): the floor"));
