@@ -99,7 +99,8 @@ public final class BladeHealth implements AutoCloseable {
         if (closed) {
             return;
         }
-        boolean open = interceptor.isGateOpen();
+        Gate gate = interceptor.gate(); // null: a pass-through, always serving
+        boolean open = gate == null || gate.isOpen();
         ServingStatus now = open ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
         if (now != published) {
             for (String service : services) {
@@ -108,7 +109,6 @@ public final class BladeHealth implements AutoCloseable {
             published = now;
         }
         if (held == null) {
-            Gate gate = interceptor.gate();
             if (open && gate != null && gate.tryEnter()) {
                 held = gate;
             }

@@ -126,14 +126,14 @@ public final class BladeServerInterceptor implements ServerInterceptor, AutoClos
 
     /** @return calls and requests in flight through the node's gate (every entry of the node); 0 for a pass-through */
     public long inFlight() {
-        BladeNode n = node.get();
-        return n == null ? 0 : n.gate().inFlight();
+        Gate g = gate();
+        return g == null ? 0 : g.inFlight();
     }
 
     /** @return whether the gate admits new calls; always {@code true} for a pass-through */
     public boolean isGateOpen() {
-        BladeNode n = node.get();
-        return n == null || n.gate().isOpen();
+        Gate g = gate();
+        return g == null || g.isOpen();
     }
 
     /** @return the node's gate, or {@code null} for a pass-through */
