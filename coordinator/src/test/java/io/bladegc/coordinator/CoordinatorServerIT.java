@@ -153,6 +153,57 @@ class CoordinatorServerIT {
         assertThat(json(stale).path("message").asText()).contains("epoch " + epoch);
     }
 
+    /**
+     * Issue 33: a node queued behind another withdraws its request (the JVM collected on its own), and an acquire for
+     * the same GC id that was on its way arrives after the cancel. It is refused and nothing is queued, so the slot is
+     * not granted to a node that moved on; the same when the cancel overtook the request's first acquire.
+     */
+    @Test
+    void aWithdrawnRequestAskedForAgainIsRefusedAndNothingQueued() throws Exception {
+        start();
+        for (String n : List.of("n1", "n2", "n3")) {
+            post("/v1/nodes/" + n + "/join", "");
+        }
+        long epoch = json(post("/v1/nodes/n2/acquire", "{\"gcId\":1,\"leadMillis\":10}")).path("epoch").asLong();
+        CompletableFuture<HttpResponse<String>> poll = postAsync("/v1/nodes/n1/acquire",
+            "{\"gcId\":3,\"leadMillis\":4,\"fullPauseMillis\":250,\"waitMillis\":10000}");
+        await().atMost(Duration.ofSeconds(5))
+            .until(() -> json(get("/v1/cluster")).path("queue").toString().contains("\"node\":\"n1\""));
+        assertThat(json(post("/v1/nodes/n1/cancel", "{\"gcId\":3}")).path("status").asText()).isEqualTo("OK");
+        assertThat(json(poll.get(5, TimeUnit.SECONDS)).path("status").asText()).isEqualTo("CANCELLED");
+
+        HttpResponse<String> late = post("/v1/nodes/n1/acquire",
+            "{\"gcId\":3,\"leadMillis\":3,\"fullPauseMillis\":250,\"waitMillis\":50}");
+        assertThat(late.statusCode()).isEqualTo(409);
+        assertThat(json(late).path("status").asText()).isEqualTo("REJECTED");
+        assertThat(json(late).path("message").asText()).contains("GC request 3 of node n1 has ended");
+
+        assertThat(json(post("/v1/nodes/n3/cancel", "{\"gcId\":2}")).path("status").asText())
+            .as("a cancel that overtook its acquire").isEqualTo("OK");
+        assertThat(post("/v1/nodes/n3/acquire", "{\"gcId\":2,\"leadMillis\":3,\"waitMillis\":50}").statusCode())
+            .isEqualTo(409);
+
+        JsonNode cluster = json(get("/v1/cluster"));
+        assertThat(cluster.path("queue")).isEmpty();
+        assertThat(post("/v1/nodes/n2/release", "{\"epoch\":" + epoch + ",\"pauseMillis\":20}").statusCode())
+            .isEqualTo(200);
+        assertThat(json(get("/v1/cluster")).path("collecting")).as("nobody is granted the slot").isEmpty();
+        assertThat(lb.calls()).containsExactly("drain n2", "ready n2");
+        JsonNode next = json(post("/v1/nodes/n1/acquire", "{\"gcId\":4,\"leadMillis\":10}"));
+        assertThat(next.path("status").asText()).as("the node's next request").isEqualTo("GRANTED");
+
+        CompletableFuture<HttpResponse<String>> live = postAsync("/v1/nodes/n3/acquire",
+            "{\"gcId\":5,\"leadMillis\":10,\"waitMillis\":10000}");
+        await().atMost(Duration.ofSeconds(5))
+            .until(() -> json(get("/v1/cluster")).path("queue").toString().contains("\"node\":\"n3\""));
+        assertThat(post("/v1/nodes/n3/acquire", "{\"gcId\":2,\"leadMillis\":3}").statusCode()).isEqualTo(409);
+        assertThat(live).as("a late acquire leaves the node's live long-poll alone").isNotDone();
+        post("/v1/nodes/n1/release", "{\"epoch\":" + next.path("epoch").asLong() + ",\"pauseMillis\":20}");
+        JsonNode granted = json(live.get(5, TimeUnit.SECONDS));
+        assertThat(granted.path("status").asText()).isEqualTo("GRANTED");
+        assertThat(granted.path("gcId").asLong()).isEqualTo(5);
+    }
+
     @Test
     void aLongPollTimesOutWithItsQueuePosition() throws Exception {
         start();

@@ -18,6 +18,7 @@ import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.apache.ratis.conf.RaftProperties;
@@ -142,7 +143,8 @@ public final class RaftBlade implements AutoCloseable {
         Optional<BladeNode> node = Blade.node();
         LongSupplier due = node.isPresent() ? node.get()::dueInMillis : () -> -1;
         LongSupplier fullDue = node.isPresent() ? node.get()::fullDueInMillis : () -> -1;
-        heartbeats.scheduleWithFixedDelay(() -> heartbeat(slots, self, due, fullDue, unavailable), 0, every,
+        AtomicBoolean joined = new AtomicBoolean();
+        heartbeats.scheduleWithFixedDelay(() -> heartbeat(slots, self, joined, due, fullDue, unavailable), 0, every,
             TimeUnit.MILLISECONDS);
         if (node.isEmpty()) {
             LOG.log(Level.WARNING, "Blade raft " + self + ": no Blade node in this JVM (attach the agent: "
@@ -175,9 +177,17 @@ public final class RaftBlade implements AutoCloseable {
             options.callTimeout().multipliedBy(2).plus(MAX_WAIT), FIRST_LEAD, false);
     }
 
-    private static void heartbeat(SlotClient slots, String self, LongSupplier due, LongSupplier fullDue,
-                                  AtomicLong unavailable) {
+    /**
+     * One beat: the first that reaches the ledger joins (a peer restarted before the ledger lost it numbers its GC
+     * requests from 1 again, and only a join makes the ledger take ids it had seen end), the later ones heartbeat.
+     */
+    private static void heartbeat(SlotClient slots, String self, AtomicBoolean joined, LongSupplier due,
+                                  LongSupplier fullDue, AtomicLong unavailable) {
         try {
+            if (!joined.get()) {
+                joined.set(slots.join(self).status() == Status.OK);
+                return;
+            }
             Outcome o = slots.heartbeat(self, due.getAsLong(), fullDue.getAsLong());
             if (o.status() == Status.UNKNOWN_NODE) {
                 slots.join(self);

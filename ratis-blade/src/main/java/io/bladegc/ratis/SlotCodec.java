@@ -29,8 +29,11 @@ import java.util.Map;
  * <p>Stateless and thread-safe.
  */
 final class SlotCodec {
-    /** 2: grants say whether they are full, queue entries carry the full pause offered, members when they are due. */
-    private static final byte VERSION = 4;
+    /**
+     * 5: snapshots carry each member's newest ended GC request (4: grants say whether they are full, queue entries carry
+     * the full pause offered, members when they are due).
+     */
+    private static final byte VERSION = 5;
 
     private SlotCodec() {
     }
@@ -151,6 +154,7 @@ final class SlotCodec {
             out.writeLong(m.lastSeen());
             out.writeLong(m.dueAt());
             out.writeLong(m.fullDueAt());
+            out.writeLong(m.endedGcId());
         }
         writeGrants(out, state.grants());
         writeQueue(out, state.queue());
@@ -168,7 +172,8 @@ final class SlotCodec {
         int n = in.readInt();
         List<LedgerState.Member> members = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            members.add(new LedgerState.Member(in.readUTF(), in.readLong(), in.readLong(), in.readLong()));
+            members.add(new LedgerState.Member(in.readUTF(), in.readLong(), in.readLong(), in.readLong(),
+                in.readLong()));
         }
         LedgerState state = new LedgerState(members, readGrants(in), readQueue(in), in.readLong(), in.readLong(),
             in.readLong());

@@ -8,7 +8,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Waits for a ledger call while watching the node: the wait ends early when the JVM collected on its own or a newer
- * GC request came, and it never lasts longer than the bound, whatever the port does.
+ * GC request came, and it never lasts longer than the bound, whatever the port does; a call the wait ends without is
+ * cancelled.
  *
  * <p>Thread-safe; stateless between calls.
  */
@@ -42,7 +43,9 @@ final class CallWatcher {
     /**
      * @param call      the call that is out
      * @param collected whether the JVM collected since the request was made
-     * @return what came first; a call still out at the bound is cancelled and counts as failed
+     * @return what came first; a call still out when the wait ends otherwise is cancelled (a port abandons it: an
+     *     acquire not yet sent is then never sent, so that it cannot reach the ledger after the holder withdrew its
+     *     request), and one still out at the bound counts as failed
      */
     <T> Waited<T> await(CompletableFuture<T> call, BooleanSupplier collected) {
         long deadline = System.nanoTime() + boundNanos;
@@ -59,9 +62,11 @@ final class CallWatcher {
                 return Waited.failed(new SlotPortException("interrupted", false, e));
             }
             if (collected.getAsBoolean()) {
+                call.cancel(true);
                 return new Waited<>(null, null, true, false);
             }
             if (superseded.getAsBoolean()) {
+                call.cancel(true);
                 return new Waited<>(null, null, false, true);
             }
             if (System.nanoTime() - deadline > 0) {

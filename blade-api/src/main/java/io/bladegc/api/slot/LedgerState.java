@@ -29,11 +29,13 @@ public record LedgerState(List<Member> members, List<Grant> grants, List<QueueEn
      * @param dueAt    when it expects its JVM to collect (the ledger's clock), {@link Long#MAX_VALUE} when unknown
      * @param fullDueAt when it expects its JVM to run a full collection (the ledger's clock), {@link Long#MAX_VALUE}
      *                  when unknown
+     * @param endedGcId its newest GC request that ended (cancelled, released, expired or replaced), 0 when none: the
+     *                  ledger refuses to queue it or an older one again
      */
-    public record Member(String node, long lastSeen, long dueAt, long fullDueAt) {
-        /** A member whose next collections are unknown. */
+    public record Member(String node, long lastSeen, long dueAt, long fullDueAt, long endedGcId) {
+        /** A member whose next collections are unknown and who has no ended request. */
         public Member(String node, long lastSeen) {
-            this(node, lastSeen, Long.MAX_VALUE, Long.MAX_VALUE);
+            this(node, lastSeen, Long.MAX_VALUE, Long.MAX_VALUE, 0);
         }
     }
 }

@@ -2,6 +2,7 @@ package io.bladegc.api.slot;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,6 +25,12 @@ import java.util.TreeSet;
  *       {@link Status#STALE_EPOCH};</li>
  *   <li>{@code acquire} is idempotent per (node, gcId); {@code cancel} withdraws a request (the JVM collected on its
  *       own) and gives back a grant made for it;</li>
+ *   <li><b>ids only grow</b>: the ledger keeps each member's newest ended request (cancelled, released, expired, or
+ *       replaced by a newer one) and refuses ({@link Status#REJECTED}) to queue or grant it, or an older one, again:
+ *       an acquire that reaches the ledger after the cancel that withdrew it (it was on its way when the JVM
+ *       collected) would otherwise hold a slot for a node that moved on, until the lease ran out. A cancel counts even
+ *       when it comes first and finds nothing. A join starts the count anew: it may come from a restarted process,
+ *       whose ids start again from 1;</li>
  *   <li>a member silent for {@link SlotPolicy#memberTimeoutMillis()} is lost: it leaves the live members and the
  *       queue, but a grant it holds still runs to its deadline (it may be collecting while frozen);</li>
  *   <li><b>spreading full collections</b>: a node whose old generation fills up may offer, with a request for a young
@@ -76,6 +83,8 @@ public final class SlotLedger {
     /** When members expect their JVM to collect, and to need a full collection. */
     private final DueTimes due = new DueTimes();
     private final Map<String, Grant> grants = new LinkedHashMap<>();
+    /** Each member's newest ended GC request: it and older ones are never queued again. */
+    private final Map<String, Long> endedGcIds = new HashMap<>();
     private final TreeSet<Waiting> queue = new TreeSet<>(MOST_URGENT_FIRST);
     private final long grantsFrom;
     private long epoch;
@@ -104,9 +113,14 @@ public final class SlotLedger {
         this.grantsFrom = grantsFrom;
     }
 
-    /** Adds a member, or refreshes it (a join is also a heartbeat). */
+    /**
+     * Adds a member, or refreshes it (a join is also a heartbeat). Either way the member's GC ids count anew: a join
+     * comes from a process that starts (perhaps restarted, numbering its requests from 1 again) or that the ledger
+     * may have forgotten.
+     */
     public Outcome join(String node, long now) {
         List<SlotEvent> events = advance(now);
+        endedGcIds.remove(node);
         if (!seen(node)) {
             lastSeen.put(node, clock);
             events.add(event(SlotEvent.Type.JOINED, node, 0, 0, ""));
@@ -156,6 +170,7 @@ public final class SlotLedger {
             return notAMember(node, events);
         }
         due.forget(node);
+        endedGcIds.remove(node);
         queue.removeIf(w -> w.node().equals(node));
         Grant g = grants.remove(node);
         if (g != null) {
@@ -170,7 +185,8 @@ public final class SlotLedger {
      * Asks for a slot for GC request {@code gcId}, which the node expects to need within {@code leadMillis}.
      *
      * @return {@link Status#GRANTED}, {@link Status#QUEUED}, {@link Status#UNKNOWN_NODE}, or {@link Status#REJECTED}
-     *     (bad arguments, or the node holds a grant for another request)
+     *     (bad arguments, the node holds a grant for another request, or the request has ended or is older than the
+     *     one the node has queued: ids only grow)
      */
     public Outcome acquire(String node, long gcId, long leadMillis, long now) {
         return acquire(node, gcId, leadMillis, 0, now);
@@ -201,10 +217,20 @@ public final class SlotLedger {
                 : answer(Status.REJECTED, node, "node " + node + " holds a grant for gc " + held.gcId()
                     + " (epoch " + held.epoch() + "); release it first", events);
         }
+        long ended = endedGcIds.getOrDefault(node, 0L);
+        if (gcId <= ended) {
+            return answer(Status.REJECTED, node, "GC request " + gcId + " of node " + node + " has ended (its newest "
+                + "ended request is gc " + ended + "); a new request needs a newer id", events);
+        }
         Waiting waiting = waitingOf(node);
+        if (waiting != null && gcId < waiting.gcId()) {
+            return answer(Status.REJECTED, node, "GC request " + gcId + " of node " + node + " is older than the one "
+                + "it has queued (gc " + waiting.gcId() + ")", events);
+        }
         if (waiting == null || waiting.gcId() != gcId) {
             if (waiting != null) {
                 queue.remove(waiting); // a newer request replaces one the node no longer needs
+                ended(node, waiting.gcId());
             }
             long urgentAt = saturatedAdd(clock, leadMillis);
             due.due(node, urgentAt);
@@ -228,6 +254,7 @@ public final class SlotLedger {
         }
         grants.remove(node);
         due.collected(node, g.full());
+        ended(node, g.gcId());
         seen(node);
         events.add(event(SlotEvent.Type.RELEASED, node, g.gcId(), g.epoch(), "pause " + pauseMillis + " ms"));
         promote(events);
@@ -253,20 +280,22 @@ public final class SlotLedger {
     }
 
     /**
-     * Withdraws GC request {@code gcId}: out of the queue, and a grant made for it is given back. {@link Status#OK}
-     * for a member (also when nothing matched), {@link Status#UNKNOWN_NODE} for a node that is no member and holds
-     * nothing.
+     * Withdraws GC request {@code gcId}: out of the queue (and an older request of the node's with it), and a grant
+     * made for it is given back; from then on the ledger refuses it and older ones, also when this cancel came before
+     * the acquire it withdraws. {@link Status#OK} for a member (also when nothing matched),
+     * {@link Status#UNKNOWN_NODE} for a node that is no member and holds nothing.
      */
     public Outcome cancel(String node, long gcId, long now) {
         List<SlotEvent> events = advance(now);
         if (!lastSeen.containsKey(node) && !grants.containsKey(node) && waitingOf(node) == null) {
             return notAMember(node, events);
         }
+        ended(node, gcId);
         Waiting w = waitingOf(node);
-        if (w != null && w.gcId() == gcId) {
+        if (w != null && w.gcId() <= gcId) {
             due.collected(node, false);
             queue.remove(w);
-            events.add(event(SlotEvent.Type.CANCELLED, node, gcId, 0, "queued"));
+            events.add(event(SlotEvent.Type.CANCELLED, node, w.gcId(), 0, "queued"));
         }
         Grant g = grants.get(node);
         if (g != null && g.gcId() == gcId) {
@@ -298,7 +327,7 @@ public final class SlotLedger {
     public LedgerState state() {
         List<LedgerState.Member> members = new ArrayList<>();
         lastSeen.forEach((node, at) -> members.add(new LedgerState.Member(node, at,
-            due.dueAt(node), due.fullDueAt(node))));
+            due.dueAt(node), due.fullDueAt(node), endedGcIds.getOrDefault(node, 0L))));
         List<QueueEntry> waiting = new ArrayList<>();
         for (Waiting w : queue) {
             waiting.add(new QueueEntry(w.node(), w.gcId(), w.urgentAt(), w.fullPauseMillis()));
@@ -320,6 +349,7 @@ public final class SlotLedger {
             ledger.lastSeen.put(m.node(), m.lastSeen());
             ledger.due.due(m.node(), m.dueAt());
             ledger.due.fullDue(m.node(), m.fullDueAt());
+            ledger.ended(m.node(), m.endedGcId());
         }
         for (Grant g : state.grants()) {
             ledger.grants.put(g.node(), g);
@@ -382,6 +412,7 @@ public final class SlotLedger {
             Grant g = it.next();
             if (g.deadline() <= clock) {
                 it.remove();
+                ended(g.node(), g.gcId());
                 events.add(event(SlotEvent.Type.EXPIRED, g.node(), g.gcId(), g.epoch(), "lease deadline passed"));
             }
         }
@@ -395,6 +426,7 @@ public final class SlotLedger {
             }
             it.remove();
             due.forget(node);
+            endedGcIds.remove(node);
             queue.removeIf(w -> w.node().equals(node));
             events.add(event(SlotEvent.Type.LOST, node, 0, 0, "silent for " + silent + " ms"));
         }
@@ -472,6 +504,13 @@ public final class SlotLedger {
             i++;
         }
         return -1;
+    }
+
+    /** Notes that {@code node}'s request {@code gcId} ended, when the node is a member (ids only grow). */
+    private void ended(String node, long gcId) {
+        if (gcId > 0 && lastSeen.containsKey(node)) {
+            endedGcIds.merge(node, gcId, Math::max);
+        }
     }
 
     private Waiting waitingOf(String node) {

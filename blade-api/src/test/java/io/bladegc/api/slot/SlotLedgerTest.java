@@ -265,6 +265,83 @@ class SlotLedgerTest {
         assertThat(l.view().collecting()).extracting(Grant::node).containsExactly("c");
     }
 
+    /**
+     * The interleaving of issue 33 (ClusterIT, "leases that ran out"): n1 queues gc 3 offering a full collection; the
+     * JVM collects on its own and the node cancels; an acquire for gc 3 that was on its way arrives after the cancel.
+     * Queued again, it was granted to a node that had moved on and held the only slot until its lease ran out.
+     */
+    @Test
+    void aWithdrawnRequestThatArrivesAgainIsNeverQueuedOrGranted() {
+        SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 5_000, 60_000), "n1", "n2", "n3");
+        Grant n2 = l.acquire("n2", 1, 0, 0).grant();
+        assertThat(l.acquire("n1", 3, 4, 250, 690).status()).isEqualTo(Status.QUEUED);
+        assertThat(l.cancel("n1", 3, 3_902).events()).extracting(SlotEvent::type, SlotEvent::gcId)
+            .containsExactly(org.assertj.core.groups.Tuple.tuple(SlotEvent.Type.CANCELLED, 3L));
+
+        Outcome late = l.acquire("n1", 3, 3, 250, 3_906);
+        assertThat(late.status()).isEqualTo(Status.REJECTED);
+        assertThat(late.message()).contains("GC request 3 of node n1 has ended");
+        assertThat(late.events()).isEmpty();
+        assertThat(l.view().queue()).isEmpty();
+        assertThat(l.release("n2", n2.epoch(), 20, 4_470).events()).extracting(SlotEvent::type)
+            .as("nothing left to grant").containsExactly(SlotEvent.Type.RELEASED);
+        assertThat(l.view().collecting()).isEmpty();
+        assertThat(l.acquire("n1", 4, 10, 4_500).status()).as("the node's next request").isEqualTo(Status.GRANTED);
+    }
+
+    @Test
+    void aCancelThatOvertakesItsAcquireStillWithdrawsIt() {
+        SlotLedger l = ledgerWith(K1, "a", "b");
+        assertThat(l.cancel("a", 5, 10).events()).as("nothing to withdraw yet").isEmpty();
+        assertThat(l.acquire("a", 5, 0, 11).status()).isEqualTo(Status.REJECTED);
+        assertThat(l.view().collecting()).isEmpty();
+        assertThat(l.view().queue()).isEmpty();
+    }
+
+    @Test
+    void aRequestReleasedExpiredOrReplacedIsRefusedAgainAndIdsOnlyGrow() {
+        SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 1_000, 60_000), "a", "b", "c");
+        Grant a = l.acquire("a", 1, 0, 0).grant();
+        l.release("a", a.epoch(), 5, 10);
+        assertThat(l.acquire("a", 1, 0, 20).status()).as("released").isEqualTo(Status.REJECTED);
+
+        l.acquire("b", 2, 0, 20);
+        assertThat(l.tick(1_020)).extracting(SlotEvent::type).containsExactly(SlotEvent.Type.EXPIRED);
+        assertThat(l.acquire("b", 2, 0, 1_030).status()).as("expired").isEqualTo(Status.REJECTED);
+
+        Grant c = l.acquire("c", 1, 0, 1_030).grant();
+        l.acquire("a", 7, 0, 1_040);
+        Outcome older = l.acquire("a", 6, 0, 1_050);
+        assertThat(older.status()).isEqualTo(Status.REJECTED);
+        assertThat(older.message()).contains("older than the one it has queued (gc 7)");
+        l.acquire("a", 8, 0, 1_060); // replaces 7
+        assertThat(l.acquire("a", 7, 0, 1_070).status()).as("replaced").isEqualTo(Status.REJECTED);
+        assertThat(l.view().queue()).extracting(QueueEntry::gcId).containsExactly(8L);
+        l.release("c", c.epoch(), 5, 1_080);
+        assertThat(l.grantOf("a").gcId()).isEqualTo(8);
+    }
+
+    @Test
+    void aJoinCountsTheNodesIdsAnewForAProcessThatRestarted() {
+        SlotLedger l = ledgerWith(K1, "a", "b");
+        Grant a = l.acquire("a", 9, 0, 0).grant();
+        l.release("a", a.epoch(), 5, 10);
+        assertThat(l.acquire("a", 1, 0, 20).status()).isEqualTo(Status.REJECTED);
+        l.join("a", 30); // a restarted before the ledger lost it: its ids start from 1 again
+        assertThat(l.acquire("a", 1, 0, 40).status()).isEqualTo(Status.GRANTED);
+    }
+
+    @Test
+    void endedRequestsSurviveARestore() {
+        SlotLedger l = ledgerWith(K1, "a", "b");
+        l.cancel("a", 4, 10);
+        SlotLedger restored = SlotLedger.restore(K1, l.state());
+        assertThat(restored.state()).isEqualTo(l.state());
+        assertThat(l.state().members()).extracting(LedgerState.Member::endedGcId).containsExactly(4L, 0L);
+        assertThat(restored.acquire("a", 4, 0, 20).status()).isEqualTo(Status.REJECTED);
+        assertThat(restored.acquire("a", 5, 0, 20).status()).isEqualTo(Status.GRANTED);
+    }
+
     @Test
     void aSilentMemberIsLostAndLeavesTheQueueButItsGrantRunsToTheDeadline() {
         SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 0, 10_000, 500), "a", "b", "c");

@@ -126,7 +126,8 @@ public final class SlotService implements AutoCloseable {
      * Asks for a slot. When the node is queued and {@code waitMillis > 0}, the answer waits until the node is granted
      * (after it was taken out of rotation), its request is gone, or {@code waitMillis} passed (then: its queue
      * position). A newer acquire from the same node answers an older one that still waits: with its own answer for
-     * the same {@code gcId}, {@link SlotReply.Kind#CANCELLED} for another one (replaced). {@code fullPauseMillis}
+     * the same {@code gcId}, {@link SlotReply.Kind#CANCELLED} for another one (replaced); one the ledger refuses (an
+     * ended request's, arriving late) answers none. {@code fullPauseMillis}
      * offers a full collection in place of the young one (0: none); the grant says whether it was taken.
      */
     public CompletableFuture<SlotReply> acquire(String node, String key, long gcId, long leadMillis,
@@ -138,8 +139,10 @@ public final class SlotService implements AutoCloseable {
                 result.complete(forbidden(node, gcId, now));
                 return;
             }
-            CompletableFuture<SlotReply> previous = polls.replace(node, gcId, now);
             SlotReply reply = apply(ledger.acquire(node, gcId, leadMillis, fullPauseMillis, now), node, gcId, now);
+            // a refused acquire (a request that ended, arriving late) leaves the node's live poll alone
+            CompletableFuture<SlotReply> previous = reply.kind() == SlotReply.Kind.REJECTED ? null
+                : polls.replace(node, gcId, now);
             if (previous != null) {
                 rotation.deliver(previous, reply);
             }
