@@ -12,27 +12,43 @@ import java.util.Locale;
 import org.apache.ratis.protocol.RaftGroupId;
 
 /**
- * A Raft peer's step before it asks for a slot (BLADE section 4.2, figure 5): a leader hands off every group it leads
- * on this server ({@link LeadershipHandoff}), so that it collects as a follower and no election follows its pause.
+ * A Raft peer's step under its grant, right before it drains and collects (BLADE section 4.2, figure 5): a leader
+ * either hands off every group it leads on this server ({@link LeadershipHandoff}), so that it collects as a follower,
+ * or collects in place, whichever costs its clients less. A follower has nothing to do.
  *
- * <p>A leader collects in place, without a hand-off, only when its pauses are measured to be safe: with
- * {@link RaftBladeOptions.HandOff#MEASURED} (the default), when at least {@value #MIN_PAUSES} pauses of that generation
- * were measured and the longest of the last {@value RecentPauses#WINDOW} is under a quarter of the shortest election
- * timeout (well under the half at which followers may start an election); never with
- * {@link RaftBladeOptions.HandOff#ALWAYS}.
+ * <p><b>Hide only where it pays.</b> With {@link RaftBladeOptions.HandOff#MEASURED} (the default) a leader collects in
+ * place when
+ * <ul>
+ *   <li>at least {@value #MIN_PAUSES} pauses of that generation were measured here, and the longest of the last
+ *       {@value RecentPauses#WINDOW} is under {@value #IN_PLACE_SHARE} of the shortest election timeout: a Ratis
+ *       leader heartbeats every half election timeout when idle, so a follower then hears from it within the
+ *       timeout, with room for a late wake-up (a longer pause risks an election: clients would wait for it);</li>
+ *   <li>and its clients would wait less for the pause than for a hand-off: the {@value #COST_QUANTILE} quantile of
+ *       those pauses against the same quantile of this peer's last {@value #HAND_OFFS_KEPT} hand-offs, each timed
+ *       from the transfer's start until the successor served ({@link LeadershipHandoff#awaitSuccessorReady}), which
+ *       is what clients feel, not until the step-down. Before any hand-off was timed a pause that is safe is taken in
+ *       place: that is what the JVM would do without Blade.</li>
+ * </ul>
+ * Otherwise it hands off; never with {@link RaftBladeOptions.HandOff#ALWAYS} in place. Each decision's two numbers
+ * go into its GC event's line, and the holder counts them ({@code HandOffs}, {@code InPlace}).
  *
- * <p>While it leads and its young pauses are not measured safe to run in place, its lead ({@link #leadNanos}) is the
- * longest of its last {@value #HAND_OFFS_KEPT} hand-offs (all groups of one collection together), or
- * {@link #FIRST_HAND_OFF} before one was timed: the watcher asks that much earlier, so that the JVM does not collect on
- * its own while the leader hands off.
+ * <p>While it leads and its young pauses would not be taken in place, its lead ({@link #leadNanos}) is the longest of
+ * its last hand-offs (all groups of one collection together), or {@link #FIRST_HAND_OFF} before one was timed: the
+ * watcher asks that much earlier, so that the JVM does not collect on its own while the leader hands off.
  *
  * <p>Not thread-safe: the grant-holder's one thread; {@link #leadNanos} from any thread.
  */
 final class RaftHandOff implements Preparation {
     /** Pauses of a generation measured before a leader may collect in place. */
     static final int MIN_PAUSES = 8;
-    /** Hand-offs whose longest is the lead. */
+    /** Hand-offs kept: their longest is the lead, their {@value #COST_QUANTILE} quantile their cost. */
     static final int HAND_OFFS_KEPT = 8;
+    /** The share of the shortest election timeout a leader's longest recent pause must stay under to run in place. */
+    static final double IN_PLACE_SHARE = 0.4;
+    /** Where in their distributions pauses and hand-offs are compared. */
+    static final double COST_QUANTILE = 0.75;
+    /** The longest a leader that stepped down waits for its successor to serve before it collects. */
+    static final long SUCCESSOR_READY_MILLIS = 300;
     /**
      * A leader's lead before its first hand-off was timed. The first in a fresh JVM runs cold: 260-440 ms in
      * {@code RaftInvariantsIT} on a quiet machine, where warm ones take 24-42 ms; with the schedule's first lead
@@ -47,12 +63,12 @@ final class RaftHandOff implements Preparation {
     private final LeadershipHandoff handoff;
     private final SlotClient slots;
     private final RaftBladeOptions options;
-    /** A quarter of the shortest election timeout: pauses under it may run in place. */
+    /** The longest recent pause that may run in place. */
     private final long inPlaceBoundNanos;
     private final RecentLongest handOffs = new RecentLongest(HAND_OFFS_KEPT, FIRST_HAND_OFF.toNanos());
 
     RaftHandOff(LeadershipHandoff handoff, SlotClient slots, RaftBladeOptions options) {
-        this.inPlaceBoundNanos = handoff.electionTimeoutMinNanos() / 4;
+        this.inPlaceBoundNanos = (long) (handoff.electionTimeoutMinNanos() * IN_PLACE_SHARE);
         this.handoff = handoff;
         this.slots = slots;
         this.options = options;
@@ -65,44 +81,60 @@ final class RaftHandOff implements Preparation {
             if (handoff.ledGroups().isEmpty()) {
                 return Prepared.NOTHING;
             }
-            String inPlace = inPlaceReason(request.generation(), pauses);
-            if (inPlace != null) {
-                return new Prepared(Prepared.Kind.IN_PLACE, inPlace, System.nanoTime() - start);
+            Choice c = choose(request.generation(), pauses);
+            if (c.inPlace()) {
+                return new Prepared(Prepared.Kind.IN_PLACE, c.why(), System.nanoTime() - start);
             }
-            return handOffAll(start);
+            return handOffAll(start, c.why());
         } catch (IOException e) {
             return new Prepared(Prepared.Kind.FAILED, "hand-off failed: " + e.getMessage(), System.nanoTime() - start);
         }
     }
 
-    /** A leader elected again while it waited for its grant hands off again; one that collects in place does not. */
-    @Override
-    public Prepared confirm(Prepared prepared) {
-        if (prepared.kind() == Prepared.Kind.IN_PLACE) {
-            return Prepared.NOTHING;
-        }
-        long start = System.nanoTime();
-        try {
-            return handoff.ledGroups().isEmpty() ? Prepared.NOTHING : handOffAll(start);
-        } catch (IOException e) {
-            return new Prepared(Prepared.Kind.FAILED, "cannot tell whether it leads: " + e.getMessage(),
-                System.nanoTime() - start);
-        }
+    /** A leader's choice for one collection, with its numbers. */
+    record Choice(boolean inPlace, String why) {
     }
 
-    private Prepared handOffAll(long start) throws IOException {
-        StringBuilder note = new StringBuilder();
+    /** @return whether a leader collects a pause of {@code generation} in place, and why (its two numbers) */
+    Choice choose(Generation generation, RecentPauses pauses) {
+        if (options.handOff() == RaftBladeOptions.HandOff.ALWAYS) {
+            return new Choice(false, "hands off always");
+        }
+        int n = pauses.count(generation);
+        if (n < MIN_PAUSES) {
+            return new Choice(false, n + " " + generation + " pauses measured, fewer than " + MIN_PAUSES);
+        }
+        long longest = pauses.longest(generation);
+        if (longest >= inPlaceBoundNanos) {
+            return new Choice(false, "longest of the last " + n + " " + generation + " pauses " + ms(longest)
+                + ", not under " + ms(inPlaceBoundNanos) + " (" + IN_PLACE_SHARE + " of the election timeout)");
+        }
+        long pause = pauses.quantile(generation, COST_QUANTILE);
+        long handOff = handOffs.quantile(COST_QUANTILE);
+        String numbers = generation + " pause p" + Math.round(COST_QUANTILE * 100) + " " + ms(pause) + " (longest "
+            + ms(longest) + ") against hand-off " + (handOff < 0 ? "none timed yet"
+            : "p" + Math.round(COST_QUANTILE * 100) + " " + ms(handOff));
+        return handOff >= 0 && handOff < pause ? new Choice(false, numbers) : new Choice(true, numbers);
+    }
+
+    private Prepared handOffAll(long start, String why) throws IOException {
+        StringBuilder note = new StringBuilder(why);
         for (RaftGroupId g : handoff.ledGroups()) {
             long t = System.nanoTime();
+            long term = handoff.term(g);
             LeadershipHandoff.Transfer to = handoff.handOff(g, slots, options.transferTimeout().toMillis());
             if (!to.steppedDown()) {
-                return new Prepared(Prepared.Kind.FAILED, "leadership of " + g + " not handed off within "
+                return new Prepared(Prepared.Kind.FAILED, why + "; leadership of " + g + " not handed off within "
                     + options.transferTimeout().toMillis() + " ms (" + to.phases() + "); not collecting while leader",
                     System.nanoTime() - start);
             }
-            note.append(note.length() == 0 ? "" : "; ").append("handed ").append(shortId(g)).append(" to ")
-                .append(to.to() == null ? "a leader not known yet" : to.to().toString()).append(" in ")
-                .append(ms(System.nanoTime() - t)).append(": ").append(to.phases());
+            long steppedDown = System.nanoTime() - t;
+            boolean ready = handoff.awaitSuccessorReady(g, term, SUCCESSOR_READY_MILLIS);
+            note.append("; handed ").append(shortId(g)).append(" to ")
+                .append(to.to() == null ? "a leader not known yet" : to.to().toString()).append(": ")
+                .append(to.phases()).append(", ").append(ready ? "successor serving after " + ms(System.nanoTime() - t)
+                    : "successor not seen serving within " + SUCCESSOR_READY_MILLIS + " ms of the step-down at "
+                    + ms(steppedDown));
         }
         long took = System.nanoTime() - start;
         handOffs.add(took);
@@ -110,26 +142,20 @@ final class RaftHandOff implements Preparation {
     }
 
     /**
-     * @return the longest recent hand-off while this peer leads a group and its young pauses are not measured safe to
-     *     run in place, else 0 (a leader that collects in place would only collect a less full eden by asking earlier)
+     * @return the longest recent hand-off while this peer leads a group and its young pauses would not be taken in
+     *     place, else 0 (a leader that collects in place would only collect a less full eden by asking earlier)
      */
     @Override
     public long leadNanos(RecentPauses pauses) {
-        return !inPlace(Generation.YOUNG, pauses) && handoff.leadsAny() ? handOffs.longest() : 0;
+        return handoff.leadsAny() && !safeInPlace(Generation.YOUNG, pauses) ? handOffs.longest() : 0;
     }
 
-    /** @return why this leader may collect without a hand-off, or {@code null} when it must hand off */
-    private String inPlaceReason(Generation generation, RecentPauses pauses) {
-        if (!inPlace(generation, pauses)) {
-            return null;
-        }
-        return "leader collecting in place: its last " + pauses.count(generation) + " " + generation
-            + " pauses were at most " + ms(pauses.longest(generation)) + ", under a quarter of the election timeout ("
-            + ms(inPlaceBoundNanos * 4) + ")";
-    }
-
-    /** @return whether this leader's pauses of {@code generation} are measured safe to run without a hand-off */
-    private boolean inPlace(Generation generation, RecentPauses pauses) {
+    /**
+     * @return whether this leader's pauses of {@code generation} are measured safe to run in place; thread-safe (the
+     *     watcher's thread asks, for {@link #leadNanos}, without the hand-off's cost, which only the holder's thread
+     *     reads)
+     */
+    private boolean safeInPlace(Generation generation, RecentPauses pauses) {
         return options.handOff() != RaftBladeOptions.HandOff.ALWAYS && pauses.count(generation) >= MIN_PAUSES
             && pauses.longest(generation) < inPlaceBoundNanos;
     }

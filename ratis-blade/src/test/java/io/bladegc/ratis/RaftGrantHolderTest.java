@@ -36,8 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Blade's slot group ({@link RaftBlade#registry}, {@link RaftBlade#start}); the JVM side is a recording
  * {@link BladeNode} (a real one would collect this test's whole JVM, all three peers at once). Checked: a leader
  * hands every group it leads to the peer that collected most recently and collects only once it leads nothing, under
- * a grant it then releases; one elected leader again while it waited hands off again under its grant; it collects in
- * place only when enough of its measured pauses are all under a quarter of the election timeout, never with
+ * a grant it then releases; it hands off only under its grant, so a leader queued or refused a slot (a peer down) hands
+ * nothing off; it collects in place only when enough of its measured pauses are all under
+ * {@value RaftHandOff#IN_PLACE_SHARE} of the election timeout and shorter than its hand-offs, never with
  * {@code HandOff.ALWAYS}; one that handed off keeps its gate closed from then until its collection ended; a follower
  * collects without handing anything off; with no majority reachable nothing is collected.
  */
@@ -108,11 +109,11 @@ class RaftGrantHolderTest {
         RaftGroupId app = c.app();
         RaftServer leader = c.leader();
         SlotClient slots = c.slots();
-        long quarter = c.quarterNanos();
+        long bound = c.boundNanos();
         RecordingNode node = c.node();
         GrantHolder holder = c.holder();
         for (int i = 0; i < RaftHandOff.MIN_PAUSES - 1; i++) {
-            holder.pauses().add(Generation.YOUNG, quarter / 10);
+            holder.pauses().add(Generation.YOUNG, bound / 10);
         }
         holder.onGcRequest(request(1));
         node.awaitCollections(1);
@@ -122,10 +123,11 @@ class RaftGrantHolderTest {
         awaitReleased(slots, leader.getId().toString());
 
         giveLeadershipBack(app, leader);
-        holder.pauses().add(Generation.YOUNG, quarter / 10);
+        holder.pauses().add(Generation.YOUNG, bound / 10);
         holder.onGcRequest(request(2));
         node.awaitCollections(2);
-        assertThat(stat(holder, "InPlace")).as("eight short pauses measured: in place").isEqualTo(1);
+        assertThat(stat(holder, "InPlace")).as("eight short pauses measured, shorter than the hand-off: in place")
+            .isEqualTo(1);
         assertThat(node.ledAtCollection).as("it led the application group when it collected").contains(true);
         assertThat(group.leader(app).getId()).isEqualTo(leader.getId());
     }
@@ -136,13 +138,13 @@ class RaftGrantHolderTest {
         RaftGroupId app = c.app();
         RaftServer leader = c.leader();
         SlotClient slots = c.slots();
-        long quarter = c.quarterNanos();
+        long bound = c.boundNanos();
         RecordingNode node = c.node();
         GrantHolder holder = c.holder();
         for (int i = 0; i < RecentPauses.WINDOW - 1; i++) {
-            holder.pauses().add(Generation.YOUNG, quarter / 10);
+            holder.pauses().add(Generation.YOUNG, bound / 10);
         }
-        holder.pauses().add(Generation.YOUNG, quarter); // one long pause among short ones
+        holder.pauses().add(Generation.YOUNG, bound); // one long pause among short ones
         holder.onGcRequest(request(1));
         node.awaitCollections(1);
         assertThat(stat(holder, "HandOffs")).as("the longest recent pause, not the typical one").isEqualTo(1);
@@ -152,7 +154,7 @@ class RaftGrantHolderTest {
         RecordingNode node2 = new RecordingNode(slotGroupId(), leader);
         GrantHolder always = holder(leader, node2, slots, OPTIONS.withHandOff(RaftBladeOptions.HandOff.ALWAYS));
         for (int i = 0; i < RecentPauses.WINDOW; i++) {
-            always.pauses().add(Generation.YOUNG, quarter / 10);
+            always.pauses().add(Generation.YOUNG, bound / 10);
         }
         always.onGcRequest(request(2)); // the same peer: its GC ids go on growing (the ledger refuses an ended one)
         node2.awaitCollections(1);
@@ -162,7 +164,7 @@ class RaftGrantHolderTest {
     }
 
     @Test
-    void aLeaderElectedAgainWhileQueuedHandsOffAgainUnderItsGrantRatherThanGiveItBack() throws Exception {
+    void aLeaderQueuedForItsSlotHandsOffOnlyOnceGranted() throws Exception {
         LeaderCase c = leaderCase();
         String other = others(c.leader().getId()).get(0).toString();
         Outcome held = c.slots().acquire(other, 1, 0);
@@ -170,19 +172,41 @@ class RaftGrantHolderTest {
         c.holder().onGcRequest(request(1));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
         while (stat(c.holder(), "QueuedWaits") == 0) {
-            assertThat(System.nanoTime()).as("handed off, then queued behind %s", other).isLessThan(deadline);
+            assertThat(System.nanoTime()).as("queued behind %s", other).isLessThan(deadline);
             Thread.sleep(20);
         }
-        assertThat(stat(c.holder(), "HandOffs")).isEqualTo(1);
+        assertThat(stat(c.holder(), "HandOffs")).as("no hand-off before the grant").isZero();
+        assertThat(group.leader(c.app()).getId()).isEqualTo(c.leader().getId());
 
-        giveLeadershipBack(c.app(), c.leader());
         assertThat(c.slots().release(other, held.grant().epoch(), 1).status()).isEqualTo(Status.OK);
         c.node().awaitCollections(1);
 
         assertThat(c.node().ledAtCollection).as("it led nothing when it collected").containsOnly(false);
-        assertThat(stat(c.holder(), "HandOffs")).as("once before asking, once more under the grant").isEqualTo(2);
+        assertThat(stat(c.holder(), "HandOffs")).as("once, under the grant").isEqualTo(1);
         assertThat(stat(c.holder(), "Cancels")).as("the grant was not given back").isZero();
         awaitReleased(c.slots(), c.leader().getId().toString());
+    }
+
+    @Test
+    void aLeaderThatCannotBeGrantedASlotHandsNothingOff() throws Exception {
+        LeaderCase c = leaderCase();
+        RaftPeerId down = others(c.leader().getId()).get(0);
+        group.kill(down);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (c.slots().view().slots().members().contains(down.toString())) { // lost after the member timeout
+            assertThat(System.nanoTime()).as("%s lost by the ledger", down).isLessThan(deadline);
+            Thread.sleep(50);
+        }
+        c.holder().onGcRequest(request(1));
+        while (stat(c.holder(), "QueuedWaits") == 0) {
+            assertThat(System.nanoTime()).as("queued: with a peer down the quorum policy grants nothing")
+                .isLessThan(deadline);
+            Thread.sleep(20);
+        }
+        Thread.sleep(1_000); // a second of asking for a slot that cannot be had
+        assertThat(stat(c.holder(), "HandOffs")).as("a slot that cannot be had costs no hand-off").isZero();
+        assertThat(group.leader(c.app()).getId()).isEqualTo(c.leader().getId());
+        assertThat(c.node().collections.get()).isZero();
     }
 
     @Test
@@ -213,7 +237,7 @@ class RaftGrantHolderTest {
     }
 
     /** The application group's leader with its holder on a recording node, once the ledger has every peer. */
-    private record LeaderCase(RaftGroupId app, RaftServer leader, SlotClient slots, long quarterNanos,
+    private record LeaderCase(RaftGroupId app, RaftServer leader, SlotClient slots, long boundNanos,
                               RecordingNode node, GrantHolder holder) {
     }
 
@@ -223,7 +247,8 @@ class RaftGrantHolderTest {
         SlotClient slots = client();
         awaitMembers(slots, 3);
         RecordingNode node = new RecordingNode(slotGroupId(), leader);
-        return new LeaderCase(app, leader, slots, new LeadershipHandoff(leader, null).electionTimeoutMinNanos() / 4,
+        return new LeaderCase(app, leader, slots,
+            (long) (new LeadershipHandoff(leader, null).electionTimeoutMinNanos() * RaftHandOff.IN_PLACE_SHARE),
             node, holder(leader, node, slots, OPTIONS));
     }
 

@@ -404,13 +404,8 @@ class CoordinatedHolderTest {
             @Override
             public Prepared prepare(GcRequest request, RecentPauses pauses) {
                 long start = System.nanoTime();
-                sleepMillis(300); // a Raft leader's hand-off
+                sleepMillis(300); // a Raft leader's hand-off, under the grant
                 return new Prepared(Prepared.Kind.HANDED_OFF, "handed off", System.nanoTime() - start);
-            }
-
-            @Override
-            public Prepared confirm(Prepared prepared) {
-                return Prepared.NOTHING;
             }
 
             @Override

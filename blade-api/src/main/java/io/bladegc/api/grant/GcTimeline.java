@@ -13,7 +13,8 @@ import java.util.Locale;
  * @param request       the upcall
  * @param path          what happened, e.g. {@code granted (epoch 7)}, {@code fail-open (coordinator unreachable)},
  *                      {@code cancelled (the JVM collected on its own while queued)}
- * @param prepared      what was done before asking (a Raft leader's hand-off), or {@link Prepared#NOTHING}
+ * @param prepared      what was done under the grant before the drain (a Raft leader's hand-off, or its choice to
+ *                      collect in place), or {@link Prepared#NOTHING}
  * @param scheduleNanos T_schedule: from the upcall until the grant (or the decision not to wait for one)
  * @param trailersNanos T_trailers: from closing the gate until no request was in flight
  * @param gcNanos       T_gc: from then until the collection was confirmed
@@ -26,14 +27,17 @@ record GcTimeline(String label, GcRequest request, String path, Prepared prepare
 
     /**
      * @return the log line, e.g. {@code Blade GC #12 YOUNG granted (epoch 7): T_schedule 1.2 ms, T_trailers 0.3 ms,
-     *     T_gc 6.1 ms (COLLECTED), T_notify 0.4 ms; released}; a hand-off adds {@code T_handoff 40.1 ms (handed
-     *     7673746F72 to n2 in 40.1 ms)} before T_schedule, which includes it
+     *     T_gc 6.1 ms (COLLECTED), T_notify 0.4 ms; released}; a hand-off adds {@code T_handoff 40.1 ms (...)} after
+     *     T_schedule, a leader's choice to collect in place {@code in place (...)}
      */
     String line() {
-        String handOff = prepared.kind() == Prepared.Kind.NOTHING ? ""
-            : "T_handoff " + ms(prepared.nanos()) + " (" + prepared.note() + "), ";
-        return "Blade " + label + "GC #" + request.id() + " " + request.generation() + " " + path + ": " + handOff + "T_schedule "
-            + ms(scheduleNanos) + ", T_trailers " + ms(trailersNanos) + ", T_gc " + ms(gcNanos)
+        String prepare = switch (prepared.kind()) {
+            case NOTHING -> "";
+            case IN_PLACE -> "in place (" + prepared.note() + "), ";
+            case HANDED_OFF, FAILED -> "T_handoff " + ms(prepared.nanos()) + " (" + prepared.note() + "), ";
+        };
+        return "Blade " + label + "GC #" + request.id() + " " + request.generation() + " " + path + ": T_schedule "
+            + ms(scheduleNanos) + ", " + prepare + "T_trailers " + ms(trailersNanos) + ", T_gc " + ms(gcNanos)
             + (outcome == null ? "" : " (" + outcome + ")") + ", T_notify " + ms(notifyNanos)
             + (note == null || note.isEmpty() ? "" : "; " + note);
     }

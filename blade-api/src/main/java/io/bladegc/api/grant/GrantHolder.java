@@ -22,18 +22,18 @@ import java.util.concurrent.LinkedBlockingQueue;
  * <p>The upcall only records the request and returns {@link GcDecision#DEFER}; one daemon thread does the rest, one
  * request at a time (an older request still waiting is moot: the node issues a new one only after the JVM collected):
  * <ol>
- *   <li><b>prepare</b> ({@link Preparation#prepare}): a Raft leader hands its leadership off; when that fails it does
- *       not collect. One that handed off closes its gate at once and keeps it closed until its collection ended (or
- *       the request ended otherwise): its clients, still taking it for the leader, are sent to the new one
- *       ({@code NotLeaderException}) instead of being served here as by a follower until the drain;</li>
  *   <li><b>acquire</b> a slot, with the watcher's lead time as urgency, each call held by the ledger at most
  *       {@link HolderSettings#maxWait()} and no longer than the lead time (at least {@value #MIN_WAIT_MILLIS} ms);
  *       {@code QUEUED} (or {@code CANCELLED}: dropped meanwhile) asks again. While a call is out the thread looks every
  *       {@value CallWatcher#POLL_MILLIS} ms at the node's collection count ({@link BladeNode#collections()}): when the
  *       JVM collected on its own it <b>cancels</b> at once;</li>
- *   <li>on a <b>grant</b>: unless the JVM collected meanwhile, the preparation cannot be made true again
- *       ({@link Preparation#confirm}: a leader elected again hands off again), or the lease left after that, timed
- *       on this JVM's monotonic clock only ({@link SlotAnswer#leaseEndNanos()}), leaves less than the drain timeout,
+ *   <li>on a <b>grant</b>, unless the JVM collected meanwhile, <b>prepare</b> ({@link Preparation#prepare}): a Raft
+ *       leader hands its leadership off or collects in place, whichever costs its clients less; only under a grant,
+ *       as BLADE does, so that a slot that cannot be had costs no hand-off. When the preparation fails the grant is
+ *       given back and the JVM collects on its own. One that handed off closes its gate at once and keeps it closed
+ *       until its collection ended: its clients, still taking it for the leader, are sent to the new one
+ *       ({@code NotLeaderException}) instead of being served here as by a follower until the drain;</li>
+ *   <li>then, unless the lease left, timed on this JVM's monotonic clock only ({@link SlotAnswer#leaseEndNanos()}), leaves less than the drain timeout,
  *       the expected pause and the margin (<b>fenced</b>: it cancels), {@link BladeNode#drainAndCollect(long,
  *       Generation, long)}: gate closed, trailers drained, collected, gate open; when the drain ends too late for the
  *       pause and the margin to fit in the lease (the JVM was paused during it: SIGSTOP, a suspended host), it is
@@ -93,7 +93,7 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
     /**
      * @param node        the node whose collections this holder schedules
      * @param port        the ledger
-     * @param preparation what to do before asking ({@link Preparation#NONE} for the HTTP cluster)
+     * @param preparation what to do under a grant before the drain ({@link Preparation#NONE} for the HTTP cluster)
      * @param settings    waits and bounds
      * @param threadName  the name of the holder's daemon thread
      * @param label       who logs, written between {@code Blade } and {@code GC #} in each line: empty, or e.g.
@@ -213,34 +213,12 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
     private void hold(Pending p) {
         String down = port.unavailable();
         if (down != null) {
-            failOpen(p, Prepared.NOTHING, down);
+            failOpen(p, down);
             return;
         }
-        Prepared prepared = preparation.prepare(p.request(), pauses);
-        switch (prepared.kind()) {
-            case HANDED_OFF -> counters.handOffs.increment();
-            case IN_PLACE -> counters.inPlace.increment();
-            case FAILED -> {
-                counters.handOffFailures.increment();
-                emit(Level.WARNING, new GcTimeline(label, p.request(), "not collecting", prepared, since(p), -1, -1, -1, null,
-                    "the JVM collects on its own"));
-                return;
-            }
-            case NOTHING -> { }
-        }
-        // a leader that handed off is a follower its clients still take for the leader: from now until its
-        // collection ended, its gate refuses their requests, which then go to the new leader at once, rather than
-        // being served here until the drain and then, sent on by a client that did not learn, held by the pause
-        boolean redirecting = prepared.kind() == Prepared.Kind.HANDED_OFF && node.gate().close();
-        try {
-            Granted grant = awaitGrant(p, prepared);
-            if (grant != null) {
-                collectUnder(p, prepared, grant.answer(), grant.polls());
-            }
-        } finally {
-            if (redirecting) {
-                node.gate().open();
-            }
+        Granted grant = awaitGrant(p);
+        if (grant != null) {
+            collectUnder(p, grant.answer(), grant.polls());
         }
     }
 
@@ -249,13 +227,13 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
     }
 
     /** @return the grant, or {@code null} when the request ended otherwise (logged) */
-    private Granted awaitGrant(Pending p, Prepared prepared) {
+    private Granted awaitGrant(Pending p) {
         GcRequest r = p.request();
         int polls = 0;
         int position = 0;
         int cancelledAnswers = 0;
         boolean askedAgain = false;
-        long fullPause = fullOffer(r, prepared);
+        long fullPause = fullOffer(r);
         if (fullPause > 0) {
             counters.fullOffers.increment();
         }
@@ -264,16 +242,16 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
             CallWatcher.Waited<SlotAnswer> w =
                 watcher.await(port.acquire(r.id(), lead, fullPause, waitMillis(lead)), () -> collectedSince(p));
             if (w.collected()) {
-                scheduleLead.overtaken(since(p) - prepared.nanos());
+                scheduleLead.overtaken(since(p));
                 if (polls > 0) {
                     leaveStep();
                 }
-                cancel(p, prepared, polls == 0 ? "the JVM collected on its own while the node asked for a slot"
+                cancel(p, Prepared.NOTHING, polls == 0 ? "the JVM collected on its own while the node asked for a slot"
                     : "the JVM collected on its own while queued at position " + position);
                 return null;
             }
             if (w.superseded()) {
-                cancel(p, prepared, closed ? "the holder is stopping" : "a newer GC request came");
+                cancel(p, Prepared.NOTHING, closed ? "the holder is stopping" : "a newer GC request came");
                 return null;
             }
             if (w.failure() != null) {
@@ -281,7 +259,7 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
                     askedAgain = true;
                     continue;
                 }
-                failOpen(p, prepared, w.failure().getMessage());
+                failOpen(p, w.failure().getMessage());
                 return null;
             }
             SlotAnswer a = w.value();
@@ -292,7 +270,7 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
                 }
                 case CANCELLED -> {
                     if (++cancelledAnswers >= MAX_CANCELLED_ANSWERS) {
-                        failOpen(p, prepared, "the ledger dropped the request " + cancelledAnswers + " times");
+                        failOpen(p, "the ledger dropped the request " + cancelledAnswers + " times");
                         return null;
                     }
                 }
@@ -308,46 +286,66 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
 
     /**
      * @return the pause of the full collection to offer in place of a young one: the longer of the pause model's
-     *     estimate and the longest full pause measured here; 0 when the request offers none, or when a Raft leader
-     *     collects in place (only its young pauses were measured short enough for that)
+     *     estimate and the longest full pause measured here; 0 when the request offers none (a Raft leader granted
+     *     the full one weighs that pause, not the young one's, when it chooses between a hand-off and in place)
      */
-    private long fullOffer(GcRequest r, Prepared prepared) {
-        if (r.generation() != Generation.YOUNG || r.fullInstead().isZero() || prepared.kind() == Prepared.Kind.IN_PLACE) {
+    private long fullOffer(GcRequest r) {
+        if (r.generation() != Generation.YOUNG || r.fullInstead().isZero()) {
             return 0;
         }
         return Math.max(1, Math.max(r.fullInstead().toMillis(), pauses.longest(Generation.OLD) / 1_000_000));
     }
 
-    private void collectUnder(Pending p, Prepared prepared, SlotAnswer grant, int polls) {
+    private void collectUnder(Pending p, SlotAnswer grant, int polls) {
         GcRequest asked = p.request();
         GcRequest r = grant.full() && asked.generation() == Generation.YOUNG
             ? new GcRequest(asked.id(), asked.allocatedBytes(), asked.remainingBytes(),
-                Duration.ofMillis(fullOffer(asked, Prepared.NOTHING)), Generation.OLD)
+                Duration.ofMillis(fullOffer(asked)), Generation.OLD)
             : asked;
         long granted = System.nanoTime();
         long schedule = granted - p.upcallNanos();
         String how = "granted (epoch " + grant.epoch() + (polls == 0 ? "" : ", after " + polls + " queued poll"
             + (polls == 1 ? "" : "s")) + (r != asked ? "; in place of the young collection asked for" : "") + ")";
         if (collectedSince(p)) {
-            scheduleLead.overtaken(schedule - prepared.nanos());
-            cancel(p, prepared, "the JVM collected on its own before the grant (epoch " + grant.epoch() + ") arrived");
+            scheduleLead.overtaken(schedule);
+            cancel(p, Prepared.NOTHING, "the JVM collected on its own before the grant (epoch " + grant.epoch()
+                + ") arrived");
             return;
         }
-        scheduleLead.granted(schedule - prepared.nanos()); // the preparation has a lead of its own
+        scheduleLead.granted(schedule); // the preparation, which follows, has a lead of its own
         if (polls > 0) {
             leaveStep();
         }
-        Prepared again = preparation.confirm(prepared);
-        if (again.kind() == Prepared.Kind.FAILED) {
-            cancel(p, prepared, again.note() + " (grant epoch " + grant.epoch() + ")");
-            return;
+        Prepared prepared = preparation.prepare(r, pauses);
+        switch (prepared.kind()) {
+            case HANDED_OFF -> counters.handOffs.increment();
+            case IN_PLACE -> counters.inPlace.increment();
+            case FAILED -> {
+                counters.handOffFailures.increment();
+                String note = cancelAtLedger(r.id());
+                emit(Level.WARNING, new GcTimeline(label, r, how + ", not collecting under it", prepared, schedule, -1,
+                    -1, -1, null, note + "; the JVM collects on its own"));
+                return;
+            }
+            case NOTHING -> { }
         }
-        if (again.kind() == Prepared.Kind.HANDED_OFF) {
-            counters.handOffs.increment();
-            String before = prepared.note().isEmpty() ? "" : prepared.note() + "; ";
-            prepared = new Prepared(Prepared.Kind.HANDED_OFF, before + "elected leader meanwhile, " + again.note(),
-                prepared.nanos() + again.nanos());
+        // a leader that handed off is a follower its clients still take for the leader: from now until its
+        // collection ended, its gate refuses their requests, which then go to the new leader at once, rather than
+        // being served here until the drain and then, sent on by a client that did not learn, held by the pause
+        boolean redirecting = prepared.kind() == Prepared.Kind.HANDED_OFF && node.gate().close();
+        try {
+            collectPrepared(p, r, grant, prepared, how, schedule);
+        } finally {
+            if (redirecting) {
+                node.gate().open();
+            }
         }
+    }
+
+    /** Drains and collects under {@code grant} once prepared, unless the lease left is too short; releases. */
+    private void collectPrepared(Pending p, GcRequest r, SlotAnswer grant, Prepared prepared, String how,
+                                 long schedule) {
+        GcRequest asked = p.request();
         // the last moment a collection may begin and still end inside the lease, on this JVM's clock
         long collectBy = grant.leaseEndNanos() - r.estimatedPause().toNanos() - settings.margin().toNanos();
         long drainTimeout = settings.drainTimeout().toNanos();
@@ -399,7 +397,8 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
     }
 
     /** Without the ledger: collects at once, drained, as a single node does; or leaves it to the JVM. */
-    private void failOpen(Pending p, Prepared prepared, String why) {
+    private void failOpen(Pending p, String why) {
+        Prepared prepared = Prepared.NOTHING; // nothing is prepared without a grant
         GcRequest r = p.request();
         counters.failOpens.increment();
         long schedule = since(p);

@@ -3,43 +3,23 @@ package io.bladegc.api.grant;
 import io.bladegc.api.GcRequest;
 
 /**
- * What a node does before it asks for a slot, and checks again right before it collects under one: a Raft leader
- * hands its leadership off, so that it collects as a follower. The HTTP flow has nothing to prepare ({@link #NONE}).
+ * What a node does under a grant, right before it drains and collects: a Raft leader hands its leadership off, so
+ * that it collects as a follower, or chooses to collect in place where that costs its clients less. Only under a
+ * grant, as BLADE does: a slot that cannot be had costs no hand-off. The HTTP flow has nothing to prepare
+ * ({@link #NONE}).
  *
  * <p>Called on the holder's one thread.
  */
 public interface Preparation {
-    /** Nothing to prepare, nothing to object to. */
-    Preparation NONE = new Preparation() {
-        @Override
-        public Prepared prepare(GcRequest request, RecentPauses pauses) {
-            return Prepared.NOTHING;
-        }
-
-        @Override
-        public Prepared confirm(Prepared prepared) {
-            return Prepared.NOTHING;
-        }
-    };
+    /** Nothing to prepare. */
+    Preparation NONE = (request, pauses) -> Prepared.NOTHING;
 
     /**
-     * @param request the collection coming
+     * @param request the collection about to run under the grant (the full one when the grant took the offer)
      * @param pauses  this JVM's recent pauses, as the holder measured them
-     * @return what was done; {@link Prepared.Kind#FAILED} means: do not ask, do not collect
+     * @return what was done; {@link Prepared.Kind#FAILED} means: give the grant back, do not collect
      */
     Prepared prepare(GcRequest request, RecentPauses pauses);
-
-    /**
-     * Called under a grant, right before the node drains and collects: makes the preparation true again if it no
-     * longer is. A Raft peer elected leader again while it waited hands off again, within the grant, rather than give
-     * the grant back (the JVM would then collect on its own, unscheduled, perhaps while the next holder collects).
-     *
-     * @param prepared what {@link #prepare} returned for this collection
-     * @return {@link Prepared#NOTHING} when nothing had to be done; what was done again
-     *     ({@link Prepared.Kind#HANDED_OFF}); or {@link Prepared.Kind#FAILED} with why the node must not collect
-     *     under this grant
-     */
-    Prepared confirm(Prepared prepared);
 
     /**
      * @param pauses this JVM's recent pauses, as the holder measured them

@@ -1,15 +1,19 @@
 package io.bladegc.api.grant;
 
+import java.util.Arrays;
+
 /**
  * The longest of the last few values recorded, or an initial value before the first: a lead time that covers the
  * recent worst case and forgets it once as many better ones followed. {@link ScheduleLead} keeps one for the waits
  * for a grant, a Raft peer's hand-off for its hand-offs.
  *
- * <p>Thread-safe: one writer ({@link #add}), any number of readers ({@link #longest()}).
+ * <p>Thread-safe: one writer ({@link #add}, {@link #count()}, {@link #quantile}), any number of readers
+ * ({@link #longest()}).
  */
 public final class RecentLongest {
     private final long[] recent;
     private int next;
+    private int count;
     private volatile long longest;
 
     /**
@@ -25,6 +29,7 @@ public final class RecentLongest {
     public void add(long value) {
         recent[next] = value;
         next = (next + 1) % recent.length;
+        count = Math.min(recent.length, count + 1);
         long max = 0;
         for (long v : recent) {
             max = Math.max(max, v);
@@ -35,5 +40,23 @@ public final class RecentLongest {
     /** @return the longest of the recent values, the initial value before any */
     public long longest() {
         return longest;
+    }
+
+    /** @return how many values were recorded, at most the window; on the writer's thread */
+    public int count() {
+        return count;
+    }
+
+    /**
+     * @param fraction in (0, 1]: 0.5 the median, 1 the longest
+     * @return the recent value at that fraction of their distribution, -1 before any; on the writer's thread
+     */
+    public long quantile(double fraction) {
+        if (count == 0) {
+            return -1;
+        }
+        long[] sorted = Arrays.copyOf(recent, recent.length);
+        Arrays.sort(sorted, 0, count); // the first count slots are the values until the window is full
+        return sorted[Math.max(0, (int) Math.ceil(fraction * count) - 1)];
     }
 }

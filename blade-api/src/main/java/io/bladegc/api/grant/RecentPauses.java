@@ -1,6 +1,7 @@
 package io.bladegc.api.grant;
 
 import io.bladegc.api.Generation;
+import java.util.Arrays;
 
 /**
  * The last {@value #WINDOW} stop-the-world pauses of each generation that a {@link GrantHolder} measured around its
@@ -28,6 +29,22 @@ public final class RecentPauses {
     /** @return how many pauses of this generation are kept, at most {@value #WINDOW} */
     public synchronized int count(Generation generation) {
         return Math.min(WINDOW, seen[generation.ordinal()]);
+    }
+
+    /**
+     * @param fraction in (0, 1]: 0.5 the median, 1 the longest
+     * @return the kept pause of this generation at that fraction of their distribution (the smallest with at least that
+     *     share of the kept pauses at or under it), nanoseconds; -1 when none was measured
+     */
+    public synchronized long quantile(Generation generation, double fraction) {
+        int g = generation.ordinal();
+        int n = Math.min(WINDOW, seen[g]);
+        if (n == 0) {
+            return -1;
+        }
+        long[] sorted = Arrays.copyOf(pauses[g], n);
+        Arrays.sort(sorted);
+        return sorted[Math.max(0, (int) Math.ceil(fraction * n) - 1)];
     }
 
     /** @return the longest kept pause of this generation, nanoseconds; -1 when none was measured */
