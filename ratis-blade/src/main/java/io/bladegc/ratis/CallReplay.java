@@ -51,7 +51,7 @@ final class CallReplay {
      * @return the reply to the call: a success, or an answer that ends it (e.g. a state machine's exception)
      * @throws IOException the refusal, once the deadline passed; interrupted
      */
-    RaftClientReply untilAnswered(long deadlineNanos, LeaderSteppingDownException refusal) throws IOException {
+    RaftClientReply untilAnswered(long deadlineNanos, IOException refusal) throws IOException {
         while (System.nanoTime() - deadlineNanos < 0) {
             RaftClientReply reply;
             try {
@@ -103,12 +103,12 @@ final class CallReplay {
     }
 
     /** Waits {@link RaftBladeClients#RETRY_SLEEP_MILLIS} ms before the next try; interrupted, gives up. */
-    static void pause(LeaderSteppingDownException refusal) throws InterruptedIOException {
+    static void pause(IOException refusal) throws InterruptedIOException {
         try {
             TimeUnit.MILLISECONDS.sleep(RaftBladeClients.RETRY_SLEEP_MILLIS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            InterruptedIOException iioe = new InterruptedIOException("interrupted while the leader steps down");
+            InterruptedIOException iioe = new InterruptedIOException("interrupted before sending a call again");
             iioe.initCause(refusal);
             throw iioe;
         }

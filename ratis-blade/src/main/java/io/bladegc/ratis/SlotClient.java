@@ -126,7 +126,7 @@ public final class SlotClient implements AutoCloseable {
     /** @return the ledger as the leader has applied it (a linearizable read when the servers are set up for one) */
     public SlotGroupView view() throws IOException {
         Message m = message(SlotCommand.view());
-        return SlotCodec.view(await(() -> client.io().sendReadOnly(m), "view"));
+        return SlotCodec.view(await(() -> RaftBladeClients.read(client, m), "view"));
     }
 
     /** A write, sent again while a leader stepping down refuses it before it reached the log (Blade's hand-offs). */

@@ -1,10 +1,13 @@
 package io.bladegc.ratis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientRpc;
 import org.apache.ratis.client.api.BlockingApi;
@@ -16,6 +19,7 @@ import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftGroupMemberId;
 import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.exceptions.AlreadyClosedException;
 import org.apache.ratis.protocol.exceptions.LeaderSteppingDownException;
 import org.apache.ratis.protocol.exceptions.NotLeaderException;
 import org.apache.ratis.protocol.exceptions.RaftException;
@@ -40,8 +44,9 @@ class RaftBladeClientsTest {
 
     /**
      * A client whose blocking calls play {@code calls} in turn, each a list of attempts: "timeout" has the retry policy
-     * send {@link #FIRST_ATTEMPT} again, "refused" ends the call with a {@link LeaderSteppingDownException}, "ok"
-     * answers. Its transport answers each request in {@code sent} with the next of {@code replies}: "stepping down",
+     * send {@link #FIRST_ATTEMPT} again, "refused" ends the call with a {@link LeaderSteppingDownException},
+     * "replaced" with the {@link AlreadyClosedException} of a connection replaced under it, "client closed" with the
+     * one of a closed client, "ok" answers. Its transport answers each request in {@code sent} with the next of {@code replies}: "stepping down",
      * "n2 leads" (a {@code NotLeaderException} naming n2) or "ok".
      */
     private static RaftClient playing(List<List<String>> calls, List<String> played, List<String> replies,
@@ -56,6 +61,8 @@ class RaftBladeClientsTest {
                         case "timeout" -> policy.handleAttemptFailure(new ClientRetryEvent(1, FIRST_ATTEMPT, 1,
                             new TimeoutIOException("no answer"), Timestamp.currentTime()));
                         case "refused" -> throw new LeaderSteppingDownException("stepping down");
+                        case "replaced" -> throw new AlreadyClosedException("client-7 is already CLOSED");
+                        case "client closed" -> throw new AlreadyClosedException("BlockingImpl@1 is closed.");
                         default -> {
                             return reply(FIRST_ATTEMPT, null);
                         }
@@ -130,5 +137,59 @@ class RaftBladeClientsTest {
         assertThat(RaftBladeClients.send(client, Message.EMPTY).isSuccess()).isTrue();
         assertThat(played).containsExactly("timeout", "ok", "refused", "ok");
         assertThat(sent).isEmpty();
+    }
+
+    @Test
+    void aWriteWhoseConnectionWasReplacedAtItsFirstAttemptIsSentAgainAsANewCall() throws Exception {
+        List<String> played = new ArrayList<>();
+        List<RaftClientRequest> sent = new ArrayList<>();
+        RaftClient client = playing(List.of(List.of("replaced"), List.of("ok")), played, List.of(), sent);
+        assertThat(RaftBladeClients.send(client, Message.EMPTY).isSuccess()).isTrue();
+        assertThat(played).containsExactly("replaced", "ok");
+        assertThat(sent).as("no replay: that attempt was never sent").isEmpty();
+    }
+
+    @Test
+    void aWriteWhoseConnectionWasReplacedAfterAResendSendsTheSameCallAgain() throws Exception {
+        List<String> played = new ArrayList<>();
+        List<RaftClientRequest> sent = new ArrayList<>();
+        RaftClient client = playing(List.of(List.of("timeout", "replaced")), played, List.of("ok"), sent);
+        assertThat(RaftBladeClients.send(client, Message.EMPTY).isSuccess()).isTrue();
+        assertThat(sent).as("the earlier attempt may be in the log: the same call").singleElement()
+            .satisfies(r -> assertThat(r.getCallId()).isEqualTo(FIRST_ATTEMPT.getCallId()));
+    }
+
+    @Test
+    void aReadWhoseConnectionWasReplacedIsSentAgain() throws Exception {
+        List<String> played = new ArrayList<>();
+        RaftClient client = playing(List.of(List.of("replaced"), List.of("replaced"), List.of("ok")), played,
+            List.of(), new ArrayList<>());
+        assertThat(RaftBladeClients.read(client, Message.EMPTY).isSuccess()).isTrue();
+        assertThat(played).containsExactly("replaced", "replaced", "ok");
+    }
+
+    @Test
+    void aClosedClientFailsAtOnce() {
+        RaftClient client = playing(List.of(List.of("client closed"), List.of("client closed")), new ArrayList<>(),
+            List.of(), new ArrayList<>());
+        assertThatThrownBy(() -> RaftBladeClients.send(client, Message.EMPTY))
+            .isInstanceOf(AlreadyClosedException.class).hasMessageContaining("is closed");
+        assertThatThrownBy(() -> RaftBladeClients.read(client, Message.EMPTY))
+            .isInstanceOf(AlreadyClosedException.class);
+    }
+
+    @Test
+    void retriesBackOffWithJitterUpToACeiling() {
+        Set<Long> firsts = new HashSet<>();
+        for (int i = 0; i < 1_000; i++) {
+            long first = RaftBladeClients.retrySleepMillis(1);
+            firsts.add(first);
+            assertThat(first).isBetween(RaftBladeClients.RETRY_SLEEP_MILLIS / 2, RaftBladeClients.RETRY_SLEEP_MILLIS);
+            assertThat(RaftBladeClients.retrySleepMillis(3)).isBetween(20L, 40L);
+            assertThat(RaftBladeClients.retrySleepMillis(1_000)).isBetween(RaftBladeClients.MAX_RETRY_SLEEP_MILLIS / 2,
+                RaftBladeClients.MAX_RETRY_SLEEP_MILLIS);
+        }
+        assertThat(firsts).as("drawn at random, so that attempts do not arrive in step").hasSizeGreaterThan(1);
+        assertThat(RaftBladeClients.retryPolicy().handleAttemptFailure(() -> 5).shouldRetry()).isTrue();
     }
 }

@@ -23,8 +23,9 @@ import org.apache.ratis.retry.RetryPolicy;
  * The one place the {@code raft-kv} load generator's Ratis client is built ({@link #create}) and makes its calls
  * ({@link #send}, on threads of {@link #call}): a stock {@link RaftClient} configured as Blade for Raft tells its users
  * ({@link RaftBladeClients}: the blocking API, a {@value RaftBladeClients#REQUEST_TIMEOUT_MILLIS} ms request
- * timeout, a retry policy that sends a failed attempt again after {@value RaftBladeClients#RETRY_SLEEP_MILLIS} ms and
- * never gives up, writes sent again while the leader steps down). A blocking call holds a thread: calls run on a pool
+ * timeout, a retry policy that sends a failed attempt again after {@value RaftBladeClients#RETRY_SLEEP_MILLIS} ms, backs
+ * off and never gives up, writes sent again while the leader steps down, reads and writes sent again when the client
+ * replaced its connection under them). A blocking call holds a thread: calls run on a pool
  * of daemon threads, one per call under way. The load generator judges a call unanswered {@link #DEADLINE} after it
  * was made (timed out); the client itself never gives up. One client serves every call (it is thread-safe, and each
  * blocking call is a gRPC call of its own). Stateless but for the threads.
@@ -65,13 +66,13 @@ final class RaftKvClients {
 
     /**
      * Sends {@code message} on {@code client}: a write through {@link RaftBladeClients#send}, a linearizable read
-     * through {@code io().sendReadOnly}. Blocks.
+     * through {@link RaftBladeClients#read}. Blocks.
      *
      * @return the answer
      * @throws IOException what the call ended with
      */
     static RaftClientReply send(RaftClient client, Message message, boolean write) throws IOException {
-        return write ? RaftBladeClients.send(client, message) : client.io().sendReadOnly(message);
+        return write ? RaftBladeClients.send(client, message) : RaftBladeClients.read(client, message);
     }
 
     /** A blocking call. */

@@ -158,8 +158,9 @@ public final class RaftKvScenario {
             + " application's request threads share their process's client (each blocking call is a gRPC call of its"
             + " own, so a slow call holds only itself; the first call redirected teaches the client a new leader). The"
             + " client as Blade for Raft tells its users (`RaftBladeClients`): blocking calls (`io()`), a failed"
-            + " attempt sent again after %d ms and never given up, a request timeout of %d ms, a write refused while"
-            + " the leader steps down sent again; the load generator judges a call timed out %d s after it was made;"
+            + " attempt sent again after %d ms, each later one after twice as long up to %d ms (drawn from the upper"
+            + " half), never given up, a request timeout of %d ms, a write refused while the leader steps down, and a"
+            + " call whose connection the client replaced under it, sent again; the load generator judges a call timed out %d s after it was made;"
             + " failed calls are counted by the exception that failed them. Latency: from the intended"
             + " send time to the answer (no coordinated omission), answered requests, HdrHistogram 3 digits,"
             + " `<arm>-rep<N>.hlog` per second; latency rows merge the repetitions, counts add them up. Failed"
@@ -180,7 +181,8 @@ public final class RaftKvScenario {
             + " lifetime x %.1f, in steps of 256 MiB, within 1,024..%,d MiB (%,d MiB when unknown), pre-touched"
             + " as every arm. Raw: `<arm>-rep<N>.hlog`, `logs/<arm>-rep<N>/<peer>/`.%n",
             o.repetitions(), keys(o), RaftKvLoad.VALUE_BYTES, o.rate(),
-            RaftBladeClients.RETRY_SLEEP_MILLIS, RaftBladeClients.REQUEST_TIMEOUT_MILLIS,
+            RaftBladeClients.RETRY_SLEEP_MILLIS, RaftBladeClients.MAX_RETRY_SLEEP_MILLIS,
+            RaftBladeClients.REQUEST_TIMEOUT_MILLIS,
             RaftKvClients.DEADLINE.toSeconds(), RaftKvClients.DEADLINE.plusSeconds(1).toSeconds(),
             RaftKvHandoffs.AFTER_MILLIS, lifetime.toSeconds(), EPSILON_MARGIN, EPSILON_MAX_MIB, EPSILON_DEFAULT_MIB);
     }
