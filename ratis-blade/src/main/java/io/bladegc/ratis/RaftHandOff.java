@@ -117,28 +117,32 @@ final class RaftHandOff implements Preparation {
         return handOff >= 0 && handOff < pause ? new Choice(false, numbers) : new Choice(true, numbers);
     }
 
+    /**
+     * Hands off every group it leads, each until its successor serves (or {@value #SUCCESSOR_READY_MILLIS} ms after the
+     * step-down). The note reads {@code handed <group> to <peer> in <ms> ms: <phases>, successor serving} per group,
+     * the time being what its clients waited, then why it handed off.
+     */
     private Prepared handOffAll(long start, String why) throws IOException {
-        StringBuilder note = new StringBuilder(why);
+        StringBuilder note = new StringBuilder();
         for (RaftGroupId g : handoff.ledGroups()) {
             long t = System.nanoTime();
             long term = handoff.term(g);
             LeadershipHandoff.Transfer to = handoff.handOff(g, slots, options.transferTimeout().toMillis());
             if (!to.steppedDown()) {
-                return new Prepared(Prepared.Kind.FAILED, why + "; leadership of " + g + " not handed off within "
-                    + options.transferTimeout().toMillis() + " ms (" + to.phases() + "); not collecting while leader",
-                    System.nanoTime() - start);
+                return new Prepared(Prepared.Kind.FAILED, "leadership of " + g + " not handed off within "
+                    + options.transferTimeout().toMillis() + " ms (" + to.phases() + "); not collecting while leader; "
+                    + why, System.nanoTime() - start);
             }
-            long steppedDown = System.nanoTime() - t;
             boolean ready = handoff.awaitSuccessorReady(g, term, SUCCESSOR_READY_MILLIS);
-            note.append("; handed ").append(shortId(g)).append(" to ")
-                .append(to.to() == null ? "a leader not known yet" : to.to().toString()).append(": ")
-                .append(to.phases()).append(", ").append(ready ? "successor serving after " + ms(System.nanoTime() - t)
-                    : "successor not seen serving within " + SUCCESSOR_READY_MILLIS + " ms of the step-down at "
-                    + ms(steppedDown));
+            note.append("handed ").append(shortId(g)).append(" to ")
+                .append(to.to() == null ? "a leader not known yet" : to.to().toString()).append(" in ")
+                .append(ms(System.nanoTime() - t)).append(": ").append(to.phases()).append(", ")
+                .append(ready ? "successor serving" : "successor not seen serving within " + SUCCESSOR_READY_MILLIS
+                    + " ms of the step-down").append("; ");
         }
         long took = System.nanoTime() - start;
         handOffs.add(took);
-        return new Prepared(Prepared.Kind.HANDED_OFF, note.toString(), took);
+        return new Prepared(Prepared.Kind.HANDED_OFF, note.append(why).toString(), took);
     }
 
     /**
