@@ -357,7 +357,8 @@ final class LeadershipHandoff {
      * not waiting in the ledger's queue for a collection of their own before those that are (a queued peer, made
      * leader, hands the leadership straight back before it collects: two hand-offs for one collection); then
      * caught-up ones (match index at least {@code commitIndex}, or not known) before lagging ones; within each, the one
-     * that collected most recently first.
+     * whose JVM is due to collect last first (from the members' heartbeats; one that said nothing counts as due last),
+     * so that a new leader is not the next to need a hand-off of its own; then the one that collected most recently.
      */
     static List<RaftPeerId> successors(RaftPeerId self, Iterable<RaftPeer> peers, SlotGroupView view,
                                        Map<RaftPeerId, Long> matchIndex, long commitIndex, Set<RaftPeerId> silent) {
@@ -376,6 +377,7 @@ final class LeadershipHandoff {
         }
         out.sort(Comparator.comparing((RaftPeerId p) -> queued.contains(p.toString()))
             .thenComparing(p -> matchIndex.getOrDefault(p, commitIndex) < commitIndex)
+            .thenComparing(p -> view.dueAt().getOrDefault(p.toString(), Long.MAX_VALUE), Comparator.reverseOrder())
             .thenComparing(p -> view.lastCollected().getOrDefault(p.toString(), Long.MIN_VALUE),
                 Comparator.reverseOrder()));
         return out;

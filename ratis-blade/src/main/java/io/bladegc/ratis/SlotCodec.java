@@ -30,8 +30,8 @@ import java.util.Map;
  */
 final class SlotCodec {
     /**
-     * 5: snapshots carry each member's newest ended GC request (4: grants say whether they are full, queue entries carry
-     * the full pause offered, members when they are due).
+     * 5: snapshots carry each member's newest ended GC request, views when members are due (4: grants say whether they
+     * are full, queue entries carry the full pause offered, members when they are due).
      */
     private static final byte VERSION = 5;
 
@@ -128,6 +128,7 @@ final class SlotCodec {
             writeTimes(out, v.lastCollected());
             out.writeLong(v.appliedIndex());
             out.writeLong(v.clock());
+            writeTimes(out, v.dueAt());
         });
     }
 
@@ -140,7 +141,10 @@ final class SlotCodec {
             }
             SlotView s = new SlotView(members, readGrants(in), readQueue(in), in.readLong(), in.readLong(),
                 readPolicy(in));
-            return new SlotGroupView(s, readTimes(in), in.readLong(), in.readLong());
+            Map<String, Long> lastCollected = readTimes(in);
+            long appliedIndex = in.readLong();
+            long clock = in.readLong();
+            return new SlotGroupView(s, lastCollected, appliedIndex, clock, readTimes(in));
         });
     }
 

@@ -13,9 +13,13 @@ import java.util.Map;
  * @param clock         the answering replica's clock when it answered (epoch milliseconds; the leader's, which stamps
  *                      the entries, for a read sent to the leader): a grant's {@code deadline - clock} is the time its
  *                      lease has left, counted from no earlier than when the read was sent
+ * @param dueAt         for each member that said so in its heartbeats, when it expects its JVM to collect (the
+ *                      ledger's clock): a leader hands off to the one due last
  */
-public record SlotGroupView(SlotView slots, Map<String, Long> lastCollected, long appliedIndex, long clock) {
+public record SlotGroupView(SlotView slots, Map<String, Long> lastCollected, long appliedIndex, long clock,
+                            Map<String, Long> dueAt) {
     public SlotGroupView {
         lastCollected = Map.copyOf(lastCollected);
+        dueAt = Map.copyOf(dueAt);
     }
 }

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -212,8 +213,14 @@ public final class SlotStateMachine extends BaseStateMachine {
     /** @return this replica's ledger as applied so far, with this replica's clock (the leader clock when it leads) */
     public synchronized SlotGroupView view() {
         TermIndex applied = getLastAppliedTermIndex();
+        Map<String, Long> dueAt = new HashMap<>();
+        for (LedgerState.Member m : ledger.state().members()) {
+            if (m.dueAt() != Long.MAX_VALUE) {
+                dueAt.put(m.node(), m.dueAt());
+            }
+        }
         return new SlotGroupView(ledger.view(), lastCollected, applied == null ? -1 : applied.getIndex(),
-            leaderClock.getAsLong());
+            leaderClock.getAsLong(), dueAt);
     }
 
     /** @return this replica's whole ledger as applied so far, for comparing replicas */

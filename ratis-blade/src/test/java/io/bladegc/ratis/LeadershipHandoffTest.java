@@ -20,8 +20,13 @@ class LeadershipHandoffTest {
         .map(id -> RaftPeer.newBuilder().setId(id).build()).toList();
 
     private static SlotGroupView view(List<String> members, List<Grant> collecting, Map<String, Long> lastCollected) {
+        return view(members, collecting, lastCollected, Map.of());
+    }
+
+    private static SlotGroupView view(List<String> members, List<Grant> collecting, Map<String, Long> lastCollected,
+                                      Map<String, Long> dueAt) {
         return new SlotGroupView(new SlotView(members, collecting, List.of(), 7, 0,
-            QuorumPolicy.of(5, Duration.ofSeconds(10), Duration.ofSeconds(3))), lastCollected, 40, 0);
+            QuorumPolicy.of(5, Duration.ofSeconds(10), Duration.ofSeconds(3))), lastCollected, 40, 0, dueAt);
     }
 
     private static List<String> names(List<RaftPeerId> ids) {
@@ -34,6 +39,15 @@ class LeadershipHandoffTest {
             Map.of("n2", 100L, "n3", 300L, "n5", 200L));
         assertThat(names(LeadershipHandoff.successors(N1, FIVE, v, Map.of(), 50, Set.of())))
             .containsExactly("n3", "n5", "n2", "n4");
+    }
+
+    @Test
+    void theFollowerDueNextIsNeverTheSuccessorWhenAnotherIsNot() {
+        // n3 collected most recently, but its JVM is due first; n4 said nothing of its next collection
+        SlotGroupView v = view(List.of("n1", "n2", "n3", "n4", "n5"), List.of(),
+            Map.of("n2", 100L, "n3", 300L, "n5", 200L), Map.of("n2", 9_000L, "n3", 1_200L, "n5", 5_000L));
+        assertThat(names(LeadershipHandoff.successors(N1, FIVE, v, Map.of(), 50, Set.of())))
+            .containsExactly("n4", "n2", "n5", "n3");
     }
 
     @Test
@@ -58,7 +72,8 @@ class LeadershipHandoffTest {
     void aPeerQueuedForItsOwnCollectionComesAfterEveryOtherSoThatLeadershipDoesNotPingPong() {
         SlotGroupView v = new SlotGroupView(new SlotView(List.of("n1", "n2", "n3", "n4", "n5"), List.of(),
             List.of(new QueueEntry("n3", 4, 1_050)), 7, 0,
-            QuorumPolicy.of(5, Duration.ofSeconds(10), Duration.ofSeconds(3))), Map.of("n3", 300L, "n2", 100L), 40, 0);
+            QuorumPolicy.of(5, Duration.ofSeconds(10), Duration.ofSeconds(3))), Map.of("n3", 300L, "n2", 100L), 40, 0,
+            Map.of());
         Map<RaftPeerId, Long> match = Map.of(RaftPeerId.valueOf("n2"), 42L); // commit index 50: n2 lags
         assertThat(names(LeadershipHandoff.successors(N1, FIVE, v, match, 50, Set.of())))
             .as("queued n3 last, even behind lagging n2").containsExactly("n4", "n5", "n2", "n3");

@@ -95,8 +95,10 @@ public final class RaftKvScenario {
         parallel.add(YOUNG);
         List<Arm> arms = List.of(
             new Arm(RaftKvGoals.G1, java, BackendFlags.of(BackendFlags.G1, HEAP), BladeMode.NONE, "G1, no agent"),
-            new Arm(RaftKvGoals.BLADE, java, parallel, BladeMode.GCI,
+            new Arm(RaftKvGoals.BLADE_PARALLEL, java, parallel, BladeMode.GCI,
                 "Parallel (fixed eden), the agent in its default mode (Blade for Raft drives collections)"),
+            new Arm(RaftKvGoals.BLADE_G1, java, BackendFlags.of(BackendFlags.G1, HEAP), BladeMode.GCI,
+                "G1, the agent in its default mode (Blade for Raft drives collections)"),
             epsilon(java, EPSILON_DEFAULT_MIB));
         Duration lifetime = EPSILON_SETUP.plus(warmup(o)).plus(measure(o)).plus(RaftKvClients.DEADLINE);
         List<RaftKvRep> reps = new ArrayList<>();
