@@ -33,8 +33,8 @@ import java.util.concurrent.LinkedBlockingQueue;
  *       given back and the JVM collects on its own. One that handed off closes its gate at once and keeps it closed
  *       until its collection ended: its clients, still taking it for the leader, are sent to the new one
  *       ({@code NotLeaderException}) instead of being served here as by a follower until the drain;</li>
- *   <li>then, unless the lease left, timed on this JVM's monotonic clock only ({@link SlotAnswer#leaseEndNanos()}), leaves less than the drain timeout,
- *       the expected pause and the margin (<b>fenced</b>: it cancels), {@link BladeNode#drainAndCollect(long,
+ *   <li>then, unless the lease left, timed on this JVM's monotonic clock only ({@link SlotAnswer#leaseEndNanos()}),
+ *       leaves less than the drain timeout, the expected pause and the margin (<b>fenced</b>: it cancels), {@link BladeNode#drainAndCollect(long,
  *       Generation, long)}: gate closed, trailers drained, collected, gate open; when the drain ends too late for the
  *       pause and the margin to fit in the lease (the JVM was paused during it: SIGSTOP, a suspended host), it is
  *       fenced the same way, after the drain. A young request that offered a full collection in its place
@@ -398,18 +398,17 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
 
     /** Without the ledger: collects at once, drained, as a single node does; or leaves it to the JVM. */
     private void failOpen(Pending p, String why) {
-        Prepared prepared = Prepared.NOTHING; // nothing is prepared without a grant
         GcRequest r = p.request();
         counters.failOpens.increment();
         long schedule = since(p);
         if (!settings.failOpen()) {
-            emit(Level.WARNING, new GcTimeline(label, r, "left to the JVM (" + why + ")", prepared, schedule, -1, -1, -1,
+            emit(Level.WARNING, new GcTimeline(label, r, "left to the JVM (" + why + ")", Prepared.NOTHING, schedule, -1, -1, -1,
                 null, "the JVM collects on its own"));
             return;
         }
         String how = "fail-open (" + why + ")";
         if (collectedSince(p)) {
-            emit(Level.INFO, new GcTimeline(label, r, how, prepared, schedule, -1, -1, -1, null,
+            emit(Level.INFO, new GcTimeline(label, r, how, Prepared.NOTHING, schedule, -1, -1, -1, null,
                 "the JVM had collected on its own already"));
             return;
         }
@@ -417,11 +416,11 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         try {
             d = node.drainAndCollect(r.id());
         } catch (IllegalArgumentException e) {
-            emit(Level.INFO, new GcTimeline(label, r, how, prepared, schedule, -1, -1, -1, null,
+            emit(Level.INFO, new GcTimeline(label, r, how, Prepared.NOTHING, schedule, -1, -1, -1, null,
                 "superseded by a newer request"));
             return;
         }
-        emit(Level.INFO, new GcTimeline(label, r, how, prepared, schedule, d.trailers().toNanos(), d.gc().toNanos(), -1,
+        emit(Level.INFO, new GcTimeline(label, r, how, Prepared.NOTHING, schedule, d.trailers().toNanos(), d.gc().toNanos(), -1,
             d.outcome(), "collected locally (single-node)"
             + (d.drained() ? "" : "; the drain timed out with requests in flight")));
     }

@@ -7,7 +7,7 @@ import java.util.Arrays;
  * recent worst case and forgets it once as many better ones followed. {@link ScheduleLead} keeps one for the waits
  * for a grant, a Raft peer's hand-off for its hand-offs.
  *
- * <p>Thread-safe: one writer ({@link #add}, {@link #count()}, {@link #quantile}), any number of readers
+ * <p>Thread-safe: one writer ({@link #add}, {@link #quantile}), any number of readers
  * ({@link #longest()}).
  */
 public final class RecentLongest {
@@ -42,21 +42,27 @@ public final class RecentLongest {
         return longest;
     }
 
-    /** @return how many values were recorded, at most the window; on the writer's thread */
-    public int count() {
-        return count;
-    }
-
     /**
      * @param fraction in (0, 1]: 0.5 the median, 1 the longest
      * @return the recent value at that fraction of their distribution, -1 before any; on the writer's thread
      */
     public long quantile(double fraction) {
-        if (count == 0) {
+        return quantile(recent, count, fraction); // the first count slots are the values until the window is full
+    }
+
+    /**
+     * @param values   at least {@code n} values, not changed
+     * @param n        how many of them count, from the first
+     * @param fraction in (0, 1]
+     * @return the smallest of the first {@code n} values with at least that share of them at or under it; -1 when
+     *     {@code n} is 0
+     */
+    static long quantile(long[] values, int n, double fraction) {
+        if (n == 0) {
             return -1;
         }
-        long[] sorted = Arrays.copyOf(recent, recent.length);
-        Arrays.sort(sorted, 0, count); // the first count slots are the values until the window is full
-        return sorted[Math.max(0, (int) Math.ceil(fraction * count) - 1)];
+        long[] sorted = Arrays.copyOf(values, n);
+        Arrays.sort(sorted);
+        return sorted[Math.max(0, (int) Math.ceil(fraction * n) - 1)];
     }
 }

@@ -1,7 +1,6 @@
 package io.bladegc.api.grant;
 
 import io.bladegc.api.Generation;
-import java.util.Arrays;
 
 /**
  * The last {@value #WINDOW} stop-the-world pauses of each generation that a {@link GrantHolder} measured around its
@@ -38,13 +37,7 @@ public final class RecentPauses {
      */
     public synchronized long quantile(Generation generation, double fraction) {
         int g = generation.ordinal();
-        int n = Math.min(WINDOW, seen[g]);
-        if (n == 0) {
-            return -1;
-        }
-        long[] sorted = Arrays.copyOf(pauses[g], n);
-        Arrays.sort(sorted);
-        return sorted[Math.max(0, (int) Math.ceil(fraction * n) - 1)];
+        return RecentLongest.quantile(pauses[g], Math.min(WINDOW, seen[g]), fraction);
     }
 
     /** @return the longest kept pause of this generation, nanoseconds; -1 when none was measured */

@@ -169,9 +169,7 @@ public final class SlotLedger {
         if (lastSeen.remove(node) == null) {
             return notAMember(node, events);
         }
-        due.forget(node);
-        endedGcIds.remove(node);
-        queue.removeIf(w -> w.node().equals(node));
+        forget(node);
         Grant g = grants.remove(node);
         if (g != null) {
             events.add(event(SlotEvent.Type.RELEASED, node, g.gcId(), g.epoch(), "left"));
@@ -425,9 +423,7 @@ public final class SlotLedger {
                 break;
             }
             it.remove();
-            due.forget(node);
-            endedGcIds.remove(node);
-            queue.removeIf(w -> w.node().equals(node));
+            forget(node);
             events.add(event(SlotEvent.Type.LOST, node, 0, 0, "silent for " + silent + " ms"));
         }
         promote(events);
@@ -504,6 +500,13 @@ public final class SlotLedger {
             i++;
         }
         return -1;
+    }
+
+    /** Forgets what the ledger knows of a member that left or was lost: its due times, ended ids and queued request. */
+    private void forget(String node) {
+        due.forget(node);
+        endedGcIds.remove(node);
+        queue.removeIf(w -> w.node().equals(node));
     }
 
     /** Notes that {@code node}'s request {@code gcId} ended, when the node is a member (ids only grow). */
