@@ -66,20 +66,27 @@ final class GcTrigger {
      * @return {@code true} when a collection ran, {@code false} when this JVM refuses explicit collections
      */
     public synchronized boolean force(Generation generation) {
-        return force(generation, DrainSequence.NO_DEADLINE) == GcOutcome.COLLECTED;
+        return force(generation, DrainSequence.NO_DEADLINE, layout.collectionCount()) == GcOutcome.COLLECTED;
     }
 
     /**
      * {@link #force(Generation)} under a deadline: a young collection is started by filling eden, which takes a
      * while; a JVM paused meanwhile (SIGSTOP) must not wake to finish it past a grant's lease, so the filling stops
      * once {@code collectByNanos} ({@link System#nanoTime()}) has passed, and the JVM collects when it must, not
-     * under the lease.
+     * under the lease. A collection the JVM runs after the caller read {@code collectionsSeen} ends the forcing: one
+     * it ran just before the filling began would otherwise be followed by a second collection of an eden the filling
+     * alone filled (G1's preventive collections come early and unpredicted).
      *
-     * @return {@link GcOutcome#COLLECTED}; {@link GcOutcome#REFUSED} when this JVM refuses explicit collections;
-     *     {@link GcOutcome#TOO_LATE} when the deadline passed first
+     * @param collectionsSeen {@link HeapLayout#collectionCount()} when the caller decided to collect
+     * @return {@link GcOutcome#COLLECTED}; {@link GcOutcome#ALREADY_COLLECTED} when the JVM collected on its own
+     *     after {@code collectionsSeen} and before the forcing began; {@link GcOutcome#REFUSED} when this JVM refuses
+     *     explicit collections; {@link GcOutcome#TOO_LATE} when the deadline passed first
      */
-    synchronized GcOutcome force(Generation generation, long collectByNanos) {
-        long before = layout.collectionCount();
+    synchronized GcOutcome force(Generation generation, long collectByNanos, long collectionsSeen) {
+        long before = collectionsSeen;
+        if (layout.collectionCount() != before) {
+            return GcOutcome.ALREADY_COLLECTED;
+        }
         if ((forcingEpoch & 1) == 0) { // a new forcing window; a second call before done() forces again within it
             Map<String, Long> from = new HashMap<>();
             for (GarbageCollectorMXBean b : layout.gcBeans()) {
@@ -107,10 +114,12 @@ final class GcTrigger {
     /** How filling eden ended. */
     private enum Fill { COLLECTED, NO_COLLECTION, TOO_LATE }
 
-    /** Ends the forcing window opened by {@link #force}; call once its notifications have arrived. */
+    /** Ends the forcing window opened by {@link #force}, if one is open; call once its notifications have arrived. */
     public void done() {
-        forcingFrom = null;
-        forcingEpoch++;
+        if ((forcingEpoch & 1) == 1) {
+            forcingFrom = null;
+            forcingEpoch++;
+        }
     }
 
     /**

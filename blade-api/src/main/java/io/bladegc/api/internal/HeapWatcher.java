@@ -53,9 +53,13 @@ final class HeapWatcher {
     /** Young collections' worth of promotion within which a full collection counts as soon. */
     static final int EARLY_YOUNGS = 5;
 
-    /** What the watcher saw when it decided a collection is coming. */
+    /**
+     * What the watcher saw when it decided a collection is coming; {@code collectionsSeen} is
+     * {@link HeapLayout#collectionCount()} read before eden was, so a collection the JVM runs after the sample is
+     * seen as one that came first, not taken for the baseline of a fresh eden.
+     */
     record Prediction(Generation generation, long allocatedBytes, long headroomBytes, long leadNanos, boolean oldSoon,
-                      String fullReason) {
+                      String fullReason, long collectionsSeen) {
     }
 
     private final HeapLayout layout;
@@ -364,7 +368,7 @@ final class HeapWatcher {
                 + " collection%s' promotion (%d MiB each) and a survivor space (%d MiB)", oldFree >> 20,
                 youngs == 1 ? "one" : "two", youngs == 1 ? "" : "s", promoted >> 20, survivor >> 20) : null;
             onLowLead.accept(new Prediction(oldFull ? Generation.OLD : Generation.YOUNG, used, headroom, lead,
-                oldSoon && !oldFull, why));
+                oldSoon && !oldFull, why, count));
         }
         return nextSampleNanos(lead, needed, intervalNanos);
     }

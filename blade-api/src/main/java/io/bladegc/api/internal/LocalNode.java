@@ -58,8 +58,8 @@ public final class LocalNode implements StartedNode {
     private final AtomicReference<Issued> outstanding = new AtomicReference<>();
     private Issued lastIssued;
 
-    /** A request and the JVM's collection count when it was issued. */
-    private record Issued(GcRequest request, long collectionsAtIssue) {
+    /** A request and the JVM's collection count its prediction was made at (a collection after it makes it moot). */
+    private record Issued(GcRequest request, long collectionsSeen) {
     }
 
     private LocalNode(BladeOptions options) {
@@ -141,8 +141,8 @@ public final class LocalNode implements StartedNode {
     }
 
     private void onLowLead(HeapWatcher.Prediction p) {
-        if (!armed() || outstanding.get() != null) {
-            return;
+        if (!armed() || outstanding.get() != null || layout.collectionCount() != p.collectionsSeen()) {
+            return; // the last: the JVM collected since the sample, so the prediction is moot
         }
         if (p.fullReason() != null) {
             // on G1 exceptional (its old generation is reclaimed concurrently), so told at INFO each time
@@ -150,7 +150,7 @@ public final class LocalNode implements StartedNode {
                 () -> "Blade: planning a full collection: " + p.fullReason());
         }
         issue(p.generation(), p.allocatedBytes(), p.headroomBytes(),
-            p.oldSoon() ? pauseModel.next(Generation.OLD) : Duration.ZERO);
+            p.oldSoon() ? pauseModel.next(Generation.OLD) : Duration.ZERO, p.collectionsSeen());
     }
 
     @Override
@@ -159,16 +159,20 @@ public final class LocalNode implements StartedNode {
             return false;
         }
         if (outstanding.get() == null) {
-            issue(Generation.OLD, 0, 0, Duration.ZERO);
+            issue(Generation.OLD, 0, 0, Duration.ZERO, layout.collectionCount());
         }
         return true;
     }
 
-    /** Issues an upcall unless one is outstanding (then the caller joins that one). */
-    private void issue(Generation g, long allocatedBytes, long headroomBytes, Duration fullInstead) {
+    /**
+     * Issues an upcall unless one is outstanding (then the caller joins that one); a collection after
+     * {@code collectionsSeen} makes it moot.
+     */
+    private void issue(Generation g, long allocatedBytes, long headroomBytes, Duration fullInstead,
+                       long collectionsSeen) {
         GcRequest request = new GcRequest(nextId.incrementAndGet(), allocatedBytes, headroomBytes,
             pauseModel.next(g), g, fullInstead);
-        Issued issued = new Issued(request, layout.collectionCount());
+        Issued issued = new Issued(request, collectionsSeen);
         synchronized (this) {
             if (!outstanding.compareAndSet(null, issued)) {
                 return;
@@ -286,13 +290,14 @@ public final class LocalNode implements StartedNode {
             throw new IllegalArgumentException("no GC request with id " + id + " was issued");
         }
         try {
-            if (id < issued.request().id() || layout.collectionCount() > issued.collectionsAtIssue()) {
-                counters.alreadyCollected.increment();
-                return GcOutcome.ALREADY_COLLECTED;
-            }
             boolean collected;
             try {
-                GcOutcome forced = trigger.force(issued.request().generation(), collectByNanos);
+                GcOutcome forced = id < issued.request().id() ? GcOutcome.ALREADY_COLLECTED
+                    : trigger.force(issued.request().generation(), collectByNanos, issued.collectionsSeen());
+                if (forced == GcOutcome.ALREADY_COLLECTED) {
+                    counters.alreadyCollected.increment();
+                    return forced;
+                }
                 if (forced == GcOutcome.TOO_LATE) {
                     return forced;
                 }
@@ -341,7 +346,7 @@ public final class LocalNode implements StartedNode {
                 GcRequest r = request;
                 request = new GcRequest(r.id(), r.allocatedBytes(), r.remainingBytes(),
                     generation == Generation.OLD ? r.fullInstead() : r.estimatedPause(), generation, Duration.ZERO);
-                Issued instead = new Issued(request, issued.collectionsAtIssue());
+                Issued instead = new Issued(request, issued.collectionsSeen());
                 outstanding.compareAndSet(issued, instead);
                 lastIssued = instead;
             }
