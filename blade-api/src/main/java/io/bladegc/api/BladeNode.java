@@ -1,6 +1,7 @@
 package io.bladegc.api;
 
 import java.time.Duration;
+import java.util.function.ObjLongConsumer;
 
 /**
  * Blade's presence in this JVM: the heap watcher, the pause model, the gate and the collector behind one face.
@@ -104,6 +105,17 @@ public interface BladeNode {
 
     /** @return cumulative stop-the-world pause time seen in GC notifications since the node started, in nanoseconds */
     long pauseNanos();
+
+    /**
+     * Tells {@code listener} each stop-the-world pause of a memory-reclaiming collection from now on, forced or the
+     * JVM's own, as its GC notification reports it: the generation and the pause in nanoseconds. It is called on the
+     * JVM's notification thread and must return quickly. The default implementation tells nothing.
+     *
+     * @return what removes the listener
+     */
+    default Runnable addPauseListener(ObjLongConsumer<Generation> listener) {
+        return () -> { };
+    }
 
     /**
      * @return how many memory-reclaiming collections this JVM has run, read from the collectors' MXBeans (it changes

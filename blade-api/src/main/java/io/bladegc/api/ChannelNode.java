@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
+import java.util.function.ObjLongConsumer;
 import java.util.function.Supplier;
 
 /** A {@link BladeNode} run by another copy of Blade in this JVM, reached through {@link NodeChannel}. */
@@ -31,6 +32,7 @@ final class ChannelNode implements BladeNode {
     private final Supplier<String> summary;
     private final BooleanSupplier requestCollection;
     private final BooleanSupplier coordinated;
+    private final Function<ObjLongConsumer<Integer>, Runnable> addPauseListener;
 
     @SuppressWarnings("unchecked")
     ChannelNode(Map<String, Object> ch) {
@@ -57,6 +59,8 @@ final class ChannelNode implements BladeNode {
         this.summary = (Supplier<String>) ch.get("summary");
         this.requestCollection = (BooleanSupplier) ch.get("requestCollection");
         this.coordinated = (BooleanSupplier) ch.getOrDefault("coordinated", (BooleanSupplier) () -> false);
+        this.addPauseListener = (Function<ObjLongConsumer<Integer>, Runnable>) ch.getOrDefault("addPauseListener",
+            (Function<ObjLongConsumer<Integer>, Runnable>) l -> () -> { });
     }
 
     @Override
@@ -155,6 +159,11 @@ final class ChannelNode implements BladeNode {
     @Override
     public boolean coordinated() {
         return coordinated.getAsBoolean();
+    }
+
+    @Override
+    public Runnable addPauseListener(ObjLongConsumer<Generation> listener) {
+        return addPauseListener.apply((g, nanos) -> listener.accept(Generation.values()[g], nanos));
     }
 
     @Override

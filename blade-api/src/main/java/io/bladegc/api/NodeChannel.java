@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
+import java.util.function.ObjLongConsumer;
 import java.util.function.Supplier;
 import javax.management.InstanceNotFoundException;
 import javax.management.JMException;
@@ -29,6 +30,8 @@ import javax.management.JMException;
  * retryAfter    LongSupplier                     nanoseconds a shed client should wait
  * pauseNanos    LongSupplier                     cumulative pause time
  * collections   LongSupplier                     {@link BladeNode#collections()}
+ * addPauseListener Function&lt;ObjLongConsumer&lt;Integer&gt;, Runnable&gt;  {@link BladeNode#addPauseListener} with the
+ *                                                 generation's ordinal (absent from a node of an older Blade: none)
  * leadTimeMillis LongSupplier                    {@link BladeNode#leadTimeMillis()}
  * dueInMillis   LongSupplier                     {@link BladeNode#dueInMillis()}
  * attachGate    Runnable, detachGate Runnable
@@ -73,6 +76,8 @@ final class NodeChannel {
         ch.put("retryAfter", (LongSupplier) () -> node.retryAfter().toNanos());
         ch.put("pauseNanos", (LongSupplier) node::pauseNanos);
         ch.put("collections", (LongSupplier) node::collections);
+        ch.put("addPauseListener", (Function<ObjLongConsumer<Integer>, Runnable>) l ->
+            node.addPauseListener((g, nanos) -> l.accept(g.ordinal(), nanos)));
         ch.put("leadTimeMillis", (LongSupplier) node::leadTimeMillis);
         ch.put("dueInMillis", (LongSupplier) node::dueInMillis);
         ch.put("attachGate", (Runnable) node::attachGate);

@@ -8,6 +8,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.ResourceBundle;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -162,6 +164,39 @@ class BladeTest {
         channel.remove("coordinated");
         assertThat(new ChannelNode(channel).coordinated()).isFalse();
         node.register(null);
+    }
+
+    @Test
+    void eachPauseOfTheJvmReachesAListenerThroughTheChannelUntilItIsRemoved() throws InterruptedException {
+        BladeNode node = Blade.startNode(BladeOptions.defaults());
+        Map<String, Object> channel = new HashMap<>(NodeChannel.lookup());
+        channel.remove("node");
+        List<Generation> generations = new CopyOnWriteArrayList<>();
+        AtomicLong toldNanos = new AtomicLong();
+        Runnable remove = new ChannelNode(channel).addPauseListener((g, nanos) -> {
+            toldNanos.addAndGet(nanos);
+            generations.add(g);
+        });
+        long pauseBefore = node.pauseNanos();
+        System.gc(); // the JVM's own collection, not one Blade forced: a full one
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (!generations.contains(Generation.OLD) && System.nanoTime() < deadline) {
+            Thread.sleep(10); // notifications come on the JVM's notification thread
+        }
+        assertThat(generations).as("the pause of System.gc()").contains(Generation.OLD);
+        remove.run();
+        assertThat(toldNanos.get()).as("every pause the node counted, no other").isEqualTo(node.pauseNanos() - pauseBefore);
+        int told = generations.size();
+        long seen = node.pauseNanos();
+        System.gc();
+        while (node.pauseNanos() == seen && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(node.pauseNanos()).as("the second System.gc() paused").isGreaterThan(seen);
+        assertThat(generations).as("nothing told after the listener was removed").hasSize(told);
+
+        channel.remove("addPauseListener"); // a node of an older Blade: no pauses told, no error
+        assertThat(new ChannelNode(channel).addPauseListener((g, nanos) -> generations.add(g))).isNotNull();
     }
 
     @Test

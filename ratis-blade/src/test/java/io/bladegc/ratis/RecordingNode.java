@@ -7,18 +7,22 @@ import io.bladegc.api.DrainedCollection;
 import io.bladegc.api.Gate;
 import io.bladegc.api.GcHandler;
 import io.bladegc.api.GcOutcome;
+import io.bladegc.api.Generation;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ObjLongConsumer;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.server.RaftServer;
 
 /**
  * Records each collection, whether the peer led any group (but the slot group) at that moment, and whether its gate
- * was open then (the recording node's own drain does not close it: a closed gate was closed by its caller).
+ * was open then (the recording node's own drain does not close it: a closed gate was closed by its caller). Each
+ * collection pauses 3 ms (young), told to the pause listeners as a real node's GC notifications tell them;
+ * {@link #paused} tells them a pause of the JVM's own.
  */
 final class RecordingNode implements BladeNode {
     private final RaftServer server;
@@ -28,6 +32,7 @@ final class RecordingNode implements BladeNode {
     final List<Boolean> gateOpenAtCollection = new CopyOnWriteArrayList<>();
     private final Gate gate = new Gate();
     private final AtomicLong pause = new AtomicLong();
+    private final List<ObjLongConsumer<Generation>> pauseListeners = new CopyOnWriteArrayList<>();
 
     /**
      * @param skip   a group whose leadership is not recorded (the slot group), or {@code null}
@@ -69,9 +74,23 @@ final class RecordingNode implements BladeNode {
             throw new IllegalStateException(e);
         }
         gateOpenAtCollection.add(gate.isOpen());
-        pause.addAndGet(3_000_000);
         collections.incrementAndGet();
+        paused(Generation.YOUNG, 3_000_000);
         return GcOutcome.COLLECTED;
+    }
+
+    /** A pause of {@code nanos}, as the JVM's GC notification would report it. */
+    void paused(Generation generation, long nanos) {
+        pause.addAndGet(nanos);
+        for (ObjLongConsumer<Generation> l : pauseListeners) {
+            l.accept(generation, nanos);
+        }
+    }
+
+    @Override
+    public Runnable addPauseListener(ObjLongConsumer<Generation> listener) {
+        pauseListeners.add(listener);
+        return () -> pauseListeners.remove(listener);
     }
 
     void awaitCollections(long n) throws InterruptedException {

@@ -80,6 +80,7 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
     private final CallWatcher watcher;
     private final ScheduleLead scheduleLead;
     private final Thread thread;
+    private volatile Runnable stopListening = () -> { };
     private volatile boolean closed;
     private volatile String lastEvent = "";
     private int eventsTold;
@@ -114,8 +115,9 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         this.thread.setDaemon(true);
     }
 
-    /** Starts the holder's thread. */
+    /** Starts the holder's thread and its record of the node's pauses ({@link #pauses()}). */
     public void start() {
+        stopListening = node.addPauseListener(pauses::add);
         thread.start();
     }
 
@@ -174,6 +176,7 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        stopListening.run();
         inbox.add(STOP);
         if (thread.isAlive() && Thread.currentThread() != thread) {
             try {
@@ -376,7 +379,6 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         }
         long end = System.nanoTime();
         long pause = node.pauseNanos() - pauseBefore;
-        pauses.add(r.generation(), pause);
         long pauseMillis = pause > 0 ? (pause + 999_999) / 1_000_000 : d.gc().toMillis();
         Released released = port.release(grant.epoch(), pauseMillis);
         long notify = released.kind() == Released.Kind.RELEASED ? System.nanoTime() - end : -1;

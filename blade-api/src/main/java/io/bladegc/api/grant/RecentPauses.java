@@ -3,9 +3,11 @@ package io.bladegc.api.grant;
 import io.bladegc.api.Generation;
 
 /**
- * The last {@value #WINDOW} stop-the-world pauses of each generation that a {@link GrantHolder} measured around its
- * collections (the node's pause counter before and after). A {@link Preparation} reads them to judge whether a pause
- * is safely short, from its distribution rather than from one estimate.
+ * The last {@value #WINDOW} stop-the-world pauses of each generation in this JVM, as its node reports them
+ * ({@link io.bladegc.api.BladeNode#addPauseListener}): the collections a {@link GrantHolder} forced and those the JVM
+ * ran on its own, before Blade was armed too, so that a node that collects a few times a minute has a distribution
+ * soon. A {@link Preparation} reads them to judge whether a pause is safely short, from its distribution rather than
+ * from one estimate; older pauses age out as new ones come.
  *
  * <p>Thread-safe.
  */

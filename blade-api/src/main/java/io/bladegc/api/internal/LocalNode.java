@@ -15,12 +15,15 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.ObjLongConsumer;
 import java.util.function.ToLongFunction;
 
 /**
@@ -56,6 +59,7 @@ public final class LocalNode implements StartedNode {
     private final MinuteSummary minutes = new MinuteSummary(System.nanoTime(), 0);
     private volatile GcHandler handler;
     private final AtomicReference<Issued> outstanding = new AtomicReference<>();
+    private final List<ObjLongConsumer<Generation>> pauseListeners = new CopyOnWriteArrayList<>();
     private Issued lastIssued;
 
     /** A request and the JVM's collection count its prediction was made at (a collection after it makes it moot). */
@@ -224,6 +228,11 @@ public final class LocalNode implements StartedNode {
         if (!c.reclaims()) {
             return;
         }
+        if (c.pause()) {
+            for (ObjLongConsumer<Generation> l : pauseListeners) {
+                l.accept(c.generation(), c.durationNanos());
+            }
+        }
         counters.collections.increment();
         watcher.onCollection(c);
         boolean forced = trigger.isForced(c.bean(), c.id());
@@ -364,6 +373,12 @@ public final class LocalNode implements StartedNode {
     @Override
     public long pauseNanos() {
         return pauseNanos.get();
+    }
+
+    @Override
+    public Runnable addPauseListener(ObjLongConsumer<Generation> listener) {
+        pauseListeners.add(listener);
+        return () -> pauseListeners.remove(listener);
     }
 
     @Override
