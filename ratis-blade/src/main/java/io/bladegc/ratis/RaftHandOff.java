@@ -41,11 +41,13 @@ import org.apache.ratis.protocol.RaftGroupId;
  */
 final class RaftHandOff implements Preparation {
     /**
-     * Pauses of a generation seen before a leader may collect in place. Counting only the holder's own collections
-     * it was 8, which raft-kv's peers (3-7 collections in a 20 s window) never reached: every leader collection was a
-     * hand-off, 49-770 ms to the successor serving, where G1 pauses 10-30 ms.
+     * Pauses of a generation seen before a leader may collect in place: two, each under the bound, make a pause past
+     * the election timeout (2.5 times the bound) unlikely. Counting only the holder's own collections it was 8, which
+     * raft-kv's peers (3-7 collections in a 120 s window, 2-4 in a 20 s one) never reached: every leader collection was
+     * a hand-off, 49-770 ms to the successor serving, where G1 pauses 10-30 ms; with 4 counted from the JVM's start,
+     * 11 of 12 leader collections in a quick run still handed off (160-470 ms).
      */
-    static final int MIN_PAUSES = 4;
+    static final int MIN_PAUSES = 2;
     /** Hand-offs kept: their longest is the lead, their {@value #COST_QUANTILE} quantile their cost. */
     static final int HAND_OFFS_KEPT = 8;
     /** The share of the shortest election timeout a leader's longest recent pause must stay under to run in place. */
