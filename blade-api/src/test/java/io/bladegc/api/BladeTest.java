@@ -185,7 +185,8 @@ class BladeTest {
         }
         assertThat(generations).as("the pause of System.gc()").contains(Generation.OLD);
         remove.run();
-        assertThat(toldNanos.get()).as("every pause the node counted, no other").isEqualTo(node.pauseNanos() - pauseBefore);
+        assertThat(toldNanos.get()).as("every pause the node counted, no other")
+            .isEqualTo(node.pauseNanos() - pauseBefore);
         int told = generations.size();
         long seen = node.pauseNanos();
         System.gc();

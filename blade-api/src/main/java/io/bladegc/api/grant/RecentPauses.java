@@ -42,6 +42,25 @@ public final class RecentPauses {
         return RecentLongest.quantile(pauses[g], Math.min(WINDOW, seen[g]), fraction);
     }
 
+    /**
+     * @param perNewer in (0, 1]: the weight each newer pause of the generation takes off an older one
+     * @return the longest kept pause of this generation, each weighed by {@code perNewer} to the power of the number of
+     *     pauses that came after it (the newest at full weight), nanoseconds; -1 when none was measured. A one-off long
+     *     pause (a start-up's promotion) is forgotten after a few, where {@link #longest} would keep it for
+     *     {@value #WINDOW}; a JVM that keeps pausing long keeps its newest at full weight.
+     */
+    public synchronized long agedLongest(Generation generation, double perNewer) {
+        int g = generation.ordinal();
+        int n = Math.min(WINDOW, seen[g]);
+        int newest = (seen[g] - 1) % WINDOW;
+        long max = -1;
+        for (int i = 0; i < n; i++) {
+            int age = (newest - i + WINDOW) % WINDOW;
+            max = Math.max(max, (long) (pauses[g][i] * Math.pow(perNewer, age)));
+        }
+        return max;
+    }
+
     /** @return the longest kept pause of this generation, nanoseconds; -1 when none was measured */
     public synchronized long longest(Generation generation) {
         int g = generation.ordinal();

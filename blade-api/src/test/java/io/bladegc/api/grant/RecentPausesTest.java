@@ -1,0 +1,38 @@
+package io.bladegc.api.grant;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bladegc.api.Generation;
+import org.junit.jupiter.api.Test;
+
+class RecentPausesTest {
+    @Test
+    void aOneOffLongPauseAgesOutOfTheAgedLongestButNotOutOfTheLongest() {
+        RecentPauses p = new RecentPauses();
+        assertThat(p.agedLongest(Generation.YOUNG, 0.8)).as("none measured").isEqualTo(-1);
+        p.add(Generation.YOUNG, 136_000_000); // a start-up's promotion
+        assertThat(p.agedLongest(Generation.YOUNG, 0.8)).as("the newest at full weight").isEqualTo(136_000_000);
+        for (int i = 1; i <= 4; i++) {
+            p.add(Generation.YOUNG, 20_000_000);
+            assertThat(p.agedLongest(Generation.YOUNG, 0.8)).as("after %d newer", i)
+                .isEqualTo(Math.max(20_000_000, (long) (136_000_000 * Math.pow(0.8, i))));
+        }
+        assertThat(p.agedLongest(Generation.YOUNG, 0.8)).as("four newer pauses: 136 ms weighs 55.7 ms")
+            .isLessThan(60_000_000);
+        assertThat(p.longest(Generation.YOUNG)).isEqualTo(136_000_000);
+        assertThat(p.agedLongest(Generation.OLD, 0.8)).as("generations apart").isEqualTo(-1);
+    }
+
+    @Test
+    void theAgesFollowTheRingPastItsWindow() {
+        RecentPauses p = new RecentPauses();
+        for (int i = 0; i < 3 * RecentPauses.WINDOW + 5; i++) {
+            p.add(Generation.YOUNG, 10_000_000);
+        }
+        p.add(Generation.YOUNG, 50_000_000);
+        assertThat(p.agedLongest(Generation.YOUNG, 0.5)).as("the newest, at full weight").isEqualTo(50_000_000);
+        p.add(Generation.YOUNG, 10_000_000);
+        assertThat(p.agedLongest(Generation.YOUNG, 0.5)).as("one newer: half").isEqualTo(25_000_000);
+        assertThat(p.count(Generation.YOUNG)).isEqualTo(RecentPauses.WINDOW);
+    }
+}
