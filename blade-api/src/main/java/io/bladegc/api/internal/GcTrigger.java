@@ -83,8 +83,7 @@ final class GcTrigger {
      *     explicit collections; {@link GcOutcome#TOO_LATE} when the deadline passed first
      */
     synchronized GcOutcome force(Generation generation, long collectByNanos, long collectionsSeen) {
-        long before = collectionsSeen;
-        if (layout.collectionCount() != before) {
+        if (layout.collectionCount() != collectionsSeen) {
             return GcOutcome.ALREADY_COLLECTED;
         }
         if ((forcingEpoch & 1) == 0) { // a new forcing window; a second call before done() forces again within it
@@ -96,7 +95,7 @@ final class GcTrigger {
             forcingEpoch++; // odd: forcing (one writer: this method and done() are called by the one forcing thread)
         }
         if (generation == Generation.YOUNG) {
-            Fill fill = fillEden(before, collectByNanos);
+            Fill fill = fillEden(collectionsSeen, collectByNanos);
             if (fill != Fill.NO_COLLECTION) {
                 return fill == Fill.COLLECTED ? GcOutcome.COLLECTED : GcOutcome.TOO_LATE;
             }
@@ -104,7 +103,7 @@ final class GcTrigger {
         if (past(collectByNanos)) {
             return GcOutcome.TOO_LATE;
         }
-        return explicit(before) ? GcOutcome.COLLECTED : GcOutcome.REFUSED;
+        return explicit(collectionsSeen) ? GcOutcome.COLLECTED : GcOutcome.REFUSED;
     }
 
     private static boolean past(long collectByNanos) {
