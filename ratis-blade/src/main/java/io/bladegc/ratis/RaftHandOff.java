@@ -26,10 +26,11 @@ import org.apache.ratis.protocol.RaftGroupId;
  *       leader heartbeats every half election timeout when idle, so a follower then hears from it within the
  *       timeout, with room for a late wake-up (a longer pause risks an election: clients would wait for it);</li>
  *   <li>and its clients would wait less for the pause than for a hand-off: the {@value #COST_QUANTILE} quantile of
- *       those pauses against the same quantile of this peer's last {@value #HAND_OFFS_KEPT} hand-offs, each timed
- *       from the transfer's start until the successor served ({@link LeadershipHandoff#awaitSuccessorReady}), which
- *       is what clients feel, not until the step-down. Before any hand-off was timed a pause that is safe is taken in
- *       place: that is what the JVM would do without Blade.</li>
+ *       those pauses, aged alike ({@link RecentPauses#agedQuantile}), against the same quantile of this peer's last
+ *       {@value #HAND_OFFS_KEPT} hand-offs, each timed from the transfer's start until the successor served
+ *       ({@link LeadershipHandoff#awaitSuccessorReady}), which is what clients feel, not until the step-down. Before
+ *       any hand-off was timed a pause that is safe is taken in place: that is what the JVM would do without
+ *       Blade.</li>
  * </ul>
  * Otherwise it hands off; never with {@link RaftBladeOptions.HandOff#ALWAYS} in place. Each decision's two numbers
  * go into its GC event's line, and the holder counts them ({@code HandOffs}, {@code InPlace}).
@@ -124,9 +125,9 @@ final class RaftHandOff implements Preparation {
             return new Choice(false, "longest of the last " + n + " " + generation + " pauses " + ms(longest)
                 + " aged, not under " + ms(inPlaceBoundNanos) + " (" + IN_PLACE_SHARE + " of the election timeout)");
         }
-        long pause = pauses.quantile(generation, COST_QUANTILE);
+        long pause = pauses.agedQuantile(generation, COST_QUANTILE, AGING);
         long handOff = handOffs.quantile(COST_QUANTILE);
-        String numbers = generation + " pause p" + Math.round(COST_QUANTILE * 100) + " " + ms(pause) + " (longest aged "
+        String numbers = generation + " pause p" + Math.round(COST_QUANTILE * 100) + " aged " + ms(pause) + " (longest aged "
             + ms(longest) + ") against hand-off " + (handOff < 0 ? "none timed yet"
             : "p" + Math.round(COST_QUANTILE * 100) + " " + ms(handOff));
         return handOff >= 0 && handOff < pause ? new Choice(false, numbers) : new Choice(true, numbers);

@@ -1,6 +1,8 @@
 package io.bladegc.api.grant;
 
 import io.bladegc.api.Generation;
+import java.util.Arrays;
+import java.util.Comparator;
 
 /**
  * The last {@value #WINDOW} stop-the-world pauses of each generation in this JVM, as its node reports them
@@ -34,12 +36,30 @@ public final class RecentPauses {
 
     /**
      * @param fraction in (0, 1]: 0.5 the median, 1 the longest
-     * @return the kept pause of this generation at that fraction of their distribution (the smallest with at least that
-     *     share of the kept pauses at or under it), nanoseconds; -1 when none was measured
+     * @param perNewer in (0, 1]: the weight each newer pause of the generation takes off an older one, as in
+     *                 {@link #agedLongest}; 1 weighs all kept pauses alike
+     * @return the kept pause of this generation at that fraction of their aged distribution (the shortest with at
+     *     least that share of the kept pauses' weight at or under it, each weighed by {@code perNewer} to the power of
+     *     the number of pauses that came after it), nanoseconds; -1 when none was measured
      */
-    public synchronized long quantile(Generation generation, double fraction) {
+    public synchronized long agedQuantile(Generation generation, double fraction, double perNewer) {
         int g = generation.ordinal();
-        return RecentLongest.quantile(pauses[g], Math.min(WINDOW, seen[g]), fraction);
+        int n = Math.min(WINDOW, seen[g]);
+        Integer[] byLength = new Integer[n];
+        double total = 0;
+        for (int i = 0; i < n; i++) {
+            byLength[i] = i;
+            total += Math.pow(perNewer, age(g, i));
+        }
+        Arrays.sort(byLength, Comparator.comparingLong(i -> pauses[g][i]));
+        double below = 0;
+        for (int i : byLength) {
+            below += Math.pow(perNewer, age(g, i));
+            if (below >= fraction * total * (1 - 1e-9)) { // the tolerance: a sum of powers is not exact
+                return pauses[g][i];
+            }
+        }
+        return n == 0 ? -1 : pauses[g][byLength[n - 1]];
     }
 
     /**
@@ -52,13 +72,16 @@ public final class RecentPauses {
     public synchronized long agedLongest(Generation generation, double perNewer) {
         int g = generation.ordinal();
         int n = Math.min(WINDOW, seen[g]);
-        int newest = (seen[g] - 1) % WINDOW;
         long max = -1;
         for (int i = 0; i < n; i++) {
-            int age = (newest - i + WINDOW) % WINDOW;
-            max = Math.max(max, (long) (pauses[g][i] * Math.pow(perNewer, age)));
+            max = Math.max(max, (long) (pauses[g][i] * Math.pow(perNewer, age(g, i))));
         }
         return max;
+    }
+
+    /** @return how many pauses of generation {@code g} came after the one in slot {@code i} of its ring */
+    private int age(int g, int i) {
+        return ((seen[g] - 1) % WINDOW - i + WINDOW) % WINDOW;
     }
 
     /** @return the longest kept pause of this generation, nanoseconds; -1 when none was measured */
