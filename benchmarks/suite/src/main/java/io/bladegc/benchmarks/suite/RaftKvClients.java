@@ -25,16 +25,25 @@ import org.apache.ratis.retry.RetryPolicy;
  * ({@link RaftBladeClients}: the blocking API, a {@value RaftBladeClients#REQUEST_TIMEOUT_MILLIS} ms request
  * timeout, a retry policy that sends a failed attempt again after {@value RaftBladeClients#RETRY_SLEEP_MILLIS} ms, backs
  * off and never gives up, writes sent again while the leader steps down, reads and writes sent again when the client
- * replaced its connection under them). A blocking call holds a thread: calls run on a pool
- * of daemon threads, one per call under way. The load generator judges a call unanswered {@link #DEADLINE} after it
- * was made (timed out); the client itself never gives up. One client serves every call (it is thread-safe, and each
- * blocking call is a gRPC call of its own). Stateless but for the threads.
+ * replaced its connection under them). A blocking call holds a thread: calls run on {@value #REQUEST_THREADS} daemon
+ * threads, as an application serves its requests (docs/raft.md, and Ratis' counter example as a user runs it); a call
+ * due while all are busy waits for one, its latency counted from its due time all the same. The load generator judges
+ * a call unanswered {@link #DEADLINE} after it was made (timed out); the client itself never gives up. One client
+ * serves every call (it is thread-safe, and each blocking call is a gRPC call of its own). Stateless but for the
+ * threads.
  */
 final class RaftKvClients {
     /** After this long a call counts as timed out (it may still be answered later; that no longer counts). */
     static final Duration DEADLINE = Duration.ofSeconds(10);
 
-    private static final ExecutorService CALLS = Executors.newCachedThreadPool(r -> {
+    /**
+     * Threads making calls. A thread per call under way, as until 2026-11-28, let a stall feed itself: 11,860 calls
+     * without an answer each kept sending attempts again (298,108 in one window), and the peers, starved by them,
+     * went on losing leaders for the whole window.
+     */
+    static final int REQUEST_THREADS = 200;
+
+    private static final ExecutorService CALLS = Executors.newFixedThreadPool(REQUEST_THREADS, r -> {
         Thread t = new Thread(r, "raft-kv-call");
         t.setDaemon(true);
         return t;
@@ -81,7 +90,7 @@ final class RaftKvClients {
     }
 
     /**
-     * Runs {@code call} on a thread of the call pool (a new one when all are busy).
+     * Runs {@code call} on a thread of the call pool, once one is free.
      *
      * @return its answer; failed with the {@link IOException} it ended with
      */

@@ -32,15 +32,15 @@ import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
  * digits, one interval histogram per second into an HdrHistogram log; every request of the window is also kept with
  * its due time ({@link RaftKvRequests}).
  *
- * <p>All calls share one Ratis client, as an application's request threads share the one client of their process:
- * each call is a blocking call ({@code io()}) on a thread of its own, and a blocking call is one gRPC call of its own
- * with its own deadline, so a slow call holds only itself. Sharing matters at a leader change: the first call
- * redirected teaches the client the new leader, and every later call goes there. (Until 2026-11-26 every call had its
- * own client of a pool of a second's worth, 100; after each hand-off each of them then had to be redirected once,
- * for up to ten seconds, and meanwhile kept sending reads to peers it took for the leader, which Blade's collections
- * there then held.) The client and its retry policy come from {@link RaftKvClients}: no call is given up before its
- * deadline; a call that fails before it counts as failed, one without an answer by then (or by the end of the drain)
- * as timed out.
+ * <p>All calls share one Ratis client, as an application's request threads share the one client of their process: each
+ * call is a blocking call ({@code io()}) on one of {@value RaftKvClients#REQUEST_THREADS} request threads, and a
+ * blocking call is one gRPC call of its own with its own deadline, so a slow call holds only itself. Sharing matters at
+ * a leader change: the first call redirected teaches the client the new leader, and every later call goes there. (Until
+ * 2026-11-26 every call had its own client of a pool of a second's worth, 100; after each hand-off each of them then
+ * had to be redirected once, for up to ten seconds, and meanwhile kept sending reads to peers it took for the leader,
+ * which Blade's collections there then held.) The client and its retry policy come from {@link RaftKvClients}: no call
+ * is given up before its deadline; a call that fails before it counts as failed, one without an answer by then (or by
+ * the end of the drain) as timed out.
  *
  * <p>Use: {@link #run} once; not reusable. Completions arrive on the calls' threads; counters are atomic.
  */
@@ -208,7 +208,7 @@ public final class RaftKvLoad {
             this.index = index;
         }
 
-        /** Sends it on a thread of its own; {@link #completed} is called there with the outcome. */
+        /** Sends it on a request thread; {@link #completed} is called there with the outcome. */
         void send(RaftClient client) {
             sentNanos = System.nanoTime();
             Message message = Message.valueOf(ByteString.copyFrom(command.encode()));
