@@ -17,6 +17,9 @@
 #                                             agent), Epsilon; 3 repetitions per arm interleaved, 30 s warm-up and
 #                                             120 s measured each (about 30 minutes); quick: 1 repetition, 50,000 keys,
 #                                             5 s + 20 s (about 3 minutes)
+#   benchmarks/run.sh raft-kv-heavy           raft-kv with 3,500 hot values of 64 KiB besides the small keys, every
+#                                             put replacing one: a live set where G1 marks and runs mixed
+#                                             collections (same arms and windows as raft-kv)
 #   benchmarks/run.sh load-sweep              G1 alone and Blade from moderate load to past saturation: per arm one
 #                                             cluster, closed loop with wrk (16 connections, 30 s), then open-loop
 #                                             windows at 25-110 % of G1's closed-loop throughput, each after 10 s of
@@ -36,22 +39,23 @@
 #   ... --quick                               any scenario in under 5 minutes, build included;
 #                                             results in benchmarks/target/suite/<time>-<scenario>-quick/
 #
-# Environment: SKIP_BUILD [0] 1 = use the existing build; RATE [600] requests/s (through HAProxy for http-cluster,
-# to the one server for single-node, the rate search's first window for memory-pressure, to the Raft group for
-# raft-kv, where the default is 100, the BLADE paper's rate; for grpc-cluster unary calls over its three backends,
-# 200/s each, as http-cluster's 600/s through HAProxy); JAVA [java]; ARMS (http-cluster only) a comma-separated
-# list of its arms to run, e.g. ARMS=g1,blade-parallel,blade-g1,epsilon;
-# OUT overrides the results directory.
+# Environment: SKIP_BUILD [0] 1 = use the existing build; RATE [600] requests/s (through HAProxy for http-cluster, to
+# the one server for single-node, the rate search's first window for memory-pressure, to the Raft group for raft-kv
+# and raft-kv-heavy, where the default is 100, the BLADE paper's rate; for grpc-cluster unary calls over its three
+# backends, 200/s each, as http-cluster's 600/s through HAProxy); JAVA [java]; ARMS (http-cluster, raft-kv,
+# raft-kv-heavy) a comma-separated list of its arms to run, e.g. ARMS=g1,blade-parallel,blade-g1,epsilon; OUT
+# overrides the results directory.
 # The runner (io.bladegc.benchmarks.suite.SuiteMain) starts every process itself and stops each by pid when its arm
 # ends, also on failure and on SIGTERM or Ctrl-C. It needs haproxy (on the PATH or in /usr/sbin): as root it is
-# installed with apt-get when missing (raft-kv, collection-rate and grpc-cluster do not use it). Generational ZGC and
-# Shenandoah run on the first JDK 21+ under /usr/lib/jvm (skipped with a note when there is none).
+# installed with apt-get when missing (raft-kv, raft-kv-heavy, collection-rate and grpc-cluster do not use it).
+# Generational ZGC and Shenandoah run on the first JDK 21+ under /usr/lib/jvm (skipped with a note when there is
+# none).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-usage() { echo "usage: benchmarks/run.sh http-cluster|single-node|memory-pressure|raft-kv|load-sweep|collection-rate|grpc-cluster [--quick]" >&2; exit 2; }
+usage() { echo "usage: benchmarks/run.sh http-cluster|single-node|memory-pressure|raft-kv|raft-kv-heavy|load-sweep|collection-rate|grpc-cluster [--quick]" >&2; exit 2; }
 SCENARIO="${1:-}"
 QUICK=""
 case "${2:-}" in
@@ -60,19 +64,20 @@ case "${2:-}" in
     *) usage ;;
 esac
 case "$SCENARIO" in
-    http-cluster|single-node|memory-pressure|raft-kv|load-sweep|collection-rate|grpc-cluster) ;;
+    http-cluster|single-node|memory-pressure|raft-kv|raft-kv-heavy|load-sweep|collection-rate|grpc-cluster) ;;
     *) usage ;;
 esac
 
 JAVA="${JAVA:-java}"
 DEFAULT_RATE=600
-[ "$SCENARIO" = raft-kv ] && DEFAULT_RATE=100
+case "$SCENARIO" in raft-kv|raft-kv-heavy) DEFAULT_RATE=100 ;; esac
 VERSION="$(awk -F'[<>]' '/<version>/ { print $3; exit }' pom.xml)"
 AGENT_JAR="agent/target/blade-agent-${VERSION}.jar"
 COORDINATOR_JAR="coordinator/target/blade-coordinator.jar"
 
 . benchmarks/cluster-prerequisites.sh
-if [ "$SCENARIO" = raft-kv ] || [ "$SCENARIO" = collection-rate ] || [ "$SCENARIO" = grpc-cluster ]; then
+if [ "$SCENARIO" = raft-kv ] || [ "$SCENARIO" = raft-kv-heavy ] || [ "$SCENARIO" = collection-rate ] \
+    || [ "$SCENARIO" = grpc-cluster ]; then
     HAPROXY=haproxy # not used
 else
     find_haproxy run

@@ -44,7 +44,7 @@ final class HttpClusterRunner {
             + " (default, runs the load and most arms)"
             + newer.map(j -> ", " + j.version() + " (" + j.java() + ", genzgc and shenandoah)").orElse(""));
         List<String> notes = new ArrayList<>();
-        List<Arm> arms = HttpClusterScenario.select(HttpClusterScenario.arms(ClusterSpec.currentJava(), newer,
+        List<Arm> arms = Arm.select(HttpClusterScenario.arms(ClusterSpec.currentJava(), newer,
             o.rate(), o.warmup().plus(o.measure()), notes), o.arms());
         notes.forEach(n -> System.err.println("suite: " + n));
         List<RepResult> results = new ArrayList<>();

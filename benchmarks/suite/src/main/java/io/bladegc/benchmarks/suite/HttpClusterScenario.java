@@ -71,23 +71,6 @@ public final class HttpClusterScenario {
     }
 
     /**
-     * @param arms  the scenario's arms
-     * @param names the arms asked for ({@code --arms}); empty for all
-     * @return those of {@code arms} named, in the scenario's order
-     * @throws IllegalArgumentException naming an arm the scenario does not have (one skipped on this machine, such
-     *     as genzgc without a JDK 21, included)
-     */
-    static List<Arm> select(List<Arm> arms, List<String> names) {
-        List<String> known = arms.stream().map(Arm::name).toList();
-        for (String n : names) {
-            if (!known.contains(n)) {
-                throw new IllegalArgumentException("no arm " + n + " here; arms: " + String.join(",", known));
-            }
-        }
-        return names.isEmpty() ? arms : arms.stream().filter(a -> names.contains(a.name())).toList();
-    }
-
-    /**
      * @param java     the default {@code java} (the one this JVM runs on)
      * @param newer    a JDK 21 or newer, for generational ZGC and Shenandoah; empty to skip those arms
      * @param rate     requests per second through HAProxy

@@ -13,6 +13,9 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientConfigKeys;
@@ -42,6 +45,8 @@ final class RaftKvArmRun {
         + "%1$tH:%1$tM:%1$tS.%1$tL %4$s %5$s%6$s%n";
     private static final String[] PEER_IDS = {"n1", "n2", "n3"};
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+    /** Puts in flight while the hot values are preloaded. */
+    private static final int PRELOAD_THREADS = 4;
 
     /** One peer: its id, process, output (stdout and stderr) and GC log. */
     private record Peer(String id, ChildProcess process, Path output, Path gcLog) {
@@ -57,21 +62,40 @@ final class RaftKvArmRun {
         }
     }
 
+    /** Writes the workload's hot values, one put each, {@value #PRELOAD_THREADS} at a time. */
+    private static void preloadHot(KvClient kv, RaftKvWorkload workload) throws Exception {
+        String value = RaftKvWorkload.value(workload.hotValueBytes());
+        ExecutorService puts = Executors.newFixedThreadPool(PRELOAD_THREADS);
+        try {
+            List<Future<String>> done = new ArrayList<>();
+            for (int i = 0; i < workload.hotKeys(); i++) {
+                String key = RaftKvWorkload.hotKey(i);
+                done.add(puts.submit(() -> kv.put(key, value)));
+            }
+            for (Future<String> f : done) {
+                f.get();
+            }
+        } finally {
+            puts.shutdownNow();
+        }
+    }
+
     private RaftKvArmRun() {
     }
 
     /**
-     * @param arm  the arm (its JVM flags and Blade mode)
-     * @param rep  the repetition, from 1
-     * @param o    the command line
-     * @param stop holds the running cluster, for a shutdown during the run
+     * @param arm      the arm (its JVM flags and Blade mode)
+     * @param rep      the repetition, from 1
+     * @param o        the command line
+     * @param workload what the store holds and the puts write
+     * @param stop     holds the running cluster, for a shutdown during the run
      * @return what the run measured, or {@link RaftKvRep#failed} with the reason
      */
-    static RaftKvRep run(Arm arm, int rep, SuiteOptions o, StopOnExit stop) {
+    static RaftKvRep run(Arm arm, int rep, SuiteOptions o, RaftKvWorkload workload, StopOnExit stop) {
         String id = arm.name() + "-rep" + rep;
         Path logDir = o.out().resolve("logs").resolve(id);
-        System.err.printf(Locale.ROOT, "suite: %s: %s; %.0f req/s, %,d keys, warm-up %d s, measured %d s%n", id,
-            arm.jvmFlags(), o.rate(), RaftKvScenario.keys(o), RaftKvScenario.warmup(o).toSeconds(),
+        System.err.printf(Locale.ROOT, "suite: %s: %s; %.0f req/s, %s, warm-up %d s, measured %d s%n", id,
+            arm.jvmFlags(), o.rate(), workload.describe(), RaftKvScenario.warmup(o).toSeconds(),
             RaftKvScenario.measure(o).toSeconds());
         List<Peer> started = new ArrayList<>();
         try (Peers peers = stop.hold(new Peers(started))) {
@@ -94,7 +118,7 @@ final class RaftKvArmRun {
                 p.process().awaitReady(() -> Files.readString(p.output()).contains("kv ready:"), READY_TIMEOUT,
                     p.id() + "'s \"kv ready\"");
             }
-            return measure(arm.name(), rep, o, group, peers.peers(), o.out().resolve(id + ".hlog"));
+            return measure(arm.name(), rep, o, workload, group, peers.peers(), o.out().resolve(id + ".hlog"));
         } catch (Exception e) {
             System.err.println("suite: " + id + " failed: " + e + " (logs in " + logDir + ")");
             return RaftKvRep.failed(arm.name(), rep, e.toString());
@@ -103,22 +127,22 @@ final class RaftKvArmRun {
         }
     }
 
-    private static RaftKvRep measure(String arm, int rep, SuiteOptions o, RaftGroup group, List<Peer> peers,
-                                     Path hlog) throws Exception {
+    private static RaftKvRep measure(String arm, int rep, SuiteOptions o, RaftKvWorkload workload, RaftGroup group,
+                                     List<Peer> peers, Path hlog) throws Exception {
         long t = System.nanoTime();
         try (KvClient kv = KvClient.connect(group, Duration.ofSeconds(60), KvClient.DEFAULT_ATTEMPTS)) {
-            int size = kv.preload(RaftKvScenario.keys(o), RaftKvLoad.VALUE_BYTES);
-            if (size != RaftKvScenario.keys(o)) {
-                throw new IllegalStateException("preloaded " + RaftKvScenario.keys(o) + " keys, the store holds "
-                    + size);
+            int size = kv.preload(workload.keys(), RaftKvWorkload.SMALL_VALUE_BYTES);
+            if (size != workload.keys()) {
+                throw new IllegalStateException("preloaded " + workload.keys() + " keys, the store holds " + size);
             }
+            preloadHot(kv, workload);
         }
-        System.err.printf(Locale.ROOT, "suite: %s-rep%d: preloaded %,d keys in %.1f s%n", arm, rep,
-            RaftKvScenario.keys(o), (System.nanoTime() - t) / 1e9);
+        System.err.printf(Locale.ROOT, "suite: %s-rep%d: preloaded %s in %.1f s%n", arm, rep, workload.describe(),
+            (System.nanoTime() - t) / 1e9);
         Window w = new Window(peers);
         RaftKvLoad.Result load;
         try (RaftClient admin = adminClient(group)) {
-            load = new RaftKvLoad(group, o.rate(), RaftKvScenario.keys(o)).run(RaftKvScenario.warmup(o),
+            load = new RaftKvLoad(group, o.rate(), workload).run(RaftKvScenario.warmup(o),
                 RaftKvScenario.measure(o), hlog, () -> w.start(admin, group, RaftKvScenario.measure(o)),
                 () -> w.end(admin, group));
         }

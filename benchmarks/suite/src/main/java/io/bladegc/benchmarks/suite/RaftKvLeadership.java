@@ -25,6 +25,9 @@ import java.util.regex.Pattern;
  *       Ratis {@code <peer>@group-<group>: start transferring leadership to} line of that peer since its previous
  *       {@code Blade raft <peer> GC} line (a collection hands off before it logs its line, one collection at a time),
  *       or, with none, at its own line; it lasted the milliseconds Blade gives;</li>
+ *   <li>a <b>collection</b> Blade drove: a {@code Blade raft <peer> GC #n ...} line with its pause ({@code T_gc <ms>
+ *       ms}), by what the peer did first: handed off (as above), collected {@code in place} as leader, or neither (a
+ *       follower's);</li>
  *   <li>an <b>election</b>: a Ratis {@code <peer>@group-<group>-LeaderElectionK ELECTION round r: submit vote requests
  *       at term T} line (pre-votes do not change the term), one per term, the earliest; a leader elected: its
  *       {@code ELECTION round r: result PASSED}.</li>
@@ -66,16 +69,39 @@ final class RaftKvLeadership {
     record Election(String candidate, long term, long epochMillis) {
     }
 
+    /** What a peer was when Blade made it collect. */
+    enum Role {
+        /** A follower: nothing to do first. */
+        FOLLOWER,
+        /** A leader that collected in place. */
+        LEADER_IN_PLACE,
+        /** A leader that handed its leadership off first (or tried to). */
+        LEADER_HANDED_OFF
+    }
+
     /**
-     * @param handoffs  the hand-offs, by start
-     * @param elections the elections, by term
+     * A collection Blade drove on a peer.
+     *
+     * @param peer        the peer
+     * @param role        what it was and did first
+     * @param epochMillis when Blade logged it (after the collection), wall clock
+     * @param pauseMillis the collection's pause as Blade measured it ({@code T_gc})
      */
-    record Changes(List<Handoff> handoffs, List<Election> elections) {
-        /** @return the hand-offs and elections that started from {@code from} to {@code to} (wall clock) */
+    record Collection(String peer, Role role, long epochMillis, double pauseMillis) {
+    }
+
+    /**
+     * @param handoffs    the hand-offs, by start
+     * @param elections   the elections, by term
+     * @param collections the collections Blade drove, by peer, each peer's in order
+     */
+    record Changes(List<Handoff> handoffs, List<Election> elections, List<Collection> collections) {
+        /** @return the hand-offs, elections and collections that started from {@code from} to {@code to} (wall clock) */
         Changes within(long from, long to) {
             return new Changes(handoffs.stream().filter(h -> h.startEpochMillis() >= from
                     && h.startEpochMillis() <= to).toList(),
-                elections.stream().filter(e -> e.epochMillis() >= from && e.epochMillis() <= to).toList());
+                elections.stream().filter(e -> e.epochMillis() >= from && e.epochMillis() <= to).toList(),
+                collections.stream().filter(c -> c.epochMillis() >= from && c.epochMillis() <= to).toList());
         }
 
         /** @return the elections that began outside every hand-off, from its start to its end: not a hand-off's */
@@ -101,9 +127,11 @@ final class RaftKvLeadership {
         Pattern blade = Pattern.compile(TIME + "Blade raft (\\S+) GC #\\d+ .*$");
         Pattern handed = Pattern.compile("handed " + g + " to (\\S+) in ([0-9.]+) ms");
         Pattern notHanded = Pattern.compile("leadership of group-" + g + " not handed off within (\\d+) ms");
+        Pattern pause = Pattern.compile(", T_gc ([0-9.]+) ms");
         Pattern election = Pattern.compile(TIME + " (\\S+)@group-" + g
             + "-LeaderElection\\d+ ELECTION round \\d+: (?:submit vote requests at term (\\d+)|result PASSED).*$");
         List<Handoff> handoffs = new ArrayList<>();
+        List<Collection> collections = new ArrayList<>();
         Map<Long, Election> elections = new TreeMap<>();
         List<Long> passed = new ArrayList<>();
         for (String output : outputs) {
@@ -126,10 +154,18 @@ final class RaftKvLeadership {
                     long at = start != null ? start : epochMillis(m.group(1), reference, zone);
                     Matcher h = handed.matcher(line);
                     Matcher n = notHanded.matcher(line);
+                    Role role = Role.LEADER_HANDED_OFF;
                     if (h.find()) {
                         handoffs.add(new Handoff(m.group(2), h.group(1), at, Double.parseDouble(h.group(2)), -1));
                     } else if (n.find()) {
                         handoffs.add(new Handoff(m.group(2), null, at, Double.parseDouble(n.group(1)), -1));
+                    } else {
+                        role = line.contains(", in place (") ? Role.LEADER_IN_PLACE : Role.FOLLOWER;
+                    }
+                    Matcher p = pause.matcher(line);
+                    if (p.find()) {
+                        collections.add(new Collection(m.group(2), role, epochMillis(m.group(1), reference, zone),
+                            Double.parseDouble(p.group(1))));
                     }
                 }
             }
@@ -139,7 +175,7 @@ final class RaftKvLeadership {
                 passed.stream().filter(p -> p >= h.startEpochMillis()).mapToLong(p -> p - h.startEpochMillis())
                     .min().orElse(-1)))
             .toList();
-        return new Changes(timed, List.copyOf(elections.values()));
+        return new Changes(timed, List.copyOf(elections.values()), List.copyOf(collections));
     }
 
     /**

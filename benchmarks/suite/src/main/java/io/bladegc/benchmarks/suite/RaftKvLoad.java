@@ -26,8 +26,8 @@ import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 
 /**
  * Open-loop load on the replicated key-value store: request <i>i</i> is due at {@code start + i / rate}; three in
- * four are linearizable gets ({@code io().sendReadOnly}), one in four puts ({@code io().send}) of a 100-byte
- * value, each on a key drawn uniformly from the preloaded {@code key-0 .. key-(keys-1)} (seeded). Latency runs from
+ * four are linearizable gets ({@code io().sendReadOnly}), one in four puts ({@code io().send}), keys and values as
+ * the {@link RaftKvWorkload} draws them (seeded). Latency runs from
  * the intended send time to the answer (no coordinated omission), microseconds, HdrHistogram with 3 significant
  * digits, one interval histogram per second into an HdrHistogram log; every request of the window is also kept with
  * its due time ({@link RaftKvRequests}).
@@ -47,10 +47,6 @@ import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 public final class RaftKvLoad {
     /** Longest latency recorded; longer ones are recorded as this. */
     static final long MAX_LATENCY_MICROS = TimeUnit.SECONDS.toMicros(60);
-    /** Puts in every {@value #GETS_PER_PUT} + 1 requests. */
-    static final int GETS_PER_PUT = 3;
-    /** Bytes of every put's value. */
-    static final int VALUE_BYTES = 100;
     private static final long SEED = 42;
 
     /**
@@ -77,7 +73,7 @@ public final class RaftKvLoad {
 
     private final RaftGroup group;
     private final double rate;
-    private final int keys;
+    private final RaftKvWorkload workload;
     private volatile IntervalHistogramLog latencies;
     private final AtomicLong leaderResends = new AtomicLong();
     private final AtomicLong otherResends = new AtomicLong();
@@ -89,17 +85,17 @@ public final class RaftKvLoad {
     private volatile boolean over;
 
     /**
-     * @param group the store's group
-     * @param rate  requests per second, positive
-     * @param keys  how many keys were preloaded, positive
+     * @param group    the store's group
+     * @param rate     requests per second, positive
+     * @param workload what was preloaded and what the puts write
      */
-    public RaftKvLoad(RaftGroup group, double rate, int keys) {
-        if (!(rate > 0) || keys <= 0) {
-            throw new IllegalArgumentException("rate and keys must be positive: " + rate + ", " + keys);
+    public RaftKvLoad(RaftGroup group, double rate, RaftKvWorkload workload) {
+        if (!(rate > 0)) {
+            throw new IllegalArgumentException("the rate must be positive: " + rate);
         }
         this.group = group;
         this.rate = rate;
-        this.keys = keys;
+        this.workload = workload;
     }
 
     /**
@@ -129,7 +125,8 @@ public final class RaftKvLoad {
             long end = windowStart + measure.toNanos();
             long nextFlush = windowStart + TimeUnit.SECONDS.toNanos(1);
             long sendLag = 0;
-            String value = "x".repeat(VALUE_BYTES);
+            String smallValue = RaftKvWorkload.value(RaftKvWorkload.SMALL_VALUE_BYTES);
+            String hotValue = RaftKvWorkload.value(workload.hotValueBytes());
             for (long i = 0; ; i++) {
                 long due = start + (long) (i * 1e9 / rate);
                 if (due >= end) {
@@ -148,9 +145,7 @@ public final class RaftKvLoad {
                 for (long now = System.nanoTime(); now < due; now = System.nanoTime()) {
                     LockSupport.parkNanos(Math.min(due - now, gap));
                 }
-                String key = KvCommand.Preload.keyOf(random.nextInt(keys));
-                KvCommand command = random.nextInt(GETS_PER_PUT + 1) == 0
-                    ? new KvCommand.Put(key, value) : new KvCommand.Get(key);
+                KvCommand command = workload.next(random, smallValue, hotValue);
                 int index = -1;
                 if (requests != null) {
                     sendLag = Math.max(sendLag, System.nanoTime() - due);

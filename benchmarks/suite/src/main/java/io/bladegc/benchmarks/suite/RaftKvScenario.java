@@ -14,12 +14,12 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
- * The {@code raft-kv} scenario, the BLADE paper's section 5.2 scaled to two cores: a three-peer replicated key-value
- * store on Apache Ratis ({@link KvServer}, one child JVM per peer, linearizable reads under the leader lease),
- * preloaded with {@link #keys} keys of 100-byte values, under open-loop load ({@link RaftKvLoad}: 3 gets to 1 put,
- * uniform random keys, one Ratis client shared by every call) at {@code --rate}, on G1, on Parallel with Blade for Raft
- * (the agent in its default mode: the application's Raft handler drives collections, a leader hands its leadership
- * off first) and on Epsilon (no collections: the floor; its heap sized from the allocation the other arms' GC logs
+ * The {@value #NAME} and {@value #HEAVY_NAME} scenarios, the BLADE paper's section 5.2 scaled to two cores: a
+ * three-peer replicated key-value store on Apache Ratis ({@link KvServer}, one child JVM per peer, linearizable reads
+ * under the leader lease), preloaded as its {@link RaftKvWorkload} says, under open-loop load ({@link RaftKvLoad}: 3
+ * gets to 1 put, uniform random keys, one Ratis client shared by every call) at {@code --rate}, on G1, on Parallel and
+ * on G1 with Blade for Raft (the agent in its default mode: the application's Raft handler drives collections, a
+ * leader hands its leadership off where that pays) and on Epsilon (no collections: the floor; its heap sized from the allocation the other arms' GC logs
  * show). Every arm runs {@link SuiteOptions#repetitions} times, repetitions interleaved ({@link InterleavedSchedule}),
  * a fresh cluster each ({@link RaftKvArmRun}). Writes {@code table.md} (the header with the machine's floor,
  * {@link RaftKvTable}, {@link RaftKvHandoffs}, {@link RaftKvGoals}), {@code latency.png}, {@code <arm>-rep<N>.hlog}
@@ -28,6 +28,8 @@ import org.HdrHistogram.Histogram;
 public final class RaftKvScenario {
     /** The scenario's name on the command line. */
     public static final String NAME = "raft-kv";
+    /** The same with hot values the puts keep replacing ({@link RaftKvWorkload}): a workload where G1 marks. */
+    public static final String HEAVY_NAME = "raft-kv-heavy";
     /** The heap of the G1 and Parallel arms. */
     static final List<String> HEAP = List.of("-Xms1g", "-Xmx1g");
     /** Parallel's young generation: a young collection every few seconds at the default rate. */
@@ -41,11 +43,6 @@ public final class RaftKvScenario {
     static final long EPSILON_MAX_MIB = 6144;
 
     private RaftKvScenario() {
-    }
-
-    /** @return keys preloaded: 50,000 quick, 500,000 full */
-    static int keys(SuiteOptions o) {
-        return o.quick() ? 50_000 : 500_000;
     }
 
     /** @return warm-up: 5 s quick, 30 s full */
@@ -86,20 +83,21 @@ public final class RaftKvScenario {
      * @return whether every repetition of every arm completed
      */
     static boolean run(SuiteOptions o, StopOnExit stop) throws Exception {
-        String header = SuiteReport.header(NAME, o, System.getProperty("java.version")
+        RaftKvWorkload workload = RaftKvWorkload.of(o);
+        String header = SuiteReport.header(o.scenario(), o, System.getProperty("java.version")
             + " (runs the load and every peer)") + String.format(Locale.ROOT, "- load: %.0f requests/s, 3 gets : 1"
-            + " put, %,d keys, %d s warm-up, %d s measured, %d repetition(s) per arm, interleaved%n", o.rate(),
-            keys(o), warmup(o).toSeconds(), measure(o).toSeconds(), o.repetitions());
+            + " put, %s, %d s warm-up, %d s measured, %d repetition(s) per arm, interleaved%n", o.rate(),
+            workload.describe(), warmup(o).toSeconds(), measure(o).toSeconds(), o.repetitions());
         Path java = ClusterSpec.currentJava();
         List<String> parallel = new ArrayList<>(BackendFlags.of(BackendFlags.PARALLEL, HEAP));
         parallel.add(YOUNG);
-        List<Arm> arms = List.of(
+        List<Arm> arms = Arm.select(List.of(
             new Arm(RaftKvGoals.G1, java, BackendFlags.of(BackendFlags.G1, HEAP), BladeMode.NONE, "G1, no agent"),
             new Arm(RaftKvGoals.BLADE_PARALLEL, java, parallel, BladeMode.GCI,
                 "Parallel (fixed eden), the agent in its default mode (Blade for Raft drives collections)"),
             new Arm(RaftKvGoals.BLADE_G1, java, BackendFlags.of(BackendFlags.G1, HEAP), BladeMode.GCI,
                 "G1, the agent in its default mode (Blade for Raft drives collections)"),
-            epsilon(java, EPSILON_DEFAULT_MIB));
+            epsilon(java, EPSILON_DEFAULT_MIB)), o.arms());
         Duration lifetime = EPSILON_SETUP.plus(warmup(o)).plus(measure(o)).plus(RaftKvClients.DEADLINE);
         List<RaftKvRep> reps = new ArrayList<>();
         List<String> notes = new ArrayList<>();
@@ -115,7 +113,7 @@ public final class RaftKvScenario {
                     + " seen so far)", slot.rep(), mib, Double.isNaN(allocation) ? "unknown"
                     : String.format(Locale.ROOT, "%.1f", allocation)));
             }
-            RaftKvRep r = RaftKvArmRun.run(arm, slot.rep(), o, stop);
+            RaftKvRep r = RaftKvArmRun.run(arm, slot.rep(), o, workload, stop);
             reps.add(r);
             allocation = maxKnown(allocation, r.allocation());
             if (r.failure() != null) {
@@ -126,14 +124,14 @@ public final class RaftKvScenario {
         Map<String, Histogram> lines = new LinkedHashMap<>();
         names.forEach(n -> lines.put(n, RaftKvTable.merged(reps.stream().filter(r -> r.arm().equals(n)).toList())));
         LatencyPlot.write(o.out().resolve("latency.png"), String.format(Locale.ROOT, "%s: latency at the client,"
-            + " %.0f req/s, %d repetition(s) merged", NAME, o.rate(), o.repetitions()), lines);
+            + " %.0f req/s, %d repetition(s) merged", o.scenario(), o.rate(), o.repetitions()), lines);
         StringBuilder md = new StringBuilder(header).append('\n')
             .append(RaftKvTable.markdown(names, reps)).append('\n')
             .append(RaftKvHandoffs.markdown(reps)).append('\n')
             .append(RaftKvGoals.markdown(names, reps, Runtime.getRuntime().availableProcessors())).append('\n')
             .append(SuiteReport.armLines(shown));
         notes.forEach(n -> md.append("- ").append(n).append('\n'));
-        md.append(footer(o, lifetime));
+        md.append(footer(o, workload, lifetime));
         SuiteReport.write(o, md.toString());
         return reps.stream().allMatch(r -> r.failure() == null);
     }
@@ -149,14 +147,14 @@ public final class RaftKvScenario {
             + " repetition, its heap per repetition below");
     }
 
-    private static String footer(SuiteOptions o, Duration lifetime) {
+    private static String footer(SuiteOptions o, RaftKvWorkload workload, Duration lifetime) {
         return String.format(Locale.ROOT, "%nThree `KvServer` peers (Ratis 3.2.2, gRPC on loopback, linearizable"
             + " reads under the leader lease, election timeout 150-300 ms), a fresh cluster per arm and repetition,"
             + " every peer in its own JVM with one GC thread of each kind and a GC log; the load generator runs in"
-            + " the suite's JVM. Repetitions: %d per arm, odd ones in the order above, even ones reversed. Preload:"
-            + " one `PRELOAD` command of %,d keys x %d-byte values. Load: open loop, constant rate %.0f/s, request i"
-            + " due at start + i/rate; 3 in 4 gets (`sendReadOnly`), 1 in 4 puts (`send`), keys uniformly random over"
-            + " the preloaded ones (seeded); calls on " + RaftKvClients.REQUEST_THREADS + " request threads (a call due"
+            + " the suite's JVM. Repetitions: %d per arm, odd ones in the order above, even ones reversed. Store:"
+            + " %s (small keys preloaded with one `PRELOAD` command, hot values with one put each). Load: open loop,"
+            + " constant rate %.0f/s, request i due at start + i/rate; 3 in 4 gets (`sendReadOnly`) of small keys, 1 in"
+            + " 4 puts (`send`), keys uniformly random (seeded); calls on " + RaftKvClients.REQUEST_THREADS + " request threads (a call due"
             + " while all are busy waits, its latency counted from its due time), all on one shared Ratis client, as an"
             + " application's request threads share their process's client (each blocking call is a gRPC call of its"
             + " own, so a slow call holds only itself; the first call redirected teaches the client a new leader). The"
@@ -184,7 +182,7 @@ public final class RaftKvScenario {
             + " heap before each pause less after the previous one, over the uptime, from the GC logs) x %d s"
             + " lifetime x %.1f, in steps of 256 MiB, within 1,024..%,d MiB (%,d MiB when unknown), pre-touched"
             + " as every arm. Raw: `<arm>-rep<N>.hlog`, `logs/<arm>-rep<N>/<peer>/`.%n",
-            o.repetitions(), keys(o), RaftKvLoad.VALUE_BYTES, o.rate(),
+            o.repetitions(), workload.describe(), o.rate(),
             RaftBladeClients.RETRY_SLEEP_MILLIS, RaftBladeClients.MAX_RETRY_SLEEP_MILLIS,
             RaftBladeClients.REQUEST_TIMEOUT_MILLIS,
             RaftKvClients.DEADLINE.toSeconds(), RaftKvClients.DEADLINE.plusSeconds(1).toSeconds(),

@@ -3,6 +3,7 @@ package io.bladegc.benchmarks.suite;
 import static io.bladegc.benchmarks.suite.SuiteTable.ms;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -67,6 +68,17 @@ final class RaftKvTable {
         rows.put("leadership hand-offs (not completed)", reps.isEmpty() ? "-" : sum(reps, r -> r.changes().handoffs()
             .size()) + " (" + sum(reps, r -> r.changes().handoffs().stream().filter(h -> !h.completed()).count())
             + ")");
+        rows.put("hand-offs' cost to clients: the worst request around each, p50 / max (ms)",
+            handOffCost(reps));
+        List<RaftKvLeadership.Collection> blade = reps.stream().flatMap(r -> r.changes().collections().stream())
+            .toList();
+        rows.put("Blade's collections: follower / leader in place / leader after a hand-off", reps.isEmpty() ? "-"
+            : Arrays.stream(RaftKvLeadership.Role.values()).map(role -> Long.toString(blade.stream()
+                .filter(c -> c.role() == role).count())).collect(Collectors.joining(" / ")));
+        rows.put("... their pauses, p50 / max each (ms)", reps.isEmpty() ? "-"
+            : Arrays.stream(RaftKvLeadership.Role.values()).map(role -> medianAndMax(blade.stream()
+                .filter(c -> c.role() == role).mapToDouble(RaftKvLeadership.Collection::pauseMillis).toArray()))
+                .collect(Collectors.joining(" / ")));
         rows.put("elections outside hand-offs (peers' output)", sum(reps, RaftKvRep::elections));
         rows.put("terms advanced (GroupManagementApi)", reps.isEmpty() || reps.stream()
             .anyMatch(r -> r.termsAdvanced() < 0) ? "?" : sum(reps, RaftKvRep::termsAdvanced));
@@ -88,6 +100,22 @@ final class RaftKvTable {
         rows.put("1 ms sleeps late during the window, p99.9 / max (ms)", late.getTotalCount() == 0 ? "-"
             : ms(late.getValueAtPercentile(99.9)) + " / " + ms(late.getMaxValue()));
         return rows;
+    }
+
+    /** @return the p50 and the longest of each completed hand-off's worst request, or "-" */
+    private static String handOffCost(List<RaftKvRep> reps) {
+        return medianAndMax(reps.stream().flatMap(r -> r.handoffRows().stream()).filter(RaftKvHandoffs.Row::judged)
+            .mapToDouble(row -> row.stretch().worstMicros() / 1000.0).toArray());
+    }
+
+    /** @return {@code "<median>, <max>"} of the values, ms to one decimal, or "-" when there are none */
+    private static String medianAndMax(double[] values) {
+        if (values.length == 0) {
+            return "-";
+        }
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return String.format(Locale.ROOT, "%.1f, %.1f", sorted[(sorted.length - 1) / 2], sorted[sorted.length - 1]);
     }
 
     private static String sum(List<RaftKvRep> reps, ToLongFunction<RaftKvRep> f) {

@@ -9,7 +9,8 @@ import java.time.Duration;
 /**
  * The benchmark suite's runner for one scenario: {@value HttpClusterScenario#NAME} ({@link HttpClusterRunner}),
  * {@value SingleNodeScenario#NAME} ({@link SingleNodeScenario}), {@value MemoryPressureScenario#NAME}
- * ({@link MemoryPressureScenario}), {@value RaftKvScenario#NAME} ({@link RaftKvScenario}),
+ * ({@link MemoryPressureScenario}), {@value RaftKvScenario#NAME} and {@value RaftKvScenario#HEAVY_NAME}
+ * ({@link RaftKvScenario}),
  * {@value LoadSweepScenario#NAME} ({@link LoadSweepScenario}), {@value CollectionRateScenario#NAME}
  * ({@link CollectionRateScenario}) or {@value GrpcClusterScenario#NAME} ({@link GrpcClusterRunner}). Every scenario
  * starts its processes itself and stops each by pid when it is done with it, also on failure and on SIGTERM or Ctrl-C ({@link StopOnExit}), and writes
@@ -20,7 +21,7 @@ import java.time.Duration;
  *
  * <pre>
  * java -cp benchmarks/suite/target/classes:$(cat benchmarks/suite/target/classpath.txt) io.bladegc.benchmarks.suite.SuiteMain \
- *     http-cluster|single-node|memory-pressure|raft-kv|load-sweep|collection-rate|grpc-cluster [--quick] --agent-jar JAR --coordinator-jar JAR --out DIR ...
+ *     http-cluster|single-node|memory-pressure|raft-kv|raft-kv-heavy|load-sweep|collection-rate|grpc-cluster [--quick] --agent-jar JAR --coordinator-jar JAR --out DIR ...
  * </pre>
  * Exit status: 0 when every part of the scenario completed, 1 when some failed, 2 on a bad command line.
  */
@@ -38,7 +39,7 @@ public final class SuiteMain {
             case HttpClusterScenario.NAME -> HttpClusterRunner.run(o, stop, http);
             case SingleNodeScenario.NAME -> SingleNodeScenario.run(o, stop, http);
             case MemoryPressureScenario.NAME -> MemoryPressureScenario.run(o, stop, http);
-            case RaftKvScenario.NAME -> RaftKvScenario.run(o, stop);
+            case RaftKvScenario.NAME, RaftKvScenario.HEAVY_NAME -> RaftKvScenario.run(o, stop);
             case LoadSweepScenario.NAME -> LoadSweepScenario.run(o, stop, http);
             case CollectionRateScenario.NAME -> CollectionRateScenario.run(o, stop, http);
             case GrpcClusterScenario.NAME -> GrpcClusterRunner.run(o, stop, http);

@@ -19,7 +19,7 @@ import picocli.CommandLine.Parameters;
  *
  * @param scenario       the scenario: {@value HttpClusterScenario#NAME}, {@value SingleNodeScenario#NAME},
  *                       {@value MemoryPressureScenario#NAME}, {@value RaftKvScenario#NAME},
- *                       {@value LoadSweepScenario#NAME} (windows of its own, see {@link LoadSweepScenario}),
+ *                       {@value RaftKvScenario#HEAVY_NAME}, {@value LoadSweepScenario#NAME} (windows of its own, see {@link LoadSweepScenario}),
  *                       {@value CollectionRateScenario#NAME} or {@value GrpcClusterScenario#NAME}
  * @param quick          {@code --quick}: 1 repetition, 3 s warm-up, 6 s measured (the whole run under 5 minutes on
  *                       2 cores); otherwise 3 repetitions, 15 s warm-up, 60 s measured ({@value
@@ -36,17 +36,20 @@ import picocli.CommandLine.Parameters;
  *                       ({@value MemoryPressureScenario#NAME}), to the Raft group ({@value RaftKvScenario#NAME}),
  *                       unary calls over the three backends ({@value GrpcClusterScenario#NAME})
  * @param command        the command line to name in the table's header (default: SuiteMain's arguments)
- * @param arms           {@code --arms a,b,...}: only these of {@value HttpClusterScenario#NAME}'s arms, in its own order
- *                       (the capacity search only for those of them it searches); empty (the default): every arm.
- *                       {@value HttpClusterScenario#NAME} only
+ * @param arms           {@code --arms a,b,...}: only these of the scenario's arms, in its own order (for
+ *                       {@value HttpClusterScenario#NAME} the capacity search only for those of them it searches);
+ *                       empty (the default): every arm. {@link #ARM_SCENARIOS} only
  */
 public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path coordinatorJar, Path out,
                            Path haproxy, Path jvmDir, double rate, String command, List<String> arms) {
 
     /** The scenarios, by name. */
     public static final List<String> SCENARIOS = List.of(HttpClusterScenario.NAME, SingleNodeScenario.NAME,
-        MemoryPressureScenario.NAME, RaftKvScenario.NAME, LoadSweepScenario.NAME, CollectionRateScenario.NAME,
-        GrpcClusterScenario.NAME);
+        MemoryPressureScenario.NAME, RaftKvScenario.NAME, RaftKvScenario.HEAVY_NAME, LoadSweepScenario.NAME,
+        CollectionRateScenario.NAME, GrpcClusterScenario.NAME);
+    /** The scenarios that run only the arms {@code --arms} names. */
+    static final List<String> ARM_SCENARIOS = List.of(HttpClusterScenario.NAME, RaftKvScenario.NAME,
+        RaftKvScenario.HEAVY_NAME);
 
     /** @return repetitions of every arm */
     public int repetitions() {
@@ -83,7 +86,7 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
         + " to --out. Exit status 0 when every part of the scenario completed, 1 when some failed.")
     static final class Flags implements ToolCommand<SuiteOptions> {
         @Parameters(index = "0", paramLabel = "<scenario>", description = "http-cluster, single-node,"
-            + " memory-pressure, raft-kv, load-sweep, collection-rate or grpc-cluster")
+            + " memory-pressure, raft-kv, raft-kv-heavy, load-sweep, collection-rate or grpc-cluster")
         String scenario;
 
         @Option(names = "--quick", description = "1 repetition, 3 s warm-up, 6 s measured (otherwise 3 repetitions,"
@@ -108,8 +111,8 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
             description = "requests per second (default ${DEFAULT-VALUE})")
         double rate;
 
-        @Option(names = "--arms", paramLabel = "a,b,...", description = "http-cluster only: only these of its arms,"
-            + " in its own order (default every arm)")
+        @Option(names = "--arms", paramLabel = "a,b,...", description = "http-cluster, raft-kv and raft-kv-heavy"
+            + " only: only these of its arms, in its own order (default every arm)")
         String arms;
 
         @Option(names = "--command", paramLabel = "TEXT", description = "the command line to name in the table's"
@@ -130,8 +133,8 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
             }
             problems.check(rate > 0, "--rate", rate, "a positive rate");
             List<String> list = arms == null ? List.of() : List.of(arms.split(",", -1));
-            if (!list.isEmpty() && !HttpClusterScenario.NAME.equals(scenario)) {
-                problems.add("--arms applies to " + HttpClusterScenario.NAME + " only");
+            if (!list.isEmpty() && !ARM_SCENARIOS.contains(scenario)) {
+                problems.add("--arms applies to " + String.join(", ", ARM_SCENARIOS) + " only");
             }
             problems.check(list.stream().noneMatch(String::isBlank), "--arms", arms,
                 "arm names separated by commas");

@@ -105,10 +105,10 @@ class HttpClusterScenarioTest {
     void armsCanBeChosenByNameAndKeepTheScenariosOrder() {
         List<Arm> all = HttpClusterScenario.arms(JAVA17, Optional.empty(), 600, Duration.ofSeconds(75),
             new java.util.ArrayList<>());
-        assertThat(HttpClusterScenario.select(all, List.of("epsilon", "g1", "blade-g1")).stream().map(Arm::name))
+        assertThat(Arm.select(all, List.of("epsilon", "g1", "blade-g1")).stream().map(Arm::name))
             .containsExactly("g1", "blade-g1", "epsilon");
-        assertThat(HttpClusterScenario.select(all, List.of())).isEqualTo(all);
-        assertThatThrownBy(() -> HttpClusterScenario.select(all, List.of("genzgc")))
+        assertThat(Arm.select(all, List.of())).isEqualTo(all);
+        assertThatThrownBy(() -> Arm.select(all, List.of("genzgc")))
             .hasMessageStartingWith("no arm genzgc here; arms: g1,parallel,serial,");
     }
 }

@@ -50,7 +50,7 @@ class RaftKvGoalsTest {
             new RaftKvLeadership.Handoff("n2", "n3", 1_000_000L + 3_000, 100, 30),
             new RaftKvLeadership.Handoff("n3", null, 1_000_000L + 6_000, 3_000, -1));
         RaftKvRep blade = new RaftKvRep("blade-parallel", 1, RaftKvTableTest.load(requests),
-            new RaftKvLeadership.Changes(handoffs, List.of()), 2, List.of(1, 1, 1), 5, 10, null, null);
+            new RaftKvLeadership.Changes(handoffs, List.of(), List.of()), 2, List.of(1, 1, 1), 5, 10, null, null);
         assertThat(RaftKvGoals.markdown(ARMS, List.of(blade), 2)).contains("| every hand-off: no timeout or failed"
             + " call, worst latency <= 2 x its duration | 1 of 2 hand-off(s) (1 not judged: not completed, or no"
             + " request due around it) | **not met** |");

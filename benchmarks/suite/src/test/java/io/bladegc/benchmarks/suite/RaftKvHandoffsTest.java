@@ -64,7 +64,7 @@ class RaftKvHandoffsTest {
     void oneMarkdownRowPerHandOff() {
         RaftKvLoad.Result load = RaftKvTableTest.load(steady());
         RaftKvRep rep = new RaftKvRep("blade-parallel", 2, load, new RaftKvLeadership.Changes(
-            List.of(handoff(2_120, 296.5)), List.of()), 1, List.of(1, 2, 3), 10, 20, null, null);
+            List.of(handoff(2_120, 296.5)), List.of(), List.of()), 1, List.of(1, 2, 3), 10, 20, null, null);
         String md = RaftKvHandoffs.markdown(List.of(rep, RaftKvRep.failed("g1", 1, "boom")));
         assertThat(md).startsWith("| hand-off: arm | rep |");
         // requests due from 2.12 s to 3.417 s: 2.2 .. 3.4 s

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.util.List;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 class RaftKvLeadershipTest {
@@ -95,6 +96,23 @@ class RaftKvLeadershipTest {
         assertThat(c.elections()).extracting(RaftKvLeadership.Election::term).containsExactly(1L, 2L, 3L);
         assertThat(c.elections().get(1).candidate()).isEqualTo("n2");
         assertThat(c.notFromHandoffs()).extracting(RaftKvLeadership.Election::term).containsExactly(1L, 3L);
+    }
+
+    @Test
+    void eachCollectionBladeDroveIsCountedByWhatThePeerDidFirstWithItsPause() {
+        String inPlace = "21:15:20.684 FINE Blade raft n2 GC #13 YOUNG granted (epoch 25): T_schedule 10.2 ms, in place"
+            + " (YOUNG pause p75 aged 20.0 ms (longest aged 35.4 ms) against hand-off p75 536.9 ms), T_trailers 0.0 ms,"
+            + " T_gc 47.7 ms (COLLECTED), T_notify 4.6 ms; released";
+        RaftKvLeadership.Changes c = RaftKvLeadership.parse(List.of(N1, N2 + "\n" + inPlace), G, REFERENCE, ZONE);
+        assertThat(c.collections()).extracting(RaftKvLeadership.Collection::peer, RaftKvLeadership.Collection::role,
+                RaftKvLeadership.Collection::pauseMillis)
+            .as("n1's third collection did not happen (T_gc -): not counted").containsExactly(
+                Tuple.tuple("n1", RaftKvLeadership.Role.LEADER_HANDED_OFF, 26.1),
+                Tuple.tuple("n1", RaftKvLeadership.Role.FOLLOWER, 25.5),
+                Tuple.tuple("n2", RaftKvLeadership.Role.LEADER_IN_PLACE, 47.7));
+        assertThat(c.collections().get(2).epochMillis()).isEqualTo(at("21:15:20.684"));
+        assertThat(c.within(at("21:15:00.000"), at("21:15:10.000")).collections()).singleElement()
+            .satisfies(one -> assertThat(one.role()).isEqualTo(RaftKvLeadership.Role.FOLLOWER));
     }
 
     @Test

@@ -35,7 +35,7 @@ class RaftKvTableTest {
             .mapToObj(t -> new RaftKvLeadership.Election("n1", t + 2, 5_000 + t)).toList();
         Map<String, Long> causes = Map.of("LeaderSteppingDownException", 1L, "StateMachineException", 1L);
         return new RaftKvRep(arm, rep, new RaftKvLoad.Result(h, requests, 3, 1, causes, 2_500, 20),
-            new RaftKvLeadership.Changes(List.of(), e), elections, List.of(4, 5, 6), 12.5, 30.25, usage, null);
+            new RaftKvLeadership.Changes(List.of(), e, List.of()), elections, List.of(4, 5, 6), 12.5, 30.25, usage, null);
     }
 
     static RaftKvRep.Usage usage(long lateMicros) {
@@ -67,6 +67,29 @@ class RaftKvTableTest {
         assertThat(md).contains("| cores busy in the window (mean): machine (steal) / peers / load generator |"
             + " 1.50 (0.10) / 1.00 / 0.25 | - | - |");
         assertThat(md).contains("| 1 ms sleeps late during the window, p99.9 / max (ms) | 2.00 / 4.00 | - | - |");
+    }
+
+    @Test
+    void bladesCollectionsByWhatThePeerWasAndWhatEachHandOffCostItsClients() {
+        RaftKvRep base = rep("blade-g1", 1, 8_000, 0, null); // request i due at i x 2 ms; 999, 1999, ... take 8 ms
+        List<RaftKvLeadership.Collection> collections = List.of(
+            new RaftKvLeadership.Collection("n1", RaftKvLeadership.Role.FOLLOWER, 100, 20),
+            new RaftKvLeadership.Collection("n2", RaftKvLeadership.Role.FOLLOWER, 200, 40),
+            new RaftKvLeadership.Collection("n3", RaftKvLeadership.Role.FOLLOWER, 300, 30),
+            new RaftKvLeadership.Collection("n1", RaftKvLeadership.Role.LEADER_IN_PLACE, 400, 25),
+            new RaftKvLeadership.Collection("n2", RaftKvLeadership.Role.LEADER_HANDED_OFF, 2_000, 50));
+        List<RaftKvLeadership.Handoff> handoffs = List.of(
+            new RaftKvLeadership.Handoff("n2", "n3", 1_990, 5, -1), // its requests include request 999 (8 ms)
+            new RaftKvLeadership.Handoff("n3", "n1", 10_000, 5, -1)); // only 1 ms ones
+        RaftKvRep blade = new RaftKvRep("blade-g1", 1, base.load(), new RaftKvLeadership.Changes(handoffs, List.of(),
+            collections), 2, base.collections(), 50, 30, null, null);
+        String md = RaftKvTable.markdown(List.of("g1", "blade-g1"), List.of(rep("g1", 1, 8_000, 0, null), blade));
+        assertThat(md).contains("| hand-offs' cost to clients: the worst request around each, p50 / max (ms) | - |"
+            + " 1.0, 8.0 |");
+        assertThat(md).contains("| Blade's collections: follower / leader in place / leader after a hand-off |"
+            + " 0 / 0 / 0 | 3 / 1 / 1 |");
+        assertThat(md).contains("| ... their pauses, p50 / max each (ms) | - / - / - | 30.0, 40.0 / 25.0, 25.0 /"
+            + " 50.0, 50.0 |");
     }
 
     @Test

@@ -46,7 +46,7 @@ class SuiteOptionsTest {
         assertThatThrownBy(() -> SuiteOptions.parse("single", "--quick", "--agent-jar", "a.jar", "--coordinator-jar",
             "c.jar", "--out", "out"))
             .hasMessage("unknown scenario single; one of [http-cluster, single-node, memory-pressure,"
-                + " raft-kv, load-sweep, collection-rate, grpc-cluster]");
+                + " raft-kv, raft-kv-heavy, load-sweep, collection-rate, grpc-cluster]");
         assertThatThrownBy(() -> SuiteOptions.parse("raft-kv", "--rate", "0", "--agent-jar", "a.jar",
             "--coordinator-jar", "c.jar", "--out", "out"))
             .hasMessage("Invalid value for option '--rate': '0.0' is not a positive rate");
@@ -64,17 +64,21 @@ class SuiteOptionsTest {
             "--agent-jar=JAR", "--coordinator-jar=JAR", "--out=DIR", "--jvm-dir=DIR", "(default /usr/lib/jvm)",
             "--arms=a,b,...", "--command=TEXT");
         ToolRun.of(new SuiteOptions.Flags(), "single-node", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar",
-            "--out", "out", "--arms", "g1").isUsageError("SuiteMain", "--arms applies to http-cluster only");
+            "--out", "out", "--arms", "g1").isUsageError("SuiteMain",
+            "--arms applies to http-cluster, raft-kv, raft-kv-heavy only");
     }
 
     @Test
-    void armsAreAListForHttpClusterOnly() {
+    void armsAreAListForTheScenariosWithArmsToChoose() {
         assertThat(SuiteOptions.parse("http-cluster", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar", "--out",
             "out").arms()).isEmpty();
         assertThat(SuiteOptions.parse("http-cluster", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar", "--out",
             "out", "--arms", "g1,blade-g1").arms()).containsExactly("g1", "blade-g1");
+        assertThat(SuiteOptions.parse("raft-kv-heavy", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar", "--out",
+            "out", "--arms", "g1,epsilon").arms()).containsExactly("g1", "epsilon");
         assertThatThrownBy(() -> SuiteOptions.parse("single-node", "--agent-jar", "a.jar", "--coordinator-jar",
-            "c.jar", "--out", "out", "--arms", "g1")).hasMessageContaining("--arms applies to http-cluster only");
+            "c.jar", "--out", "out", "--arms", "g1"))
+            .hasMessageContaining("--arms applies to http-cluster, raft-kv, raft-kv-heavy only");
         assertThatThrownBy(() -> SuiteOptions.parse("http-cluster", "--agent-jar", "a.jar", "--coordinator-jar",
             "c.jar", "--out", "out", "--arms", "g1,,epsilon")).hasMessageContaining("separated by commas");
     }
