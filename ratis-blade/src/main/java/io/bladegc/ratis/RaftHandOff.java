@@ -127,8 +127,8 @@ final class RaftHandOff implements Preparation {
         }
         long pause = pauses.agedQuantile(generation, COST_QUANTILE, AGING);
         long handOff = handOffs.quantile(COST_QUANTILE);
-        String numbers = generation + " pause p" + Math.round(COST_QUANTILE * 100) + " aged " + ms(pause) + " (longest aged "
-            + ms(longest) + ") against hand-off " + (handOff < 0 ? "none timed yet"
+        String numbers = generation + " pause p" + Math.round(COST_QUANTILE * 100) + " aged " + ms(pause)
+            + " (longest aged " + ms(longest) + ") against hand-off " + (handOff < 0 ? "none timed yet"
             : "p" + Math.round(COST_QUANTILE * 100) + " " + ms(handOff));
         return handOff >= 0 && handOff < pause ? new Choice(false, numbers) : new Choice(true, numbers);
     }

@@ -46,7 +46,8 @@ class RecentPausesTest {
         for (int i = 0; i < 5; i++) {
             p.add(Generation.YOUNG, 20_000_000);
         }
-        assertThat(p.agedQuantile(Generation.YOUNG, 0.75, 1)).as("unaged: 6 of 8 at or under it").isEqualTo(100_000_000);
+        assertThat(p.agedQuantile(Generation.YOUNG, 0.75, 1)).as("unaged: 6 of 8 at or under it")
+            .isEqualTo(100_000_000);
         assertThat(p.agedQuantile(Generation.YOUNG, 0.75, 0.8))
             .as("aged: the five short ones weigh 3.36, the three long ones 0.80").isEqualTo(20_000_000);
         assertThat(p.agedQuantile(Generation.YOUNG, 1, 0.8)).as("the top of the distribution").isEqualTo(100_000_000);

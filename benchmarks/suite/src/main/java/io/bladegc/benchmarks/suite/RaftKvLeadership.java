@@ -96,7 +96,7 @@ final class RaftKvLeadership {
      * @param collections the collections Blade drove, by peer, each peer's in order
      */
     record Changes(List<Handoff> handoffs, List<Election> elections, List<Collection> collections) {
-        /** @return the hand-offs, elections and collections that started from {@code from} to {@code to} (wall clock) */
+        /** @return the hand-offs, elections and collections from {@code from} to {@code to} (wall clock) */
         Changes within(long from, long to) {
             return new Changes(handoffs.stream().filter(h -> h.startEpochMillis() >= from
                     && h.startEpochMillis() <= to).toList(),

@@ -33,7 +33,8 @@ record RaftKvRep(String arm, int rep, RaftKvLoad.Result load, RaftKvLeadership.C
 
     /** @return a run that failed before it measured anything */
     static RaftKvRep failed(String arm, int rep, String failure) {
-        return new RaftKvRep(arm, rep, null, new RaftKvLeadership.Changes(List.of(), List.of(), List.of()), -1, List.of(), 0,
+        return new RaftKvRep(arm, rep, null, new RaftKvLeadership.Changes(List.of(), List.of(), List.of()), -1,
+            List.of(), 0,
             Double.NaN, null, failure);
     }
 

@@ -18,12 +18,13 @@ import org.HdrHistogram.Histogram;
  * three-peer replicated key-value store on Apache Ratis ({@link KvServer}, one child JVM per peer, linearizable reads
  * under the leader lease), preloaded as its {@link RaftKvWorkload} says, under open-loop load ({@link RaftKvLoad}: 3
  * gets to 1 put, uniform random keys, one Ratis client shared by every call) at {@code --rate}, on G1, on Parallel and
- * on G1 with Blade for Raft (the agent in its default mode: the application's Raft handler drives collections, a
- * leader hands its leadership off where that pays) and on Epsilon (no collections: the floor; its heap sized from the allocation the other arms' GC logs
- * show). Every arm runs {@link SuiteOptions#repetitions} times, repetitions interleaved ({@link InterleavedSchedule}),
- * a fresh cluster each ({@link RaftKvArmRun}). Writes {@code table.md} (the header with the machine's floor,
- * {@link RaftKvTable}, {@link RaftKvHandoffs}, {@link RaftKvGoals}), {@code latency.png}, {@code <arm>-rep<N>.hlog}
- * and {@code logs/<arm>-rep<N>/<peer>/} (output, GC log, Raft storage). Stateless.
+ * on G1 with Blade for Raft (the agent in its default mode: the application's Raft handler drives collections, a leader
+ * hands its leadership off where that pays) and on Epsilon (no collections: the floor; its heap sized from the
+ * allocation the other arms' GC logs show). Every arm runs {@link SuiteOptions#repetitions} times, repetitions
+ * interleaved ({@link InterleavedSchedule}), a fresh cluster each ({@link RaftKvArmRun}). Writes {@code table.md} (the
+ * header with the machine's floor, {@link RaftKvTable}, {@link RaftKvHandoffs}, {@link RaftKvGoals}),
+ * {@code latency.png}, {@code <arm>-rep<N>.hlog} and {@code logs/<arm>-rep<N>/<peer>/} (output, GC log, Raft storage).
+ * Stateless.
  */
 public final class RaftKvScenario {
     /** The scenario's name on the command line. */
@@ -154,7 +155,8 @@ public final class RaftKvScenario {
             + " the suite's JVM. Repetitions: %d per arm, odd ones in the order above, even ones reversed. Store:"
             + " %s (small keys preloaded with one `PRELOAD` command, hot values with one put each). Load: open loop,"
             + " constant rate %.0f/s, request i due at start + i/rate; 3 in 4 gets (`sendReadOnly`) of small keys, 1 in"
-            + " 4 puts (`send`), keys uniformly random (seeded); calls on " + RaftKvClients.REQUEST_THREADS + " request threads (a call due"
+            + " 4 puts (`send`), keys uniformly random (seeded); calls on " + RaftKvClients.REQUEST_THREADS
+            + " request threads (a call due"
             + " while all are busy waits, its latency counted from its due time), all on one shared Ratis client, as an"
             + " application's request threads share their process's client (each blocking call is a gRPC call of its"
             + " own, so a slow call holds only itself; the first call redirected teaches the client a new leader). The"

@@ -2,7 +2,6 @@ package io.bladegc.benchmarks.suite;
 
 import static io.bladegc.benchmarks.suite.SuiteTable.ms;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;

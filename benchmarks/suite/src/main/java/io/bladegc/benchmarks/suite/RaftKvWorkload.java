@@ -10,8 +10,8 @@ import java.util.SplittableRandom;
  * and read them (3 gets in 4 requests, uniform). In {@value RaftKvScenario#NAME} the puts rewrite those small values:
  * the live set stays about 15 % of a 1 GiB heap, so G1 never marks and its pauses are short young ones. In
  * {@value RaftKvScenario#HEAVY_NAME} the store also holds {@link #hotKeys} hot values of {@link #hotValueBytes} bytes
- * ({@code hot-0 ..}), preloaded, and every put replaces one of them (uniform): the live set is several times larger
- * and the replaced values die old, so G1 marks and runs mixed collections, as a store whose values churn does. Immutable.
+ * ({@code hot-0 ..}), preloaded, and every put replaces one of them (uniform): the live set is several times larger and
+ * the replaced values die old, so G1 marks and runs mixed collections, as a store whose values churn does. Immutable.
  *
  * @param keys          small keys preloaded, each read by gets
  * @param hotKeys       hot values preloaded and replaced by every put; 0: puts rewrite small keys instead

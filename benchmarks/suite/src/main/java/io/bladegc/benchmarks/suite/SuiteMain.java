@@ -10,14 +10,14 @@ import java.time.Duration;
  * The benchmark suite's runner for one scenario: {@value HttpClusterScenario#NAME} ({@link HttpClusterRunner}),
  * {@value SingleNodeScenario#NAME} ({@link SingleNodeScenario}), {@value MemoryPressureScenario#NAME}
  * ({@link MemoryPressureScenario}), {@value RaftKvScenario#NAME} and {@value RaftKvScenario#HEAVY_NAME}
- * ({@link RaftKvScenario}),
- * {@value LoadSweepScenario#NAME} ({@link LoadSweepScenario}), {@value CollectionRateScenario#NAME}
- * ({@link CollectionRateScenario}) or {@value GrpcClusterScenario#NAME} ({@link GrpcClusterRunner}). Every scenario
- * starts its processes itself and stops each by pid when it is done with it, also on failure and on SIGTERM or Ctrl-C ({@link StopOnExit}), and writes
- * into {@code --out}: {@code table.md}, {@code latency.png} ({@link LatencyPlot}; not {@value LoadSweepScenario#NAME},
- * and {@value CollectionRateScenario#NAME}, whose windows are rows of their tables), the client's HdrHistogram interval logs
- * ({@code *.hlog}) and in {@code logs/} every child's output and GC log. The load generator runs in this JVM; give it
- * a young generation large enough not to collect during a run.
+ * ({@link RaftKvScenario}), {@value LoadSweepScenario#NAME} ({@link LoadSweepScenario}),
+ * {@value CollectionRateScenario#NAME} ({@link CollectionRateScenario}) or {@value GrpcClusterScenario#NAME}
+ * ({@link GrpcClusterRunner}). Every scenario starts its processes itself and stops each by pid when it is done with
+ * it, also on failure and on SIGTERM or Ctrl-C ({@link StopOnExit}), and writes into {@code --out}: {@code table.md},
+ * {@code latency.png} ({@link LatencyPlot}; not {@value LoadSweepScenario#NAME}, and
+ * {@value CollectionRateScenario#NAME}, whose windows are rows of their tables), the client's HdrHistogram interval
+ * logs ({@code *.hlog}) and in {@code logs/} every child's output and GC log. The load generator runs in this JVM; give
+ * it a young generation large enough not to collect during a run.
  *
  * <pre>
  * java -cp benchmarks/suite/target/classes:$(cat benchmarks/suite/target/classpath.txt) io.bladegc.benchmarks.suite.SuiteMain \

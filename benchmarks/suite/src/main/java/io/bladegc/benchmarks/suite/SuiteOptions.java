@@ -19,8 +19,9 @@ import picocli.CommandLine.Parameters;
  *
  * @param scenario       the scenario: {@value HttpClusterScenario#NAME}, {@value SingleNodeScenario#NAME},
  *                       {@value MemoryPressureScenario#NAME}, {@value RaftKvScenario#NAME},
- *                       {@value RaftKvScenario#HEAVY_NAME}, {@value LoadSweepScenario#NAME} (windows of its own, see {@link LoadSweepScenario}),
- *                       {@value CollectionRateScenario#NAME} or {@value GrpcClusterScenario#NAME}
+ *                       {@value RaftKvScenario#HEAVY_NAME}, {@value LoadSweepScenario#NAME} (windows of its own,
+ *                       see {@link LoadSweepScenario}), {@value CollectionRateScenario#NAME} or
+ *                       {@value GrpcClusterScenario#NAME}
  * @param quick          {@code --quick}: 1 repetition, 3 s warm-up, 6 s measured (the whole run under 5 minutes on
  *                       2 cores); otherwise 3 repetitions, 15 s warm-up, 60 s measured ({@value
  *                       MemoryPressureScenario#NAME} has windows of its own and fewer heap ratios when quick;

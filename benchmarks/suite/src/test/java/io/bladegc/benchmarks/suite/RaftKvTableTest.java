@@ -35,7 +35,8 @@ class RaftKvTableTest {
             .mapToObj(t -> new RaftKvLeadership.Election("n1", t + 2, 5_000 + t)).toList();
         Map<String, Long> causes = Map.of("LeaderSteppingDownException", 1L, "StateMachineException", 1L);
         return new RaftKvRep(arm, rep, new RaftKvLoad.Result(h, requests, 3, 1, causes, 2_500, 20),
-            new RaftKvLeadership.Changes(List.of(), e, List.of()), elections, List.of(4, 5, 6), 12.5, 30.25, usage, null);
+            new RaftKvLeadership.Changes(List.of(), e, List.of()), elections, List.of(4, 5, 6), 12.5, 30.25, usage,
+            null);
     }
 
     static RaftKvRep.Usage usage(long lateMicros) {
