@@ -112,7 +112,7 @@ public final class KvClient implements AutoCloseable {
      * @return how many keys the store holds afterwards
      */
     public int preload(int count, int valueBytes) throws IOException {
-        return KvReply.count(write(new KvCommand.Preload(count, valueBytes)));
+        return KvReply.count(write(new KvCommand.Preload(0, count, valueBytes)));
     }
 
     private ByteString write(KvCommand command) throws IOException {

@@ -70,18 +70,24 @@ public sealed interface KvCommand {
     }
 
     /**
-     * Writes keys {@code key-0 .. key-(count-1)} in one log entry, each with the deterministic value
+     * Writes keys {@code key-first .. key-(first+count-1)} in one log entry, each with the deterministic value
      * {@link #valueOf(int, int)}, replacing what they held; the reply is the number of keys afterwards
-     * ({@link KvReply#count}).
+     * ({@link KvReply#count}). From key 0 it fills a store; from another key it rewrites a batch of existing ones, as
+     * a bulk update does (raft-kv-heavy's writes).
      *
+     * @param first      the first key's number, 0 to {@link #MAX_PRELOAD_KEYS} - {@code count}
      * @param count      how many keys, 0 to {@link #MAX_PRELOAD_KEYS}
      * @param valueBytes length of every value, 1 to {@link #MAX_PRELOAD_VALUE_BYTES}
      */
-    record Preload(int count, int valueBytes) implements KvCommand {
+    record Preload(int first, int count, int valueBytes) implements KvCommand {
         /** Validates the bounds. */
         public Preload {
             if (count < 0 || count > MAX_PRELOAD_KEYS) {
                 throw new IllegalArgumentException("preload count " + count + " is not in 0.." + MAX_PRELOAD_KEYS);
+            }
+            if (first < 0 || first > MAX_PRELOAD_KEYS - count) {
+                throw new IllegalArgumentException("preload first key " + first + " is not in 0.."
+                    + (MAX_PRELOAD_KEYS - count));
             }
             if (valueBytes < 1 || valueBytes > MAX_PRELOAD_VALUE_BYTES) {
                 throw new IllegalArgumentException(
@@ -128,8 +134,8 @@ public sealed interface KvCommand {
             return frame(4);
         }
         Preload preload = (Preload) this;
-        return ByteBuffer.allocate(10).put(VERSION).put((byte) 5).putInt(preload.count()).putInt(preload.valueBytes())
-            .array();
+        return ByteBuffer.allocate(14).put(VERSION).put((byte) 5).putInt(preload.first()).putInt(preload.count())
+            .putInt(preload.valueBytes()).array();
     }
 
     /**
@@ -156,7 +162,7 @@ public sealed interface KvCommand {
                 case 2 -> new Delete(readString(bytes, "key"));
                 case 3 -> new Get(readString(bytes, "key"));
                 case 4 -> new Size();
-                case 5 -> new Preload(bytes.getInt(), bytes.getInt());
+                case 5 -> new Preload(bytes.getInt(), bytes.getInt(), bytes.getInt());
                 default -> throw new IllegalArgumentException("unknown command type " + type);
             };
             if (bytes.hasRemaining()) {

@@ -108,7 +108,7 @@ public final class KvStateMachine extends BaseStateMachine {
         } else if (command instanceof KvCommand.Delete delete) {
             return KvReply.ofValue(map.remove(delete.key()));
         } else if (command instanceof KvCommand.Preload preload) {
-            for (int i = 0; i < preload.count(); i++) {
+            for (int i = preload.first(); i < preload.first() + preload.count(); i++) {
                 map.put(KvCommand.Preload.keyOf(i), KvCommand.Preload.valueOf(i, preload.valueBytes()));
             }
             return KvReply.ofCount(map.size());

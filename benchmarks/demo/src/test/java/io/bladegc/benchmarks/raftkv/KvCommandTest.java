@@ -14,7 +14,7 @@ class KvCommandTest {
     void everyCommandSurvivesItsEncoding() {
         for (KvCommand command : List.of(new KvCommand.Put("k", "välue ✓"), new KvCommand.Put("", ""),
                 new KvCommand.Delete("k"), new KvCommand.Get("k"), new KvCommand.Size(),
-                new KvCommand.Preload(500_000, 100))) {
+                new KvCommand.Preload(0, 500_000, 100), new KvCommand.Preload(1_000, 4_096, 100))) {
             assertThat(KvCommand.decode(ByteBuffer.wrap(command.encode()))).isEqualTo(command);
         }
     }
@@ -23,7 +23,7 @@ class KvCommandTest {
     void onlyPutDeleteAndPreloadAreWrites() {
         assertThat(new KvCommand.Put("k", "v").isWrite()).isTrue();
         assertThat(new KvCommand.Delete("k").isWrite()).isTrue();
-        assertThat(new KvCommand.Preload(1, 1).isWrite()).isTrue();
+        assertThat(new KvCommand.Preload(0, 1, 1).isWrite()).isTrue();
         assertThat(new KvCommand.Get("k").isWrite()).isFalse();
         assertThat(new KvCommand.Size().isWrite()).isFalse();
     }
@@ -39,7 +39,10 @@ class KvCommandTest {
         assertRejected(Arrays.copyOf(put, put.length + 1), "1 trailing byte(s)");
         assertRejected(new byte[] {KvCommand.VERSION, 3, -1, -1, -1, -1}, "key length -1");
         assertRejected(new byte[] {KvCommand.VERSION, 3, 0, 0, 0, 1, (byte) 0xff}, "key is not valid UTF-8");
-        assertRejected(new byte[] {KvCommand.VERSION, 5, 0, 0, 0, 1, 0, 0, 0, 0}, "preload valueBytes 0");
+        assertRejected(new byte[] {KvCommand.VERSION, 5, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0}, "preload valueBytes 0");
+        assertRejected(new byte[] {KvCommand.VERSION, 5, -1, -1, -1, -1, 0, 0, 0, 1, 0, 0, 0, 1},
+            "preload first key -1");
+        assertRejected(new byte[] {KvCommand.VERSION, 5, 0, 0, 0, 1, 0, 0, 0, 1}, "truncated command"); // no first
     }
 
     @Test

@@ -13,9 +13,6 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientConfigKeys;
@@ -45,8 +42,6 @@ final class RaftKvArmRun {
         + "%1$tH:%1$tM:%1$tS.%1$tL %4$s %5$s%6$s%n";
     private static final String[] PEER_IDS = {"n1", "n2", "n3"};
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
-    /** Puts in flight while the hot values are preloaded. */
-    private static final int PRELOAD_THREADS = 4;
 
     /** One peer: its id, process, output (stdout and stderr) and GC log. */
     private record Peer(String id, ChildProcess process, Path output, Path gcLog) {
@@ -59,24 +54,6 @@ final class RaftKvArmRun {
             for (Peer p : peers) {
                 p.process().close();
             }
-        }
-    }
-
-    /** Writes the workload's hot values, one put each, {@value #PRELOAD_THREADS} at a time. */
-    private static void preloadHot(KvClient kv, RaftKvWorkload workload) throws Exception {
-        String value = RaftKvWorkload.value(workload.hotValueBytes());
-        ExecutorService puts = Executors.newFixedThreadPool(PRELOAD_THREADS);
-        try {
-            List<Future<String>> done = new ArrayList<>();
-            for (int i = 0; i < workload.hotKeys(); i++) {
-                String key = RaftKvWorkload.hotKey(i);
-                done.add(puts.submit(() -> kv.put(key, value)));
-            }
-            for (Future<String> f : done) {
-                f.get();
-            }
-        } finally {
-            puts.shutdownNow();
         }
     }
 
@@ -131,11 +108,10 @@ final class RaftKvArmRun {
                                      List<Peer> peers, Path hlog) throws Exception {
         long t = System.nanoTime();
         try (KvClient kv = KvClient.connect(group, Duration.ofSeconds(60), KvClient.DEFAULT_ATTEMPTS)) {
-            int size = kv.preload(workload.keys(), RaftKvWorkload.SMALL_VALUE_BYTES);
+            int size = kv.preload(workload.keys(), RaftKvWorkload.VALUE_BYTES);
             if (size != workload.keys()) {
                 throw new IllegalStateException("preloaded " + workload.keys() + " keys, the store holds " + size);
             }
-            preloadHot(kv, workload);
         }
         System.err.printf(Locale.ROOT, "suite: %s-rep%d: preloaded %s in %.1f s%n", arm, rep, workload.describe(),
             (System.nanoTime() - t) / 1e9);

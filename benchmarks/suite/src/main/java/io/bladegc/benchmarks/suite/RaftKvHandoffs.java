@@ -68,6 +68,15 @@ final class RaftKvHandoffs {
             h.endEpochMillis() + AFTER_MILLIS))).toList();
     }
 
+    /**
+     * @return what clients felt of each completed hand-off with requests due around it, in every measured
+     *     repetition: the worst latency of those requests, ms, sorted
+     */
+    static double[] worstMillis(List<RaftKvRep> reps) {
+        return reps.stream().flatMap(r -> r.handoffRows().stream()).filter(Row::judged)
+            .mapToDouble(row -> row.stretch().worstMicros() / 1000.0).sorted().toArray();
+    }
+
     /** @return one markdown row per hand-off of every repetition, or a line saying there was none */
     static String markdown(List<RaftKvRep> reps) {
         List<String> lines = new ArrayList<>();

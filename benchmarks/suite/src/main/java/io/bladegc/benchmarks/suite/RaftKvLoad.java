@@ -125,8 +125,7 @@ public final class RaftKvLoad {
             long end = windowStart + measure.toNanos();
             long nextFlush = windowStart + TimeUnit.SECONDS.toNanos(1);
             long sendLag = 0;
-            String smallValue = RaftKvWorkload.value(RaftKvWorkload.SMALL_VALUE_BYTES);
-            String hotValue = RaftKvWorkload.value(workload.hotValueBytes());
+            String value = "x".repeat(RaftKvWorkload.VALUE_BYTES);
             for (long i = 0; ; i++) {
                 long due = start + (long) (i * 1e9 / rate);
                 if (due >= end) {
@@ -145,7 +144,7 @@ public final class RaftKvLoad {
                 for (long now = System.nanoTime(); now < due; now = System.nanoTime()) {
                     LockSupport.parkNanos(Math.min(due - now, gap));
                 }
-                KvCommand command = workload.next(random, smallValue, hotValue);
+                KvCommand command = workload.next(random, value);
                 int index = -1;
                 if (requests != null) {
                     sendLag = Math.max(sendLag, System.nanoTime() - due);

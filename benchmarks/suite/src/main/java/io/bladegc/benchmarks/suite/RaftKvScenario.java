@@ -29,7 +29,7 @@ import org.HdrHistogram.Histogram;
 public final class RaftKvScenario {
     /** The scenario's name on the command line. */
     public static final String NAME = "raft-kv";
-    /** The same with hot values the puts keep replacing ({@link RaftKvWorkload}): a workload where G1 marks. */
+    /** The same with three times the keys and puts that rewrite them in batches ({@link RaftKvWorkload}): G1 marks. */
     public static final String HEAVY_NAME = "raft-kv-heavy";
     /** The heap of the G1 and Parallel arms. */
     static final List<String> HEAP = List.of("-Xms1g", "-Xmx1g");
@@ -129,7 +129,8 @@ public final class RaftKvScenario {
         StringBuilder md = new StringBuilder(header).append('\n')
             .append(RaftKvTable.markdown(names, reps)).append('\n')
             .append(RaftKvHandoffs.markdown(reps)).append('\n')
-            .append(RaftKvGoals.markdown(names, reps, Runtime.getRuntime().availableProcessors())).append('\n')
+            .append(RaftKvGoals.markdown(names, reps, Runtime.getRuntime().availableProcessors(),
+                HEAVY_NAME.equals(o.scenario()))).append('\n')
             .append(SuiteReport.armLines(shown));
         notes.forEach(n -> md.append("- ").append(n).append('\n'));
         md.append(footer(o, workload, lifetime));
@@ -153,9 +154,8 @@ public final class RaftKvScenario {
             + " reads under the leader lease, election timeout 150-300 ms), a fresh cluster per arm and repetition,"
             + " every peer in its own JVM with one GC thread of each kind and a GC log; the load generator runs in"
             + " the suite's JVM. Repetitions: %d per arm, odd ones in the order above, even ones reversed. Store:"
-            + " %s (small keys preloaded with one `PRELOAD` command, hot values with one put each). Load: open loop,"
-            + " constant rate %.0f/s, request i due at start + i/rate; 3 in 4 gets (`sendReadOnly`) of small keys, 1 in"
-            + " 4 puts (`send`), keys uniformly random (seeded); calls on " + RaftKvClients.REQUEST_THREADS
+            + " %s (preloaded with one `PRELOAD` command). Load: open loop, constant rate %.0f/s, request i due at"
+            + " start + i/rate; 3 in 4 gets (`sendReadOnly`), 1 in 4 puts (`send`), keys uniformly random (seeded); calls on " + RaftKvClients.REQUEST_THREADS
             + " request threads (a call due"
             + " while all are busy waits, its latency counted from its due time), all on one shared Ratis client, as an"
             + " application's request threads share their process's client (each blocking call is a gRPC call of its"

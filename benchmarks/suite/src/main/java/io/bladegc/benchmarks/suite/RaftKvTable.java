@@ -68,7 +68,7 @@ final class RaftKvTable {
             .size()) + " (" + sum(reps, r -> r.changes().handoffs().stream().filter(h -> !h.completed()).count())
             + ")");
         rows.put("hand-offs' cost to clients: the worst request around each, p50 / max (ms)",
-            handOffCost(reps));
+            medianAndMax(RaftKvHandoffs.worstMillis(reps)));
         List<RaftKvLeadership.Collection> blade = reps.stream().flatMap(r -> r.changes().collections().stream())
             .toList();
         rows.put("Blade's collections: follower / leader in place / leader after a hand-off", reps.isEmpty() ? "-"
@@ -101,14 +101,8 @@ final class RaftKvTable {
         return rows;
     }
 
-    /** @return the p50 and the longest of each completed hand-off's worst request, or "-" */
-    private static String handOffCost(List<RaftKvRep> reps) {
-        return medianAndMax(reps.stream().flatMap(r -> r.handoffRows().stream()).filter(RaftKvHandoffs.Row::judged)
-            .mapToDouble(row -> row.stretch().worstMicros() / 1000.0).toArray());
-    }
-
     /** @return {@code "<median>, <max>"} of the values, ms to one decimal, or "-" when there are none */
-    private static String medianAndMax(double[] values) {
+    static String medianAndMax(double[] values) {
         if (values.length == 0) {
             return "-";
         }

@@ -5,66 +5,57 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
- * What the replicated key-value store holds and what the writes replace, for {@value RaftKvScenario#NAME} and
- * {@value RaftKvScenario#HEAVY_NAME}. Both preload {@link #keys} small keys ({@value #SMALL_VALUE_BYTES}-byte values)
- * and read them (3 gets in 4 requests, uniform). In {@value RaftKvScenario#NAME} the puts rewrite those small values:
- * the live set stays about 15 % of a 1 GiB heap, so G1 never marks and its pauses are short young ones. In
- * {@value RaftKvScenario#HEAVY_NAME} the store also holds {@link #hotKeys} hot values of {@link #hotValueBytes} bytes
- * ({@code hot-0 ..}), preloaded, and every put replaces one of them (uniform): the live set is several times larger and
- * the replaced values die old, so G1 marks and runs mixed collections, as a store whose values churn does. Immutable.
+ * What the replicated key-value store holds and what its writes replace, for {@value RaftKvScenario#NAME} and
+ * {@value RaftKvScenario#HEAVY_NAME}. Both preload {@link #keys} keys of {@value #VALUE_BYTES}-byte values (one
+ * {@code PRELOAD} command) and read them (3 gets in 4 requests, a key drawn uniformly). In {@value RaftKvScenario#NAME}
+ * each put rewrites one key: the live set stays about 15 % of a 1 GiB heap, and the values it replaces are few, so G1
+ * never marks and its pauses are short young ones. In {@value RaftKvScenario#HEAVY_NAME} the store holds three times
+ * the keys (a live set near 40 % of the heap, millions of small objects) and each put rewrites {@link #batch}
+ * consecutive keys in one log entry (a bulk update, {@link KvCommand.Preload} from a random key): the replaced values
+ * die old by the thousand, so G1 marks and runs mixed collections, and a collector's marking and copying cost follows
+ * the number of objects. (Hot values of 64 KiB that every put replaced, tried first, left G1 at 10-18 ms pauses and a
+ * p99.99 of 38 ms: a few large strings are nearly free to mark and copy.) Immutable.
  *
- * @param keys          small keys preloaded, each read by gets
- * @param hotKeys       hot values preloaded and replaced by every put; 0: puts rewrite small keys instead
- * @param hotValueBytes bytes of each hot value
+ * @param keys  keys preloaded, each read by gets
+ * @param batch keys each put rewrites, consecutive, in one log entry; 1: a plain put of one key
  */
-record RaftKvWorkload(int keys, int hotKeys, int hotValueBytes) {
-    /** Bytes of every small value. */
-    static final int SMALL_VALUE_BYTES = 100;
+record RaftKvWorkload(int keys, int batch) {
+    /** Bytes of every value. */
+    static final int VALUE_BYTES = 100;
     /** Puts in every {@value #GETS_PER_PUT} + 1 requests. */
     static final int GETS_PER_PUT = 3;
 
     /** Validates the sizes. */
     RaftKvWorkload {
-        if (keys <= 0 || hotKeys < 0 || (hotKeys > 0 && hotValueBytes <= 0)) {
-            throw new IllegalArgumentException("keys must be positive, hot keys and their size not negative: " + keys
-                + ", " + hotKeys + ", " + hotValueBytes);
+        if (keys <= 0 || batch <= 0 || batch > keys) {
+            throw new IllegalArgumentException("keys and the batch must be positive, the batch at most the keys: "
+                + keys + ", " + batch);
         }
     }
 
     /**
-     * @return the workload of {@code o}'s scenario: 500,000 small keys (50,000 quick); for
-     *     {@value RaftKvScenario#HEAVY_NAME} also 3,500 hot values of 64 KiB (350 quick)
+     * @return the workload of {@code o}'s scenario: 500,000 keys (50,000 quick), puts of one key; for
+     *     {@value RaftKvScenario#HEAVY_NAME} 1,500,000 keys (150,000 quick), puts of 1,024 keys
      */
     static RaftKvWorkload of(SuiteOptions o) {
         int keys = o.quick() ? 50_000 : 500_000;
-        return RaftKvScenario.HEAVY_NAME.equals(o.scenario())
-            ? new RaftKvWorkload(keys, o.quick() ? 350 : 3_500, 64 * 1024) : new RaftKvWorkload(keys, 0, 0);
+        return RaftKvScenario.HEAVY_NAME.equals(o.scenario()) ? new RaftKvWorkload(3 * keys, 1_024)
+            : new RaftKvWorkload(keys, 1);
     }
 
-    /** @return the next request: a get of a small key, or a put as the workload writes */
-    KvCommand next(SplittableRandom random, String smallValue, String hotValue) {
+    /** @return the next request: a get of a random key, or a put of one key or of a batch from a random one */
+    KvCommand next(SplittableRandom random, String value) {
         if (random.nextInt(GETS_PER_PUT + 1) != 0) {
             return new KvCommand.Get(KvCommand.Preload.keyOf(random.nextInt(keys)));
         }
-        return hotKeys == 0 ? new KvCommand.Put(KvCommand.Preload.keyOf(random.nextInt(keys)), smallValue)
-            : new KvCommand.Put(hotKey(random.nextInt(hotKeys)), hotValue);
-    }
-
-    /** @return the key of hot value {@code i} */
-    static String hotKey(int i) {
-        return "hot-" + i;
-    }
-
-    /** @return a value of {@code bytes} bytes */
-    static String value(int bytes) {
-        return "x".repeat(bytes);
+        return batch == 1 ? new KvCommand.Put(KvCommand.Preload.keyOf(random.nextInt(keys)), value)
+            : new KvCommand.Preload(random.nextInt(keys - batch + 1), batch, VALUE_BYTES);
     }
 
     /** @return how the table's header and the report's footer name it */
     String describe() {
-        return hotKeys == 0
-            ? String.format(Locale.ROOT, "%,d keys of %d-byte values, puts rewrite them", keys, SMALL_VALUE_BYTES)
-            : String.format(Locale.ROOT, "%,d keys of %d-byte values, read; %,d hot values of %,d bytes, every put"
-                + " replaces one", keys, SMALL_VALUE_BYTES, hotKeys, hotValueBytes);
+        return batch == 1 ? String.format(Locale.ROOT, "%,d keys of %d-byte values, a put writes one", keys,
+            VALUE_BYTES) : String.format(Locale.ROOT, "%,d keys of %d-byte values, a put rewrites %,d consecutive"
+                + " ones in one log entry", keys, VALUE_BYTES, batch);
     }
 }
