@@ -45,21 +45,23 @@ public final class RecentPauses {
     public synchronized long agedQuantile(Generation generation, double fraction, double perNewer) {
         int g = generation.ordinal();
         int n = Math.min(WINDOW, seen[g]);
+        double[] weight = new double[n];
         Integer[] byLength = new Integer[n];
         double total = 0;
         for (int i = 0; i < n; i++) {
+            weight[i] = Math.pow(perNewer, age(g, i));
+            total += weight[i];
             byLength[i] = i;
-            total += Math.pow(perNewer, age(g, i));
         }
         Arrays.sort(byLength, Comparator.comparingLong(i -> pauses[g][i]));
         double below = 0;
-        for (int i : byLength) {
-            below += Math.pow(perNewer, age(g, i));
-            if (below >= fraction * total * (1 - 1e-9)) { // the tolerance: a sum of powers is not exact
-                return pauses[g][i];
+        for (int k = 0; k < n; k++) {
+            below += weight[byLength[k]];
+            if (below >= fraction * total * (1 - 1e-9) || k == n - 1) { // the tolerance: a sum of powers is not exact
+                return pauses[g][byLength[k]];
             }
         }
-        return n == 0 ? -1 : pauses[g][byLength[n - 1]];
+        return -1;
     }
 
     /**

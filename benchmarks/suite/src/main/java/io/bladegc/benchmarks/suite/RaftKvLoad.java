@@ -89,7 +89,7 @@ public final class RaftKvLoad {
      * @param rate     requests per second, positive
      * @param workload what was preloaded and what the puts write
      */
-    public RaftKvLoad(RaftGroup group, double rate, RaftKvWorkload workload) {
+    RaftKvLoad(RaftGroup group, double rate, RaftKvWorkload workload) {
         if (!(rate > 0)) {
             throw new IllegalArgumentException("the rate must be positive: " + rate);
         }
