@@ -16,6 +16,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
@@ -62,6 +64,7 @@ public record GateDrill(Map<URI, String> bodies, int clients, int requests, Runn
         Queue<String> failures = new ConcurrentLinkedQueue<>();
         AtomicBoolean stop = new AtomicBoolean();
         List<URI> targets = new ArrayList<>(bodies.keySet());
+        Outstanding outstanding = new Outstanding(clients);
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         List<Thread> threads = new ArrayList<>();
         for (int c = 0; c < clients; c++) {
@@ -69,9 +72,11 @@ public record GateDrill(Map<URI, String> bodies, int clients, int requests, Runn
             Thread t = new Thread(() -> {
                 for (int i = first; !stop.get(); i++) {
                     URI uri = targets.get(i % targets.size());
+                    outstanding.sent(first, uri);
                     try {
                         HttpResponse<String> r =
                             http.send(HttpRequest.newBuilder(uri).timeout(WAIT).build(), BodyHandlers.ofString());
+                        outstanding.answered(first);
                         if (r.statusCode() == 200 && r.body().equals(bodies.get(uri))) {
                             served.incrementAndGet();
                         } else if (isShed(r)) {
@@ -80,6 +85,7 @@ public record GateDrill(Map<URI, String> bodies, int clients, int requests, Runn
                             failures.add(uri + ": " + r.statusCode() + " " + r.headers().map() + " " + r.body());
                         }
                     } catch (IOException e) {
+                        outstanding.answered(first);
                         failures.add(uri + ": " + e);
                     } catch (InterruptedException e) {
                         return;
@@ -97,7 +103,8 @@ public record GateDrill(Map<URI, String> bodies, int clients, int requests, Runn
                 close.run();
                 long shedBefore = shed.get();
                 if (!awaitDrained.test(WAIT)) {
-                    throw new TimeoutException("the requests in flight did not leave within " + WAIT);
+                    throw new TimeoutException("the requests in flight did not leave within " + WAIT + "; the clients "
+                        + "then: " + outstanding);
                 }
                 await(() -> shed.get() > shedBefore, "a request shed while the gate is closed");
                 open.run();
@@ -110,6 +117,38 @@ public record GateDrill(Map<URI, String> bodies, int clients, int requests, Runn
             }
         }
         return new Tally(served.get(), shed.get(), List.copyOf(failures));
+    }
+
+    /** What each client thread waits for, so that a drain that never ends says whether a client still waits. */
+    private static final class Outstanding {
+        private final AtomicReferenceArray<URI> uris;
+        private final AtomicLongArray sentNanos;
+
+        Outstanding(int clients) {
+            uris = new AtomicReferenceArray<>(clients);
+            sentNanos = new AtomicLongArray(clients);
+        }
+
+        void sent(int client, URI uri) {
+            sentNanos.set(client, System.nanoTime());
+            uris.set(client, uri);
+        }
+
+        void answered(int client) {
+            uris.set(client, null);
+        }
+
+        /** @return e.g. {@code client 0 waits 61204 ms for http://..., client 1 answered} */
+        @Override
+        public String toString() {
+            StringBuilder s = new StringBuilder();
+            for (int c = 0; c < uris.length(); c++) {
+                URI uri = uris.get(c);
+                s.append(c == 0 ? "" : ", ").append("client ").append(c).append(uri == null ? " answered"
+                    : " waits " + (System.nanoTime() - sentNanos.get(c)) / 1_000_000 + " ms for " + uri);
+            }
+            return s.toString();
+        }
     }
 
     /**
