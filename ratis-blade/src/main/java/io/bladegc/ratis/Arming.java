@@ -27,12 +27,12 @@ final class Arming {
     /** The handler while observing: plans nothing. */
     private static final GcHandler OBSERVE = request -> GcDecision.DEFER;
     /**
-     * The least time to the JVM's next collection that arming leaves the holder's first request: five times the lead
-     * a peer's first request is given before any was timed ({@code RaftBlade.FIRST_LEAD}, 100 ms). Not more: the heap
-     * watcher predicts from the recent peak allocation rate, and an idle peer's 5 ms bursts kept its prediction under
-     * 2 s, so that with 2 s here peers armed only at their first collection, 18-31 s after start.
+     * The least time to the JVM's next collection that arming leaves the holder's first request: the lead a peer's
+     * first request is given before any was timed ({@link RaftBlade#FIRST_LEAD}) and 200 ms more. Not much more: the
+     * heap watcher predicts from the recent peak allocation rate, and an idle peer's 5 ms bursts kept its prediction
+     * under 2 s, so that with 2 s here peers armed only at their first collection, 18-31 s after start.
      */
-    static final long ROOM_MILLIS = 500;
+    static final long ROOM_MILLIS = RaftBlade.FIRST_LEAD.toMillis() + 200;
 
     private final BladeNode node;
     private final GcHandler holder;
