@@ -21,10 +21,11 @@ import org.apache.ratis.protocol.RaftGroupId;
  * <ul>
  *   <li>at least {@value #MIN_PAUSES} pauses of that generation were seen in this JVM (every collection's, the JVM's
  *       own and those before arming too: {@link RecentPauses}), and the longest of the last
- *       {@value RecentPauses#WINDOW}, each weighed {@value #AGING} for every newer one
- *       ({@link RecentPauses#agedLongest}), is under {@value #IN_PLACE_SHARE} of the shortest election timeout: a Ratis
- *       leader heartbeats every half election timeout when idle, so a follower then hears from it within the
- *       timeout, with room for a late wake-up (a longer pause risks an election: clients would wait for it);</li>
+ *       {@value RecentPauses#WINDOW}, each weighed {@value #AGING} for every newer one and halved for every
+ *       {@value RecentPauses#HALF_LIFE_SECONDS} s it came before the newest ({@link RecentPauses#agedLongest}), is
+ *       under {@value #IN_PLACE_SHARE} of the shortest election timeout: a Ratis leader heartbeats every half
+ *       election timeout when idle, so a follower then hears from it within the timeout, with room for a late
+ *       wake-up (a longer pause risks an election: clients would wait for it);</li>
  *   <li>and its clients would wait less for the pause than for a hand-off: the {@value #COST_QUANTILE} quantile of
  *       those pauses, aged alike ({@link RecentPauses#agedQuantile}), against the same quantile of this peer's last
  *       {@value #HAND_OFFS_KEPT} hand-offs, each timed from the transfer's start until the successor served
