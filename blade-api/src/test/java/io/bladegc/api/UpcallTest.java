@@ -133,13 +133,21 @@ class UpcallTest {
     }
 
     @Test
-    void evenAnEndlessLeadTimeNeverAsksBeforeEdenIsHalfFull() throws Exception {
+    void aLeadLongerThanHalfOfEdensFillLeavesTheYoungCollectionToTheJvmInsteadOfAskingForAHalfEmptyEden()
+        throws Exception {
         BladeNode node = Blade.startNode(BladeOptions.defaults());
         BlockingQueue<GcRequest> requests = new LinkedBlockingQueue<>();
         node.register(deferring(requests::add, () -> TimeUnit.HOURS.toNanos(1)));
-        GcRequest request = allocateUntil(requests);
-        assertThat(request.remainingBytes()).as("headroom at the upcall, against eden used: %s", request)
-            .isLessThanOrEqualTo(request.allocatedBytes());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (nodeStat("LeftToJvm") < 2 && System.nanoTime() < deadline) {
+            for (int i = 0; i < 64; i++) {
+                sink = new byte[1024]; // ~64 KiB per millisecond, steady like a service
+            }
+            Thread.sleep(0, 500_000);
+        }
+        assertThat(nodeStat("LeftToJvm")).as("young collections left to the JVM within 30 s").isGreaterThanOrEqualTo(2);
+        assertThat(requests).as("no upcall: every one would have collected eden less than half full").isEmpty();
+        assertThat(nodeStat("Escaped")).as("a collection left to the JVM is not an escape").isZero();
     }
 
     /** @return a handler that hands each request to {@code sink}, defers, and needs {@code lead} ns before it drains */
@@ -160,8 +168,12 @@ class UpcallTest {
     }
 
     private static long neededLeadMs() throws Exception {
+        return nodeStat("NeededLeadMs");
+    }
+
+    private static long nodeStat(String attribute) throws Exception {
         return ((Number) java.lang.management.ManagementFactory.getPlatformMBeanServer()
-            .getAttribute(new javax.management.ObjectName("io.bladegc:type=Node"), "NeededLeadMs")).longValue();
+            .getAttribute(new javax.management.ObjectName("io.bladegc:type=Node"), attribute)).longValue();
     }
 
     /** Registers a deferring handler and allocates steadily until the upcall comes. */

@@ -38,10 +38,11 @@ import javax.management.ObjectName;
  *   <caption>Meters (Prometheus names in parentheses)</caption>
  *   <tr><th>name</th><th>type</th><th>from</th></tr>
  *   <tr><td>{@code blade.node.requests}, {@code .collections}, {@code .forced}, {@code .forced.full},
- *       {@code .forced.follow.ups}, {@code .escaped}, {@code .other.cause}, {@code .already.collected},
+ *       {@code .forced.follow.ups}, {@code .left.to.jvm}, {@code .escaped}, {@code .other.cause},
+ *       {@code .already.collected},
  *       {@code .refused}, {@code .drain.timeouts} ({@code blade_node_requests_total} ...)</td><td>function
  *       counters</td><td>{@value #NODE}: {@code Requests}, {@code Collections}, {@code Forced}, {@code ForcedFull},
- *       {@code ForcedFollowUps}, {@code Escaped}, {@code OtherCause},
+ *       {@code ForcedFollowUps}, {@code LeftToJvm}, {@code Escaped}, {@code OtherCause},
  *       {@code AlreadyCollected}, {@code Refused}, {@code DrainTimeouts}</td></tr>
  *   <tr><td>{@code blade.node.pause} ({@code blade_node_pause_seconds_total})</td><td>function counter,
  *       seconds</td><td>{@code PauseNanos}: stop-the-world pause time of the node's collections</td></tr>
@@ -108,6 +109,8 @@ public final class BladeMeters implements MeterBinder, AutoCloseable {
         new Reading("forced.full", "ForcedFull", "Of the forced collections, the full ones"),
         new Reading("forced.follow.ups", "ForcedFollowUps",
             "Of the forced collections, young ones taken right after another in the same quiet window"),
+        new Reading("left.to.jvm", "LeftToJvm",
+            "Young collections left to the JVM: planning them would have collected eden less than half full"),
         new Reading("escaped", "Escaped", "Collections the JVM ran on its own while Blade meant to plan them"),
         new Reading("other.cause", "OtherCause",
             "Collections the JVM ran for a reason other than a full heap (Metaspace, a heap dump, ...)"),

@@ -56,7 +56,7 @@ class BladeMetersTest {
     void nodeCountersAndGaugesAreReadAtEachMeasurement() throws Exception {
         Map<String, Object> node = register(BladeMeters.NODE, Map.ofEntries(
             Map.entry("Requests", 5L), Map.entry("Collections", 7L), Map.entry("Forced", 4L), Map.entry("ForcedFull", 9L),
-            Map.entry("ForcedFollowUps", 11L),
+            Map.entry("ForcedFollowUps", 11L), Map.entry("LeftToJvm", 13L),
             Map.entry("Escaped", 2L), Map.entry("OtherCause", 8L), Map.entry("AlreadyCollected", 1L), Map.entry("Refused", 3L),
             Map.entry("DrainTimeouts", 6L), Map.entry("PauseNanos", 1_500_000_000L), Map.entry("GateOpen", true),
             Map.entry("InFlight", 12L), Map.entry("AllocationRate", 300_000_000L), Map.entry("LeadTimeMs", 250L),
@@ -68,6 +68,7 @@ class BladeMetersTest {
         assertThat(counter("blade.node.forced")).isEqualTo(4);
         assertThat(counter("blade.node.forced.full")).isEqualTo(9);
         assertThat(counter("blade.node.forced.follow.ups")).isEqualTo(11);
+        assertThat(counter("blade.node.left.to.jvm")).isEqualTo(13);
         assertThat(counter("blade.node.escaped")).isEqualTo(2);
         assertThat(counter("blade.node.other.cause")).isEqualTo(8);
         assertThat(counter("blade.node.already.collected")).isEqualTo(1);
@@ -145,7 +146,7 @@ class BladeMetersTest {
     void absentMBeansReadAsZeroOrNaNAndAreFoundWhenTheyAppear() throws Exception {
         meters.bindTo(registry);
 
-        assertThat(registry.getMeters()).as("exactly the documented meters").hasSize(10 + 1 + 5 + 8 + 4 + 3 + 1);
+        assertThat(registry.getMeters()).as("exactly the documented meters").hasSize(11 + 1 + 5 + 8 + 4 + 3 + 1);
         for (Meter m : registry.getMeters()) {
             for (var measurement : m.measure()) {
                 if (m.getId().getType() == Meter.Type.GAUGE) {

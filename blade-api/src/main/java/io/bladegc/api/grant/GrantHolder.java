@@ -82,6 +82,8 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
     private final Thread thread;
     private volatile Runnable stopListening = () -> { };
     private volatile boolean closed;
+    /** Whether the holder's thread has a request in hand (from the upcall until it ended). */
+    private volatile boolean holding;
     private volatile String lastEvent = "";
     private int eventsTold;
 
@@ -117,8 +119,19 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
 
     /** Starts the holder's thread and its record of the node's pauses ({@link #pauses()}). */
     public void start() {
-        stopListening = node.addPauseListener(pauses::add);
+        stopListening = node.addPauseListener(this::paused);
         thread.start();
+    }
+
+    /**
+     * The node paused: recorded; a pause with no request in hand (the JVM collected before the node asked, or the node
+     * left it to the JVM) moved the node out of any rhythm, so a pending shift is spent ({@link ScheduleLead}).
+     */
+    private void paused(Generation g, long nanos) {
+        pauses.add(g, nanos);
+        if (!holding && inbox.isEmpty()) {
+            scheduleLead.requestCame();
+        }
     }
 
     @Override
@@ -201,6 +214,7 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
             if (p == STOP || closed) {
                 return;
             }
+            holding = true;
             try {
                 hold(p);
             } catch (Throwable t) {
@@ -209,6 +223,8 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
                 } catch (Throwable ignored) {
                     // nothing left to do; the JVM collects on its own
                 }
+            } finally {
+                holding = false;
             }
         }
     }

@@ -17,8 +17,8 @@ package io.bladegc.api.grant;
  * measured (at least {@value #SHIFT_FLOOR_NANOS} ns) plus {@value #SHIFT_MARGIN_NANOS} ns, once: one young collection
  * of a fuller-than-needed eden moves it far enough from the other that even a full collection of either fits between.
  *
- * <p>Thread-safe: one writer (the coordination thread; {@link #requestCame} on the watcher thread), any number of
- * readers ({@link #nanos()} on the watcher thread).
+ * <p>Thread-safe: one writer (the coordination thread; {@link #requestCame} on the watcher or notification thread),
+ * any number of readers ({@link #nanos()} on the watcher thread).
  */
 final class ScheduleLead {
     static final int WINDOW = 8;
@@ -56,7 +56,10 @@ final class ScheduleLead {
         shiftNanos = Math.max(SHIFT_FLOOR_NANOS, longestFullPauseNanos) + SHIFT_MARGIN_NANOS;
     }
 
-    /** The request a shift was meant for has come: the shift is spent. */
+    /**
+     * The request a shift was meant for has come, or the node collected without asking (it left the collection to the
+     * JVM, or the JVM came first): the shift is spent.
+     */
     void requestCame() {
         shiftNanos = 0;
     }

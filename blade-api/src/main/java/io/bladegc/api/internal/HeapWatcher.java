@@ -27,9 +27,12 @@ import java.util.function.LongSupplier;
  * reserve, so on a tight heap the target itself shrinks as the old generation grows: nothing to learn apart. When a
  * pause leaves eden too small to see the next collection coming (G1 after the pause that prepares a mixed phase),
  * {@link #nextDueUnseen()} tells the node to take that one in the same window.
- * When that lead time falls below what Blade needs ({@code neededLead} and how late its own wake-ups near the trigger
- * have recently been, at most half of eden's fill time, plus the handler's preparation, at most three quarters of
- * it), it hands a {@link Prediction} to its consumer. The
+ * When that lead time falls below what Blade needs (the node's own lead and how late the watcher's wake-ups near the
+ * trigger have recently been, plus the handler's schedule lead, at most half of eden's fill time, plus the handler's
+ * preparation, at most three quarters of it), it hands a {@link Prediction} to its consumer. A young one whose lead
+ * did not fit under those caps says why ({@link Prediction#leaveReason()}): Blade would have to collect an eden less
+ * than half full, doubling the collections and ageing objects twice as fast, so the node leaves that one to the JVM
+ * (G1's mixed phase, where eden shrinks to a few regions, on a peer whose grants come late). The
  * prediction says {@link Generation#OLD} when the old generation has less room than two young collections' worth
  * of promotion plus a survivor space: the JVM's next young collection would then turn into a full one (Serial and
  * Parallel check exactly this); on G1 when it has less than one young collection's worth plus a survivor space (the
@@ -59,12 +62,13 @@ final class HeapWatcher {
      * seen as one that came first, not taken for the baseline of a fresh eden.
      */
     record Prediction(Generation generation, long allocatedBytes, long headroomBytes, long leadNanos, boolean oldSoon,
-                      String fullReason, long collectionsSeen) {
+                      String fullReason, String leaveReason, long collectionsSeen) {
     }
 
     private final HeapLayout layout;
     private final long intervalNanos;
-    private final LongSupplier neededLeadNanos;
+    private final LongSupplier ownLeadNanos;
+    private final LongSupplier scheduleLeadNanos;
     private final LongSupplier preparationLeadNanos;
     private final Consumer<Prediction> onLowLead;
     private final LongSupplier forcingEpoch;
@@ -112,12 +116,18 @@ final class HeapWatcher {
     /** Rate measurements since the last collection or fill. */
     private int freshSamples;
 
-    HeapWatcher(HeapLayout layout, Duration interval, LongSupplier neededLeadNanos, LongSupplier preparationLeadNanos,
-                Consumer<Prediction> onLowLead, LongSupplier forcingEpoch) {
+    /**
+     * @param ownLeadNanos         the lead the node itself needs to drain and collect (no coordination)
+     * @param scheduleLeadNanos    what the handler adds for its coordination (the recent worst wait for a grant)
+     * @param preparationLeadNanos what the handler does before it asks (a leader's hand-off)
+     */
+    HeapWatcher(HeapLayout layout, Duration interval, LongSupplier ownLeadNanos, LongSupplier scheduleLeadNanos,
+                LongSupplier preparationLeadNanos, Consumer<Prediction> onLowLead, LongSupplier forcingEpoch) {
         this.forcingEpoch = forcingEpoch;
         this.layout = layout;
         this.intervalNanos = interval.toNanos();
-        this.neededLeadNanos = neededLeadNanos;
+        this.ownLeadNanos = ownLeadNanos;
+        this.scheduleLeadNanos = scheduleLeadNanos;
         this.preparationLeadNanos = preparationLeadNanos;
         this.onLowLead = onLowLead;
         this.lateWakeUps = new DecayingMax(0, intervalNanos);
@@ -179,15 +189,16 @@ final class HeapWatcher {
      * mixed phase sets one, and the mixed pause comes some milliseconds later). Then the caller collects again in the
      * same quiet window. Reads the eden and survivor pools.
      *
-     * @return whether eden's room, at the rate measured before the collection, lasts less than the lead the watcher
-     *     asks at plus two sample intervals
+     * @return whether eden's room, at the rate measured before the collection, lasts less than the node's own lead
+     *     (its coordination left out: a next collection that a grant could not come in time for is left to the JVM,
+     *     not taken here, where it would hold the slot and collect a nearly empty eden) plus two sample intervals
      */
     boolean nextDueUnseen() {
         double r = bytesPerNano;
         if (r <= 0) {
             return false;
         }
-        long lead = neededLeadNanos.getAsLong() + lateWakeUps.value() + 2 * intervalNanos;
+        long lead = ownLeadNanos.getAsLong() + lateWakeUps.value() + 2 * intervalNanos;
         return headroom(capacity(), layout.edenUsage().getUsed()) < r * lead;
     }
 
@@ -285,6 +296,25 @@ final class HeapWatcher {
         return (long) Math.min(Long.MAX_VALUE, dueNanos + youngs * periodNanos);
     }
 
+    /**
+     * @param fillNanos   the time eden takes to fill at the rate planned for
+     * @param own         the lead the node needs by itself (late wake-ups included)
+     * @param schedule    the lead its coordination adds
+     * @param preparation what the handler does before it asks
+     * @return why a young collection is better left to the JVM, or {@code null} when the lead fits: the node and its
+     *     coordination within half the fill time, and the preparation on top within three quarters of it (beyond, the
+     *     watcher would ask for an eden less than half full, a quarter with the preparation)
+     */
+    static String leaveReason(long fillNanos, long own, long schedule, long preparation) {
+        if (own + schedule <= fillNanos / 2 && own + schedule + preparation <= fillNanos / 4 * 3) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "eden fills in %d ms, and a planned collection needs %d ms of it (the node"
+            + " %d ms, waiting for a grant %d ms, preparing %d ms): it would collect eden less than half full",
+            fillNanos / 1_000_000, (own + schedule + preparation) / 1_000_000, own / 1_000_000, schedule / 1_000_000,
+            preparation / 1_000_000);
+    }
+
     /** @return where the JVM starts its next young collection, in bytes of eden (see the class comment), 0 unknown */
     private long capacity() {
         long trigger = youngTriggerBytes; // never learned on G1
@@ -352,8 +382,10 @@ final class HeapWatcher {
         // coordinator) the node would collect a nearly empty eden again and again; a preparation (a leader's hand-off)
         // comes on top, once, but never before a quarter of eden is full
         long fillNanos = (long) (capacity / r);
-        long needed = Math.min(Math.min(neededLeadNanos.getAsLong() + lateWakeUps.value(), fillNanos / 2)
-            + preparationLeadNanos.getAsLong(), fillNanos / 4 * 3);
+        long own = ownLeadNanos.getAsLong() + lateWakeUps.value();
+        long schedule = scheduleLeadNanos.getAsLong();
+        long preparation = preparationLeadNanos.getAsLong();
+        long needed = Math.min(Math.min(own + schedule, fillNanos / 2) + preparation, fillNanos / 4 * 3);
         if (lead <= needed && freshSamples >= 2) {
             long oldFree = layout.oldFree();
             long promoted = promotedPerYoung;
@@ -367,8 +399,10 @@ final class HeapWatcher {
             String why = oldFull ? String.format(Locale.ROOT, "the old generation has %d MiB free, less than %s young"
                 + " collection%s' promotion (%d MiB each) and a survivor space (%d MiB)", oldFree >> 20,
                 youngs == 1 ? "one" : "two", youngs == 1 ? "" : "s", promoted >> 20, survivor >> 20) : null;
+            // a full collection is worth hiding however early: its pause is many young ones'
+            String leave = oldFull ? null : leaveReason(fillNanos, own, schedule, preparation);
             onLowLead.accept(new Prediction(oldFull ? Generation.OLD : Generation.YOUNG, used, headroom, lead,
-                oldSoon && !oldFull, why, count));
+                oldSoon && !oldFull, why, leave, count));
         }
         return nextSampleNanos(lead, needed, intervalNanos);
     }

@@ -41,6 +41,8 @@ public final class LocalNode implements StartedNode {
 
     /** How many escapes are told at INFO (see {@link #logEscape}). */
     private static final int ESCAPES_AT_INFO = 5;
+    /** How many collections left to the JVM are told at INFO (see {@link #leaveToJvm}). */
+    private static final int LEFT_AT_INFO = 5;
 
     private final BladeOptions options;
     private final HeapLayout layout;
@@ -61,6 +63,8 @@ public final class LocalNode implements StartedNode {
     private final AtomicReference<Issued> outstanding = new AtomicReference<>();
     private final List<ObjLongConsumer<Generation>> pauseListeners = new CopyOnWriteArrayList<>();
     private Issued lastIssued;
+    /** The collection count at which the node left the next collection to the JVM; -1 when it did not. */
+    private final AtomicLong leftAt = new AtomicLong(-1);
 
     /** A request and the JVM's collection count its prediction was made at (a collection after it makes it moot). */
     private record Issued(GcRequest request, long collectionsSeen) {
@@ -72,9 +76,8 @@ public final class LocalNode implements StartedNode {
         this.trigger = new GcTrigger(layout);
         this.drainSequence = new DrainSequence(layout, gate, options.drainTimeout(), this, counters,
             minutes);
-        this.watcher = new HeapWatcher(layout, options.sampleInterval(), this::neededLeadNanos,
-            this::preparationLeadNanos, this::onLowLead,
-            trigger::forcingEpoch);
+        this.watcher = new HeapWatcher(layout, options.sampleInterval(), this::ownLeadNanos, this::handlerLeadNanos,
+            this::preparationLeadNanos, this::onLowLead, trigger::forcingEpoch);
         this.gcThread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "blade-gc");
             t.setDaemon(true);
@@ -109,8 +112,12 @@ public final class LocalNode implements StartedNode {
      *     requests in flight allocate
      */
     long neededLeadNanos() {
-        return nearSampleNanos() + drainSequence.drainEstimateNanos() + options.margin().toNanos()
-            + handlerLeadNanos();
+        return ownLeadNanos() + handlerLeadNanos();
+    }
+
+    /** @return the lead this node needs by itself: the wait for a sample near the trigger, a drain and the margin */
+    private long ownLeadNanos() {
+        return nearSampleNanos() + drainSequence.drainEstimateNanos() + options.margin().toNanos();
     }
 
     /** @return how far apart the watcher's samples are when it comes near the point where it asks */
@@ -148,6 +155,10 @@ public final class LocalNode implements StartedNode {
         if (!armed() || outstanding.get() != null || layout.collectionCount() != p.collectionsSeen()) {
             return; // the last: the JVM collected since the sample, so the prediction is moot
         }
+        if (p.leaveReason() != null) {
+            leaveToJvm(p);
+            return;
+        }
         if (p.fullReason() != null) {
             // on G1 exceptional (its old generation is reclaimed concurrently), so told at INFO each time
             LOG.log(layout.kind() == CollectorKind.G1 ? Level.INFO : Level.DEBUG,
@@ -155,6 +166,20 @@ public final class LocalNode implements StartedNode {
         }
         issue(p.generation(), p.allocatedBytes(), p.headroomBytes(),
             p.oldSoon() ? pauseModel.next(Generation.OLD) : Duration.ZERO, p.collectionsSeen());
+    }
+
+    /**
+     * Leaves the coming young collection to the JVM: planning it would cost more than it hides (see
+     * {@link HeapWatcher.Prediction#leaveReason()}). Counted and told once per collection, at INFO for the first few.
+     */
+    private void leaveToJvm(HeapWatcher.Prediction p) {
+        long before = leftAt.getAndSet(p.collectionsSeen());
+        if (before == p.collectionsSeen()) {
+            return; // told on an earlier sample of this cycle
+        }
+        counters.leftToJvm.increment();
+        LOG.log(counters.leftToJvm.sum() <= LEFT_AT_INFO ? Level.INFO : Level.DEBUG,
+            () -> "Blade: leaving the next young collection to the JVM: " + p.leaveReason());
     }
 
     @Override
@@ -236,6 +261,7 @@ public final class LocalNode implements StartedNode {
         counters.collections.increment();
         watcher.onCollection(c);
         boolean forced = trigger.isForced(c.bean(), c.id());
+        boolean left = leftAt.getAndSet(-1) >= 0;
         MinuteSummary.Kind kind;
         // a collection for another cause is counted under it, even one that came while Blade forced another
         if (c.kind() == GcCause.OTHER) {
@@ -247,6 +273,8 @@ public final class LocalNode implements StartedNode {
                 counters.forcedFull.increment();
             }
             kind = MinuteSummary.Kind.FORCED;
+        } else if (left) {
+            kind = MinuteSummary.Kind.LEFT_TO_JVM;
         } else if (armed()) {
             counters.escaped.increment();
             kind = MinuteSummary.Kind.ESCAPED;

@@ -5,7 +5,7 @@ import java.util.Locale;
 
 /**
  * What a node tells at INFO once it has settled: one line per minute with what Blade did in it (collections, how many
- * forced, escaped, or run for another cause; the drains' 99th percentile; requests shed), where each collection has
+ * forced, left to the JVM, escaped, or run for another cause; the drains' 99th percentile; requests shed), where each collection has
  * its own line at DEBUG. The first {@value #EVENTS_AT_INFO} collections after start are also told at INFO, one line
  * each, so that a user sees Blade at work. No thread of its own: a minute's line is made by the first collection
  * after the minute is over, so a node that does not collect says nothing.
@@ -24,6 +24,7 @@ final class MinuteSummary {
     private int drainCount;
     private long collections;
     private long forced;
+    private long left;
     private long escaped;
     private long otherCause;
     private long shedAtStart;
@@ -53,7 +54,8 @@ final class MinuteSummary {
     /**
      * A collection ran; makes the last minute's line when the minute is over.
      *
-     * @param kind     forced by Blade, escaped, run for another cause, or neither (the JVM's own while not armed)
+     * @param kind     forced by Blade, left to the JVM, escaped, run for another cause, or neither (the JVM's own
+     *                 while not armed)
      * @param nowNanos now
      * @param shed     the gate's count of refused entries now
      * @return the line to log at INFO, or {@code null} while the minute lasts
@@ -62,6 +64,7 @@ final class MinuteSummary {
         collections++;
         switch (kind) {
             case FORCED -> forced++;
+            case LEFT_TO_JVM -> left++;
             case ESCAPED -> escaped++;
             case OTHER_CAUSE -> otherCause++;
             case UNPLANNED -> { }
@@ -70,12 +73,13 @@ final class MinuteSummary {
         if (elapsed < PERIOD_NANOS) {
             return null;
         }
-        String line = String.format(Locale.ROOT, "Blade: in the last %d s: collections %d (%d forced, %d escaped, "
+        String line = String.format(Locale.ROOT, "Blade: in the last %d s: collections %d (%d forced, %s%d escaped, "
                 + "%d for another cause), drain p99 %s, requests shed %d",
-            Math.round(elapsed / 1e9), collections, forced, escaped, otherCause, drainP99(), shed - shedAtStart);
+            Math.round(elapsed / 1e9), collections, forced, left == 0 ? "" : left + " left to the JVM, ", escaped,
+            otherCause, drainP99(), shed - shedAtStart);
         periodStart = nowNanos;
         shedAtStart = shed;
-        collections = forced = escaped = otherCause = 0;
+        collections = forced = left = escaped = otherCause = 0;
         drainCount = 0;
         return line;
     }
@@ -91,5 +95,5 @@ final class MinuteSummary {
     }
 
     /** How a collection came about, for the minute's counts. */
-    enum Kind { FORCED, ESCAPED, OTHER_CAUSE, UNPLANNED }
+    enum Kind { FORCED, LEFT_TO_JVM, ESCAPED, OTHER_CAUSE, UNPLANNED }
 }

@@ -18,6 +18,11 @@ final class NodeCounters {
      * watcher to see the next one coming ({@link HeapWatcher#nextDueUnseen}).
      */
     final LongAdder followUps = new LongAdder();
+    /**
+     * Young collections Blade left to the JVM because planning them would have collected eden less than half full
+     * ({@link HeapWatcher.Prediction#leaveReason()}); the collections themselves are not counted as escapes.
+     */
+    final LongAdder leftToJvm = new LongAdder();
     /** Collections the JVM ran on its own while Blade meant to schedule them. */
     final LongAdder escaped = new LongAdder();
     /** Collections the JVM ran for a reason other than the heap's occupancy ({@link GcCause#OTHER}). */
@@ -35,6 +40,7 @@ final class NodeCounters {
         m.put("Forced", forced.sum());
         m.put("ForcedFull", forcedFull.sum());
         m.put("ForcedFollowUps", followUps.sum());
+        m.put("LeftToJvm", leftToJvm.sum());
         m.put("Escaped", escaped.sum());
         m.put("OtherCause", otherCause.sum());
         m.put("AlreadyCollected", alreadyCollected.sum());

@@ -38,4 +38,17 @@ class HeapWatcherTest {
         assertThat(HeapWatcher.nextSampleNanos(36_000_000L, 30_000_000L, 500_000L))
             .as("an interval shorter than 1 ms is kept").isEqualTo(500_000L);
     }
+
+    @Test
+    void aYoungCollectionWhoseLeadTakesMoreThanHalfOfEdensFillIsLeftToTheJvmAndSaysWhy() {
+        long ms = 1_000_000L;
+        assertThat(HeapWatcher.leaveReason(600 * ms, 10 * ms, 290 * ms, 0)).as("exactly half: planned").isNull();
+        assertThat(HeapWatcher.leaveReason(600 * ms, 10 * ms, 150 * ms, 290 * ms))
+            .as("a hand-off on top, within three quarters: planned").isNull();
+        assertThat(HeapWatcher.leaveReason(600 * ms, 10 * ms, 300 * ms, 0))
+            .isEqualTo("eden fills in 600 ms, and a planned collection needs 310 ms of it (the node 10 ms, waiting for"
+                + " a grant 300 ms, preparing 0 ms): it would collect eden less than half full");
+        assertThat(HeapWatcher.leaveReason(600 * ms, 10 * ms, 150 * ms, 300 * ms))
+            .as("the hand-off takes it past three quarters").contains("preparing 300 ms");
+    }
 }

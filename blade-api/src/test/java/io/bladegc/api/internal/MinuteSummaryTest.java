@@ -34,6 +34,16 @@ class MinuteSummaryTest {
     }
 
     @Test
+    void collectionsLeftToTheJvmAreToldApartFromEscapesOnlyWhenThereWereAny() {
+        MinuteSummary m = new MinuteSummary(0, 0);
+        assertThat(m.collected(Kind.LEFT_TO_JVM, 10_000 * MS, 0)).isNull();
+        assertThat(m.collected(Kind.LEFT_TO_JVM, 20_000 * MS, 0)).isNull();
+        assertThat(m.collected(Kind.ESCAPED, MINUTE, 0))
+            .startsWith("Blade: in the last 60 s: collections 3 (0 forced, 2 left to the JVM, 1 escaped, 0 for another");
+        assertThat(m.collected(Kind.FORCED, 2 * MINUTE, 0)).contains("(1 forced, 0 escaped, ");
+    }
+
+    @Test
     void theNextMinuteStartsFromNothing() {
         MinuteSummary m = new MinuteSummary(0, 0);
         m.drained(5 * MS);
