@@ -38,7 +38,11 @@ import org.apache.ratis.protocol.RaftGroupId;
  *
  * <p>While it leads and its young pauses would not be taken in place, its lead ({@link #leadNanos}) is the longest of
  * its last hand-offs (all groups of one collection together), or {@link #FIRST_HAND_OFF} before one was timed: the
- * watcher asks that much earlier, so that the JVM does not collect on its own while the leader hands off.
+ * watcher asks that much earlier, so that the JVM does not collect on its own while the leader hands off. When its
+ * hand-offs cost clients at least as much as its pauses (the same two numbers as above) but those pauses are too long
+ * to take in place, hiding does not pay and forcing is not safe: its lead is {@link Preparation#LEAVE_TO_JVM}, and the
+ * node leaves its young collections to the JVM, which pauses the leader as it would without Blade (raft-kv-heavy on
+ * G1: pauses of 60-140 ms against hand-offs felt for 60-320 ms).
  *
  * <p>Not thread-safe: the grant-holder's one thread; {@link #leadNanos} from any thread.
  */
@@ -83,6 +87,8 @@ final class RaftHandOff implements Preparation {
     /** The longest recent pause that may run in place. */
     private final long inPlaceBoundNanos;
     private final RecentLongest handOffs = new RecentLongest(HAND_OFFS_KEPT, FIRST_HAND_OFF.toNanos());
+    /** The hand-offs' {@value #COST_QUANTILE} quantile for the watcher's thread; -1 before one was timed. */
+    private volatile long handOffCostNanos = -1;
 
     RaftHandOff(LeadershipHandoff handoff, SlotClient slots, RaftBladeOptions options) {
         this.inPlaceBoundNanos = (long) (handoff.electionTimeoutMinNanos() * IN_PLACE_SHARE);
@@ -159,16 +165,27 @@ final class RaftHandOff implements Preparation {
         }
         long took = System.nanoTime() - start;
         handOffs.add(took);
+        handOffCostNanos = handOffs.quantile(COST_QUANTILE);
         return new Prepared(Prepared.Kind.HANDED_OFF, note.append(why).toString(), took);
     }
 
     /**
      * @return the longest recent hand-off while this peer leads a group and its young pauses would not be taken in
-     *     place, else 0 (a leader that collects in place would only collect a less full eden by asking earlier)
+     *     place, else 0 (a leader that collects in place would only collect a less full eden by asking earlier);
+     *     {@link Preparation#LEAVE_TO_JVM} when those pauses cost its clients no more than its hand-offs do
      */
     @Override
     public long leadNanos(RecentPauses pauses) {
-        return handoff.leadsAny() && !safeInPlace(Generation.YOUNG, pauses) ? handOffs.longest() : 0;
+        if (!handoff.leadsAny() || safeInPlace(Generation.YOUNG, pauses)) {
+            return 0;
+        }
+        long cost = handOffCostNanos;
+        if (options.handOff() == RaftBladeOptions.HandOff.MEASURED && cost >= 0
+            && pauses.count(Generation.YOUNG) >= MIN_PAUSES
+            && cost >= pauses.agedQuantile(Generation.YOUNG, COST_QUANTILE, AGING)) {
+            return LEAVE_TO_JVM;
+        }
+        return handOffs.longest();
     }
 
     /**

@@ -54,7 +54,8 @@ import javax.management.ObjectName;
  *       <td>{@code LeadTimeMs}: predicted time to the JVM's own next collection; {@code +Inf} while there is no
  *       prediction (the node reports {@value #NO_PREDICTION_MS} ms or more then)</td></tr>
  *   <tr><td>{@code blade.node.needed.lead} ({@code blade_node_needed_lead_seconds})</td><td>gauge, seconds</td>
- *       <td>{@code NeededLeadMs}: the lead time at which the node starts a drain</td></tr>
+ *       <td>{@code NeededLeadMs}: the lead time at which the node starts a drain; {@code +Inf} while its handler
+ *       leaves collections to the JVM (a Raft leader whose hand-off does not pay)</td></tr>
  *   <tr><td>{@code blade.coordination.grants}, {@code .queued.waits}, {@code .fail.opens}, {@code .cancels},
  *       {@code .fenced}, {@code .stale.releases}, {@code .rejoins}, {@code .failovers}</td><td>function counters</td>
  *       <td>{@value #COORDINATION}: {@code Grants}, {@code QueuedWaits}, {@code FailOpens}, {@code Cancels},
@@ -175,7 +176,7 @@ public final class BladeMeters implements MeterBinder, AutoCloseable {
             .description("Predicted time to the JVM's own next collection; +Inf while there is no prediction")
             .baseUnit("seconds")
             .register(registry));
-        meters.add(Gauge.builder("blade.node.needed.lead", server, s -> value(s, node, "NeededLeadMs") / 1e3)
+        meters.add(Gauge.builder("blade.node.needed.lead", server, s -> leadSeconds(value(s, node, "NeededLeadMs")))
             .description("The lead time at which the node starts draining for a planned collection")
             .baseUnit("seconds")
             .register(registry));

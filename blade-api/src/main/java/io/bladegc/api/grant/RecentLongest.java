@@ -4,8 +4,8 @@ import java.util.Arrays;
 
 /**
  * The longest of the last few values recorded, or an initial value before the first: a lead time that covers the
- * recent worst case and forgets it once as many better ones followed. {@link ScheduleLead} keeps one for the waits
- * for a grant, a Raft peer's hand-off for its hand-offs.
+ * recent worst case and forgets it once as many better ones followed: a Raft peer's hand-off keeps one for its
+ * hand-offs.
  *
  * <p>Thread-safe: one writer ({@link #add}, {@link #quantile}), any number of readers
  * ({@link #longest()}).

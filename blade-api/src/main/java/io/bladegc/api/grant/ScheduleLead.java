@@ -2,8 +2,10 @@ package io.bladegc.api.grant;
 
 /**
  * What coordination adds to the node's lead time (BLADE's T_schedule): the longest schedule time among the last
- * {@value #WINDOW} GC events, so that a node that had to queue behind another asks that much earlier the next time
- * instead of being overtaken by the JVM's own collection.
+ * {@value #WINDOW} GC events of the last {@value #HORIZON_NANOS} ns, so that a node that had to queue behind another
+ * asks that much earlier the next time instead of being overtaken by the JVM's own collection. A wait older than that
+ * says little of the queue now, and a node that leaves its collections to the JVM while its lead is long (it asks for
+ * none, so no event comes to replace the long one) would otherwise never ask again.
  *
  * <p>A schedule time is measured from the upcall until the grant, queueing and the load balancer's drain included,
  * less the node's preparation (a Raft leader's hand-off: {@link Preparation#leadNanos} is its lead).
@@ -22,13 +24,19 @@ package io.bladegc.api.grant;
  */
 final class ScheduleLead {
     static final int WINDOW = 8;
+    /** How long a schedule time counts. */
+    static final long HORIZON_NANOS = 10_000_000_000L;
     /** The least a node that queued behind another moves its next collection forward, besides the full pause. */
     static final long SHIFT_FLOOR_NANOS = 250_000_000L;
     /** Added to that shift for what the pauses do not cover: the drain, the release, the next grant. */
     static final long SHIFT_MARGIN_NANOS = 100_000_000L;
 
     private final long capNanos;
-    private final RecentLongest recent;
+    private final long initialNanos;
+    private final long[] recent = new long[WINDOW];
+    private final long[] recentAt = new long[WINDOW];
+    private int next;
+    private int count;
     /** How much earlier the next request comes, once, to leave another node's rhythm (0: none pending). */
     private volatile long shiftNanos;
 
@@ -38,17 +46,17 @@ final class ScheduleLead {
      */
     ScheduleLead(long capNanos, long initialNanos) {
         this.capNanos = capNanos;
-        this.recent = new RecentLongest(WINDOW, Math.max(0, Math.min(capNanos, initialNanos)));
+        this.initialNanos = Math.max(0, Math.min(capNanos, initialNanos));
     }
 
     /** A grant came {@code scheduleNanos} after the upcall (the preparation left out). */
     void granted(long scheduleNanos) {
-        record(scheduleNanos);
+        record(scheduleNanos, System.nanoTime());
     }
 
     /** The JVM collected on its own after {@code waitedNanos} of waiting for a grant (the preparation left out). */
     void overtaken(long waitedNanos) {
-        record(waitedNanos > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * waitedNanos);
+        record(waitedNanos > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * waitedNanos, System.nanoTime());
     }
 
     /** The node queued behind another; {@code longestFullPauseNanos}: the longest full pause measured here, or -1. */
@@ -65,14 +73,29 @@ final class ScheduleLead {
     }
 
     /**
-     * @return the lead time to add, nanoseconds: the longest of the recent events (the initial value before any), and
-     *     a pending shift
+     * @return the lead time to add, nanoseconds: the longest of the recent events (the initial value before any, 0
+     *     when all are older than {@value #HORIZON_NANOS} ns), and a pending shift
      */
     long nanos() {
-        return recent.longest() + shiftNanos;
+        return nanos(System.nanoTime());
     }
 
-    private void record(long nanos) {
-        recent.add(Math.max(0, Math.min(capNanos, nanos)));
+    /** {@link #nanos()} at {@code nowNanos}. */
+    synchronized long nanos(long nowNanos) {
+        long longest = count == 0 ? initialNanos : 0;
+        for (int i = 0; i < count; i++) {
+            if (nowNanos - recentAt[i] <= HORIZON_NANOS) {
+                longest = Math.max(longest, recent[i]);
+            }
+        }
+        return longest + shiftNanos;
+    }
+
+    /** Records a schedule time measured at {@code atNanos}; the oldest of the window drops out. */
+    synchronized void record(long nanos, long atNanos) {
+        recent[next] = Math.max(0, Math.min(capNanos, nanos));
+        recentAt[next] = atNanos;
+        next = (next + 1) % WINDOW;
+        count = Math.min(WINDOW, count + 1);
     }
 }

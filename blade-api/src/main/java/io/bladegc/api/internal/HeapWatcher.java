@@ -300,12 +300,16 @@ final class HeapWatcher {
      * @param fillNanos   the time eden takes to fill at the rate planned for
      * @param own         the lead the node needs by itself (late wake-ups included)
      * @param schedule    the lead its coordination adds
-     * @param preparation what the handler does before it asks
+     * @param preparation what the handler does before it asks; {@link Long#MAX_VALUE}: no preparation would pay
      * @return why a young collection is better left to the JVM, or {@code null} when the lead fits: the node and its
      *     coordination within half the fill time, and the preparation on top within three quarters of it (beyond, the
      *     watcher would ask for an eden less than half full, a quarter with the preparation)
      */
     static String leaveReason(long fillNanos, long own, long schedule, long preparation) {
+        if (preparation == Long.MAX_VALUE) {
+            return "its handler says no preparation pays now (a Raft leader whose hand-off costs its clients more than"
+                + " its pause, which is too long to take in place): the JVM collects as it would without Blade";
+        }
         if (own + schedule <= fillNanos / 2 && own + schedule + preparation <= fillNanos / 4 * 3) {
             return null;
         }
@@ -385,7 +389,8 @@ final class HeapWatcher {
         long own = ownLeadNanos.getAsLong() + lateWakeUps.value();
         long schedule = scheduleLeadNanos.getAsLong();
         long preparation = preparationLeadNanos.getAsLong();
-        long needed = Math.min(Math.min(own + schedule, fillNanos / 2) + preparation, fillNanos / 4 * 3);
+        long needed = Math.min(Math.min(own + schedule, fillNanos / 2) + Math.min(preparation, fillNanos),
+            fillNanos / 4 * 3);
         if (lead <= needed && freshSamples >= 2) {
             long oldFree = layout.oldFree();
             long promoted = promotedPerYoung;

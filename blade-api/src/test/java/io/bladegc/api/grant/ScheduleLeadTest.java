@@ -44,4 +44,14 @@ class ScheduleLeadTest {
         lead.leaveStep(600_000_000);
         assertThat(lead.nanos()).isEqualTo(40_000_000 + 600_000_000 + ScheduleLead.SHIFT_MARGIN_NANOS);
     }
+
+    @Test
+    void aWaitOlderThanTheHorizonNoLongerCountsSoANodeThatLeftItsCollectionsToTheJvmAsksAgain() {
+        ScheduleLead lead = new ScheduleLead(10_000_000_000L, 0);
+        lead.record(1_200_000_000L, 0); // one long wait behind another peer's window
+        lead.record(20_000_000L, 3_000_000_000L);
+        assertThat(lead.nanos(ScheduleLead.HORIZON_NANOS)).isEqualTo(1_200_000_000L);
+        assertThat(lead.nanos(ScheduleLead.HORIZON_NANOS + 1)).as("the long wait aged out").isEqualTo(20_000_000L);
+        assertThat(lead.nanos(3_000_000_000L + ScheduleLead.HORIZON_NANOS + 1)).as("every wait aged out").isZero();
+    }
 }

@@ -50,5 +50,7 @@ class HeapWatcherTest {
                 + " a grant 300 ms, preparing 0 ms): it would collect eden less than half full");
         assertThat(HeapWatcher.leaveReason(600 * ms, 10 * ms, 150 * ms, 300 * ms))
             .as("the hand-off takes it past three quarters").contains("preparing 300 ms");
+        assertThat(HeapWatcher.leaveReason(60_000 * ms, 10 * ms, 0, Long.MAX_VALUE))
+            .as("however long eden lasts").contains("no preparation pays now");
     }
 }
