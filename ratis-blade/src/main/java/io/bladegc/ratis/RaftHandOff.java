@@ -157,6 +157,14 @@ final class RaftHandOff implements Preparation {
                     + why, System.nanoTime() - start);
             }
             boolean ready = handoff.awaitSuccessorReady(g, term, SUCCESSOR_READY_MILLIS);
+            if (!ready && handoff.ledGroups().contains(g)) {
+                // the successor's election failed (its log a late entry short, say) and this peer was elected again:
+                // collecting now would pause the leader after clients already waited for the hand-off, which counts
+                timed(System.nanoTime() - start);
+                return new Prepared(Prepared.Kind.FAILED, "leadership of " + shortId(g) + " handed to " + to.to()
+                    + " came back within " + ms(System.nanoTime() - t) + " (" + to.phases() + "); not collecting"
+                    + " while leader; " + why, System.nanoTime() - start);
+            }
             note.append("handed ").append(shortId(g)).append(" to ")
                 .append(to.to() == null ? "a leader not known yet" : to.to().toString()).append(" in ")
                 .append(ms(System.nanoTime() - t)).append(": ").append(to.phases()).append(", ")
@@ -164,9 +172,14 @@ final class RaftHandOff implements Preparation {
                     + " ms of the step-down").append("; ");
         }
         long took = System.nanoTime() - start;
-        handOffs.add(took);
-        handOffCostNanos = handOffs.quantile(COST_QUANTILE);
+        timed(took);
         return new Prepared(Prepared.Kind.HANDED_OFF, note.append(why).toString(), took);
+    }
+
+    /** Keeps a hand-off's time, what its clients waited: its lead and its cost. */
+    private void timed(long nanos) {
+        handOffs.add(nanos);
+        handOffCostNanos = handOffs.quantile(COST_QUANTILE);
     }
 
     /**
