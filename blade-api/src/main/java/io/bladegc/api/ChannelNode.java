@@ -78,10 +78,7 @@ final class ChannelNode implements BladeNode {
                 : new LongSupplier[] {handler::scheduleLeadNanos, handler::preparationLeadNanos});
         } else if (registerWithLead != null) { // a node from a Blade before the preparation's lead: one lead, capped
             registerWithLead.accept(f, handler == null ? null
-                : () -> {
-                    long p = handler.preparationLeadNanos();
-                    return p == Long.MAX_VALUE ? p : handler.scheduleLeadNanos() + p;
-                });
+                : () -> handler.scheduleLeadNanos() + handler.preparationLeadNanos());
         } else { // a node from a Blade without it: the handler's schedule lead is not asked
             register.accept(f);
         }

@@ -29,9 +29,7 @@ public interface GcHandler {
      * raises its upcalls that much earlier as well. Unlike {@link #scheduleLeadNanos()}, this part is added even when
      * the node's lead is already held to half its eden (a node asks no earlier than that, so as not to collect a nearly
      * empty eden again and again): it is a one-off, and without it a leader's JVM collects during its hand-off. The
-     * same contract as {@link #scheduleLeadNanos()}. {@link Long#MAX_VALUE}: no preparation pays now (a Raft leader
-     * whose hand-off costs its clients more than its pause, a pause too long to take in place), so the node leaves its
-     * next young collection to the JVM and asks for none. Default: 0.
+     * same contract as {@link #scheduleLeadNanos()}. Default: 0.
      */
     default long preparationLeadNanos() {
         return 0;

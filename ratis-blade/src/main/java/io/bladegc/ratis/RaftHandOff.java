@@ -38,11 +38,7 @@ import org.apache.ratis.protocol.RaftGroupId;
  *
  * <p>While it leads and its young pauses would not be taken in place, its lead ({@link #leadNanos}) is the longest of
  * its last hand-offs (all groups of one collection together), or {@link #FIRST_HAND_OFF} before one was timed: the
- * watcher asks that much earlier, so that the JVM does not collect on its own while the leader hands off. When its
- * hand-offs cost clients at least as much as its pauses (the same two numbers as above) but those pauses are too long
- * to take in place, hiding does not pay and forcing is not safe: its lead is {@link Preparation#LEAVE_TO_JVM}, and the
- * node leaves its young collections to the JVM, which pauses the leader as it would without Blade (raft-kv-heavy on
- * G1: pauses of 60-140 ms against hand-offs felt for 60-320 ms).
+ * watcher asks that much earlier, so that the JVM does not collect on its own while the leader hands off.
  *
  * <p>Not thread-safe: the grant-holder's one thread; {@link #leadNanos} from any thread.
  */
@@ -87,8 +83,6 @@ final class RaftHandOff implements Preparation {
     /** The longest recent pause that may run in place. */
     private final long inPlaceBoundNanos;
     private final RecentLongest handOffs = new RecentLongest(HAND_OFFS_KEPT, FIRST_HAND_OFF.toNanos());
-    /** The hand-offs' {@value #COST_QUANTILE} quantile for the watcher's thread; -1 before one was timed. */
-    private volatile long handOffCostNanos = -1;
 
     RaftHandOff(LeadershipHandoff handoff, SlotClient slots, RaftBladeOptions options) {
         this.inPlaceBoundNanos = (long) (handoff.electionTimeoutMinNanos() * IN_PLACE_SHARE);
@@ -160,7 +154,7 @@ final class RaftHandOff implements Preparation {
             if (!ready && handoff.ledGroups().contains(g)) {
                 // the successor's election failed (its log a late entry short, say) and this peer was elected again:
                 // collecting now would pause the leader after clients already waited for the hand-off, which counts
-                timed(System.nanoTime() - start);
+                handOffs.add(System.nanoTime() - start);
                 return new Prepared(Prepared.Kind.FAILED, "leadership of " + shortId(g) + " handed to " + to.to()
                     + " came back within " + ms(System.nanoTime() - t) + " (" + to.phases() + "); not collecting"
                     + " while leader; " + why, System.nanoTime() - start);
@@ -172,33 +166,17 @@ final class RaftHandOff implements Preparation {
                     + " ms of the step-down").append("; ");
         }
         long took = System.nanoTime() - start;
-        timed(took);
+        handOffs.add(took);
         return new Prepared(Prepared.Kind.HANDED_OFF, note.append(why).toString(), took);
-    }
-
-    /** Keeps a hand-off's time, what its clients waited: its lead and its cost. */
-    private void timed(long nanos) {
-        handOffs.add(nanos);
-        handOffCostNanos = handOffs.quantile(COST_QUANTILE);
     }
 
     /**
      * @return the longest recent hand-off while this peer leads a group and its young pauses would not be taken in
-     *     place, else 0 (a leader that collects in place would only collect a less full eden by asking earlier);
-     *     {@link Preparation#LEAVE_TO_JVM} when those pauses cost its clients no more than its hand-offs do
+     *     place, else 0 (a leader that collects in place would only collect a less full eden by asking earlier)
      */
     @Override
     public long leadNanos(RecentPauses pauses) {
-        if (!handoff.leadsAny() || safeInPlace(Generation.YOUNG, pauses)) {
-            return 0;
-        }
-        long cost = handOffCostNanos;
-        if (options.handOff() == RaftBladeOptions.HandOff.MEASURED && cost >= 0
-            && pauses.count(Generation.YOUNG) >= MIN_PAUSES
-            && cost >= pauses.agedQuantile(Generation.YOUNG, COST_QUANTILE, AGING)) {
-            return LEAVE_TO_JVM;
-        }
-        return handOffs.longest();
+        return handoff.leadsAny() && !safeInPlace(Generation.YOUNG, pauses) ? handOffs.longest() : 0;
     }
 
     /**

@@ -7,7 +7,6 @@ import io.bladegc.api.GcDecision;
 import io.bladegc.api.GcRequest;
 import io.bladegc.api.Generation;
 import io.bladegc.api.grant.GrantHolder;
-import io.bladegc.api.grant.Preparation;
 import io.bladegc.api.grant.Prepared;
 import io.bladegc.api.grant.RecentPauses;
 import io.bladegc.api.slot.Outcome;
@@ -232,20 +231,6 @@ class RaftGrantHolderTest {
         assertThat(leading.leadNanos(pauses)).as("a follower now").isZero();
         giveLeadershipBack(app, leader);
         assertThat(leading.leadNanos(pauses)).as("leading again: its one timed hand-off").isEqualTo(handed.nanos());
-        RecentPauses longerThanHandOffs = new RecentPauses();
-        for (int i = 0; i < RaftHandOff.MIN_PAUSES; i++) {
-            longerThanHandOffs.add(Generation.YOUNG, TimeUnit.SECONDS.toNanos(10));
-        }
-        assertThat(leading.leadNanos(longerThanHandOffs)).as("pauses too long in place, longer than its hand-offs")
-            .isEqualTo(handed.nanos());
-        RecentPauses cheaperThanHandOffs = new RecentPauses();
-        cheaperThanHandOffs.add(Generation.YOUNG, TimeUnit.SECONDS.toNanos(10)); // aged, still past the bound
-        for (int i = 0; i < 3; i++) {
-            cheaperThanHandOffs.add(Generation.YOUNG, 1_000); // p75 1 us: less than any hand-off
-        }
-        assertThat(leading.leadNanos(cheaperThanHandOffs))
-            .as("pauses too long to force in place, yet cheaper for clients than its hand-offs: left to the JVM")
-            .isEqualTo(Preparation.LEAVE_TO_JVM);
         for (int i = 0; i < RaftHandOff.MIN_PAUSES; i++) {
             pauses.add(Generation.YOUNG, 1_000_000);
         }

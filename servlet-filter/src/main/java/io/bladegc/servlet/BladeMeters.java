@@ -54,8 +54,7 @@ import javax.management.ObjectName;
  *       <td>{@code LeadTimeMs}: predicted time to the JVM's own next collection; {@code +Inf} while there is no
  *       prediction (the node reports {@value #NO_PREDICTION_MS} ms or more then)</td></tr>
  *   <tr><td>{@code blade.node.needed.lead} ({@code blade_node_needed_lead_seconds})</td><td>gauge, seconds</td>
- *       <td>{@code NeededLeadMs}: the lead time at which the node starts a drain; {@code +Inf} while its handler
- *       leaves collections to the JVM (a Raft leader whose hand-off does not pay)</td></tr>
+ *       <td>{@code NeededLeadMs}: the lead time at which the node starts a drain</td></tr>
  *   <tr><td>{@code blade.coordination.grants}, {@code .queued.waits}, {@code .fail.opens}, {@code .cancels},
  *       {@code .fenced}, {@code .stale.releases}, {@code .rejoins}, {@code .failovers}</td><td>function counters</td>
  *       <td>{@value #COORDINATION}: {@code Grants}, {@code QueuedWaits}, {@code FailOpens}, {@code Cancels},
@@ -111,7 +110,7 @@ public final class BladeMeters implements MeterBinder, AutoCloseable {
         new Reading("forced.follow.ups", "ForcedFollowUps",
             "Of the forced collections, young ones taken right after another in the same quiet window"),
         new Reading("left.to.jvm", "LeftToJvm",
-            "Young collections left to the JVM: planning them would have collected eden less than half full"),
+            "Young collections left to the JVM: the lead they needed, a grant's wait included, outlasted eden"),
         new Reading("escaped", "Escaped", "Collections the JVM ran on its own while Blade meant to plan them"),
         new Reading("other.cause", "OtherCause",
             "Collections the JVM ran for a reason other than a full heap (Metaspace, a heap dump, ...)"),
@@ -176,7 +175,7 @@ public final class BladeMeters implements MeterBinder, AutoCloseable {
             .description("Predicted time to the JVM's own next collection; +Inf while there is no prediction")
             .baseUnit("seconds")
             .register(registry));
-        meters.add(Gauge.builder("blade.node.needed.lead", server, s -> leadSeconds(value(s, node, "NeededLeadMs")))
+        meters.add(Gauge.builder("blade.node.needed.lead", server, s -> value(s, node, "NeededLeadMs") / 1e3)
             .description("The lead time at which the node starts draining for a planned collection")
             .baseUnit("seconds")
             .register(registry));

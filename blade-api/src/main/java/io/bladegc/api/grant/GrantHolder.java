@@ -175,7 +175,7 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
     public Map<String, Object> stats() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("ScheduleLeadMs", scheduleLead.nanos() / 1_000_000);
-        m.put("PreparationLeadMs", Math.min(preparationLeadNanos(), Long.MAX_VALUE / 2) / 1_000_000);
+        m.put("PreparationLeadMs", preparationLeadNanos() / 1_000_000);
         counters.putInto(m);
         m.put("LastEvent", lastEvent);
         return m;

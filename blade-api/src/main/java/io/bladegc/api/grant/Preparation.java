@@ -15,12 +15,6 @@ public interface Preparation {
     Preparation NONE = (request, pauses) -> Prepared.NOTHING;
 
     /**
-     * The lead of a preparation that would not pay ({@link #leadNanos}): the node leaves its next young collection to
-     * the JVM instead of asking ({@link io.bladegc.api.GcHandler#preparationLeadNanos()}).
-     */
-    long LEAVE_TO_JVM = Long.MAX_VALUE;
-
-    /**
      * @param request the collection about to run under the grant (the full one when the grant took the offer)
      * @param pauses  this JVM's recent pauses, as the holder measured them
      * @return what was done; {@link Prepared.Kind#FAILED} means: give the grant back, do not collect
@@ -30,8 +24,8 @@ public interface Preparation {
     /**
      * @param pauses this JVM's recent pauses, as the holder measured them
      * @return how long {@link #prepare} would take if called now, nanoseconds, which the node adds to its lead time:
-     *     a Raft leader's recent hand-offs, 0 for a follower, {@link #LEAVE_TO_JVM} when it would not pay. Default 0.
-     *     Called on the node's watcher thread at every sample: cheap, and safe beside the holder's thread.
+     *     a Raft leader's recent hand-offs, 0 for a follower. Default 0. Called on the node's watcher thread at every
+     *     sample: cheap, and safe beside the holder's thread.
      */
     default long leadNanos(RecentPauses pauses) {
         return 0;

@@ -30,9 +30,10 @@ import java.util.function.LongSupplier;
  * When that lead time falls below what Blade needs (the node's own lead and how late the watcher's wake-ups near the
  * trigger have recently been, plus the handler's schedule lead, at most half of eden's fill time, plus the handler's
  * preparation, at most three quarters of it), it hands a {@link Prediction} to its consumer. A young one whose lead
- * did not fit under those caps says why ({@link Prediction#leaveReason()}): Blade would have to collect an eden less
- * than half full, doubling the collections and ageing objects twice as fast, so the node leaves that one to the JVM
- * (G1's mixed phase, where eden shrinks to a few regions, on a peer whose grants come late). The
+ * needs more than eden's whole fill time, the preparation left out, says why ({@link Prediction#leaveReason()}): Blade
+ * would collect an eden less than half full, doubling the collections and ageing objects twice as fast, and a grant as
+ * late as the recent worst would still come after the JVM collected, so the node leaves that one to the JVM (G1's
+ * mixed phase, where eden shrinks to a few regions, on a peer whose grants come late). The
  * prediction says {@link Generation#OLD} when the old generation has less room than two young collections' worth
  * of promotion plus a survivor space: the JVM's next young collection would then turn into a full one (Serial and
  * Parallel check exactly this); on G1 when it has less than one young collection's worth plus a survivor space (the
@@ -297,26 +298,22 @@ final class HeapWatcher {
     }
 
     /**
-     * @param fillNanos   the time eden takes to fill at the rate planned for
-     * @param own         the lead the node needs by itself (late wake-ups included)
-     * @param schedule    the lead its coordination adds
-     * @param preparation what the handler does before it asks; {@link Long#MAX_VALUE}: no preparation would pay
-     * @return why a young collection is better left to the JVM, or {@code null} when the lead fits: the node and its
-     *     coordination within half the fill time, and the preparation on top within three quarters of it (beyond, the
-     *     watcher would ask for an eden less than half full, a quarter with the preparation)
+     * @param fillNanos the time eden takes to fill at the rate planned for
+     * @param own       the lead the node needs by itself (late wake-ups included)
+     * @param schedule  the lead its coordination adds (the recent worst wait for a grant)
+     * @return why a young collection is better left to the JVM, or {@code null} when it can be planned: the node and
+     *     its coordination need no more than eden's whole fill time. Beyond, the watcher would ask for an eden not yet
+     *     half full and the grant could still come after the JVM collected. A preparation (a leader's hand-off) does
+     *     not count here: it hides a leader's pause, worth an early collection, and is held to three quarters of the
+     *     fill time where the watcher asks
      */
-    static String leaveReason(long fillNanos, long own, long schedule, long preparation) {
-        if (preparation == Long.MAX_VALUE) {
-            return "its handler says no preparation pays now (a Raft leader whose hand-off costs its clients more than"
-                + " its pause, which is too long to take in place): the JVM collects as it would without Blade";
-        }
-        if (own + schedule <= fillNanos / 2 && own + schedule + preparation <= fillNanos / 4 * 3) {
+    static String leaveReason(long fillNanos, long own, long schedule) {
+        if (own + schedule <= fillNanos) {
             return null;
         }
-        return String.format(Locale.ROOT, "eden fills in %d ms, and a planned collection needs %d ms of it (the node"
-            + " %d ms, waiting for a grant %d ms, preparing %d ms): it would collect eden less than half full",
-            fillNanos / 1_000_000, (own + schedule + preparation) / 1_000_000, own / 1_000_000, schedule / 1_000_000,
-            preparation / 1_000_000);
+        return String.format(Locale.ROOT, "eden fills in %d ms, and a planned collection needs %d ms (the node %d ms,"
+            + " waiting for a grant %d ms, the longest of the recent waits): more than eden lasts",
+            fillNanos / 1_000_000, (own + schedule) / 1_000_000, own / 1_000_000, schedule / 1_000_000);
     }
 
     /** @return where the JVM starts its next young collection, in bytes of eden (see the class comment), 0 unknown */
@@ -389,8 +386,7 @@ final class HeapWatcher {
         long own = ownLeadNanos.getAsLong() + lateWakeUps.value();
         long schedule = scheduleLeadNanos.getAsLong();
         long preparation = preparationLeadNanos.getAsLong();
-        long needed = Math.min(Math.min(own + schedule, fillNanos / 2) + Math.min(preparation, fillNanos),
-            fillNanos / 4 * 3);
+        long needed = Math.min(Math.min(own + schedule, fillNanos / 2) + preparation, fillNanos / 4 * 3);
         if (lead <= needed && freshSamples >= 2) {
             long oldFree = layout.oldFree();
             long promoted = promotedPerYoung;
@@ -405,7 +401,7 @@ final class HeapWatcher {
                 + " collection%s' promotion (%d MiB each) and a survivor space (%d MiB)", oldFree >> 20,
                 youngs == 1 ? "one" : "two", youngs == 1 ? "" : "s", promoted >> 20, survivor >> 20) : null;
             // a full collection is worth hiding however early: its pause is many young ones'
-            String leave = oldFull ? null : leaveReason(fillNanos, own, schedule, preparation);
+            String leave = oldFull ? null : leaveReason(fillNanos, own, schedule);
             onLowLead.accept(new Prediction(oldFull ? Generation.OLD : Generation.YOUNG, used, headroom, lead,
                 oldSoon && !oldFull, why, leave, count));
         }

@@ -135,12 +135,6 @@ public final class LocalNode implements StartedNode {
         return handlerSays(GcHandler::preparationLeadNanos);
     }
 
-    /** @return the needed lead and the preparation's, {@link Long#MAX_VALUE} when no preparation pays now */
-    private long totalLeadNanos() {
-        long p = preparationLeadNanos();
-        return p == Long.MAX_VALUE ? p : neededLeadNanos() + p;
-    }
-
     private long handlerSays(ToLongFunction<GcHandler> lead) {
         GcHandler h = handler;
         if (h == null) {
@@ -464,7 +458,7 @@ public final class LocalNode implements StartedNode {
                 + "lead time=%d ms "
                 + "(drain %d ms + margin %d ms + a sample's wait of %.1f ms; heap read every %d ms, faster near the trigger)",
             layout.kind().displayName(), layout.beanNames(), layout.maxHeap() >> 20, layout.edenCapacity() >> 20,
-            mode(), Math.min(totalLeadNanos(), Long.MAX_VALUE / 2) / 1_000_000,
+            mode(), (neededLeadNanos() + preparationLeadNanos()) / 1_000_000,
             drainSequence.drainEstimateNanos() / 1_000_000,
             options.margin().toMillis(), nearSampleNanos() / 1e6, options.sampleInterval().toMillis());
     }
@@ -480,7 +474,7 @@ public final class LocalNode implements StartedNode {
         m.put("GateUsers", gateUsers.get());
         m.put("AllocationRate", watcher.allocationRate());
         m.put("LeadTimeMs", Math.min(watcher.lastLeadNanos(), Long.MAX_VALUE / 2) / 1_000_000);
-        m.put("NeededLeadMs", Math.min(totalLeadNanos(), Long.MAX_VALUE / 2) / 1_000_000);
+        m.put("NeededLeadMs", (neededLeadNanos() + preparationLeadNanos()) / 1_000_000);
         m.put("PauseNanos", pauseNanos.get());
         counters.putInto(m);
         m.put("GcBeans", layout.gcBeans().stream().map(b -> b.getName()).toArray(String[]::new));

@@ -19,7 +19,7 @@ final class NodeCounters {
      */
     final LongAdder followUps = new LongAdder();
     /**
-     * Young collections Blade left to the JVM because planning them would have collected eden less than half full
+     * Young collections Blade left to the JVM because the lead they needed outlasted eden's fill
      * ({@link HeapWatcher.Prediction#leaveReason()}); the collections themselves are not counted as escapes.
      */
     final LongAdder leftToJvm = new LongAdder();
