@@ -23,6 +23,12 @@ import org.junit.jupiter.api.Test;
  * exit; with the coordinator unreachable it fails open and the application runs as before.
  */
 class CoordinatedAgentIT {
+    /**
+     * The child's pause between 64 KiB of garbage while it coordinates: about 30 MB/s, so its 13 MiB eden lasts some
+     * 400 ms. At TinyApp's default (about 300 MB/s, eden filled in 55 ms) a cold JVM's first grants (57-107 ms, the
+     * HTTP client warming up) outlast eden, and the node rightly leaves its collections to the JVM: nothing coordinated.
+     */
+    private static final int COORDINATED_PAUSE_MICROS = 2_000;
 
     private static long stat(Run r, String prefix, String name) {
         String line = r.stdoutLines().stream().filter(l -> l.startsWith(prefix)).findFirst()
@@ -38,8 +44,8 @@ class CoordinatedAgentIT {
             // epoch = 1000 + gcId, so that a release names the request it was granted for
             fake.on("acquire", c -> Reply.granted(1000 + c.longField("gcId"), 10_000));
             Run r = ChildJvm.run(currentJava(), Map.of("BLADE_TOKEN", "it-s3cr3t"), TinyApp.class,
-                "-XX:+UseSerialGC", "-Xmn16m",
-                "-Dtinyapp.allocate=true", "-Dtinyapp.allocateMillis=3000", "-Dtinyapp.coordination=true",
+                "-XX:+UseSerialGC", "-Xmn16m", "-Dtinyapp.allocate=true", "-Dtinyapp.allocateMillis=3000",
+                "-Dtinyapp.pauseMicros=" + COORDINATED_PAUSE_MICROS, "-Dtinyapp.coordination=true",
                 javaagent("coordinator=" + fake.uri() + ",nodeId=it-node,coordinatorTimeout=2s"));
 
             assertThat(r.exitCode()).as("%s", r).isZero();
@@ -81,8 +87,8 @@ class CoordinatedAgentIT {
             String replicas = "http://127.0.0.1:" + FreePorts.one() + "|" + follower.uri() + "|"
                 + leader.uri();
             Run r = ChildJvm.run(currentJava(), Map.of(), TinyApp.class,
-                "-XX:+UseSerialGC", "-Xmn16m", "-Dtinyapp.allocate=true",
-                "-Dtinyapp.allocateMillis=3000", "-Dtinyapp.coordination=true",
+                "-XX:+UseSerialGC", "-Xmn16m", "-Dtinyapp.allocate=true", "-Dtinyapp.allocateMillis=3000",
+                "-Dtinyapp.pauseMicros=" + COORDINATED_PAUSE_MICROS, "-Dtinyapp.coordination=true",
                 javaagent("coordinator=" + replicas + ",nodeId=it-node,coordinatorTimeout=2s"));
 
             assertThat(r.exitCode()).as("%s", r).isZero();

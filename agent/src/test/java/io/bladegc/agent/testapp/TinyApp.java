@@ -12,7 +12,8 @@ import javax.management.ObjectName;
  * The application the agent integration tests start in a child JVM: prints {@code app ran}, then what the JDK-level
  * Blade channel (the platform MBean {@code io.bladegc:type=Node}) says: {@code blade node: <summary>}, or
  * {@code blade node: none} when no node runs. With {@code -Dtinyapp.allocate=true} it first allocates garbage for
- * two seconds ({@code -Dtinyapp.allocateMillis=...} to change), as a busy service would, and then also prints
+ * two seconds ({@code -Dtinyapp.allocateMillis=...} to change), 64 KiB every 200 us ({@code -Dtinyapp.pauseMicros=...}
+ * to change), as a busy service would, and then also prints
  * {@code blade stats: Mode=..., Collections=..., Forced=...} from the same MBean. With
  * {@code -Dtinyapp.coordination=true} it also prints {@code blade coordination: Grants=..., ...} from the MBean
  * {@code io.bladegc:type=Coordination}. With {@code -Dtinyapp.heap=true} it ends with
@@ -33,7 +34,8 @@ public final class TinyApp {
                 for (int i = 0; i < 64; i++) {
                     sink = new byte[1024];
                 }
-                Thread.sleep(0, 200_000);
+                long pause = Long.getLong("tinyapp.pauseMicros", 200) * 1_000;
+                Thread.sleep(pause / 1_000_000, (int) (pause % 1_000_000));
             }
         }
         System.out.println("app ran");

@@ -191,8 +191,9 @@ final class HeapWatcher {
      * same quiet window. Reads the eden and survivor pools.
      *
      * @return whether eden's room, at the rate measured before the collection, lasts less than the node's own lead
-     *     (its coordination left out: a next collection that a grant could not come in time for is left to the JVM,
-     *     not taken here, where it would hold the slot and collect a nearly empty eden) plus two sample intervals
+     *     plus two sample intervals; its coordination's lead is left out: a next collection the node can see coming
+     *     is asked for as any other (or left to the JVM when no grant could come in time), not forced here, where it
+     *     would hold the slot and collect a nearly empty eden
      */
     boolean nextDueUnseen() {
         double r = bytesPerNano;
