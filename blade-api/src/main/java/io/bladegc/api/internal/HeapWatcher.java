@@ -303,13 +303,14 @@ final class HeapWatcher {
      * @param own       the lead the node needs by itself (late wake-ups included)
      * @param schedule  the lead its coordination adds (the recent worst wait for a grant)
      * @return why a young collection is better left to the JVM, or {@code null} when it can be planned: the node and
-     *     its coordination need no more than eden's whole fill time. Beyond, the watcher would ask for an eden not yet
-     *     half full and the grant could still come after the JVM collected. A preparation (a leader's hand-off) does
-     *     not count here: it hides a leader's pause, worth an early collection, and is held to three quarters of the
-     *     fill time where the watcher asks
+     *     its coordination need no more than eden's whole fill time, or there is no coordination (a single node, whose
+     *     own lead is held to half eden's fill: it closes its gate as it asks, and sheds). Beyond, the watcher would ask
+     *     for an eden not yet half full and the grant could still come after the JVM collected. A preparation (a
+     *     leader's hand-off) does not count here: it hides a leader's pause, worth an early collection, and is held to
+     *     three quarters of the fill time where the watcher asks
      */
     static String leaveReason(long fillNanos, long own, long schedule) {
-        if (own + schedule <= fillNanos) {
+        if (schedule == 0 || own + schedule <= fillNanos) {
             return null;
         }
         return String.format(Locale.ROOT, "eden fills in %d ms, and a planned collection needs %d ms (the node %d ms,"

@@ -43,6 +43,7 @@ class HeapWatcherTest {
     void aYoungCollectionWhoseLeadOutlastsEdensWholeFillIsLeftToTheJvmAndSaysWhy() {
         long ms = 1_000_000L;
         assertThat(HeapWatcher.leaveReason(600 * ms, 10 * ms, 590 * ms)).as("exactly the fill: planned").isNull();
+        assertThat(HeapWatcher.leaveReason(60 * ms, 80 * ms, 0)).as("a single node: no grant to wait for").isNull();
         assertThat(HeapWatcher.leaveReason(600 * ms, 10 * ms, 591 * ms))
             .isEqualTo("eden fills in 600 ms, and a planned collection needs 601 ms (the node 10 ms, waiting for a"
                 + " grant 591 ms, the longest of the recent waits): more than eden lasts");
