@@ -4,14 +4,17 @@ import java.util.Arrays;
 
 /**
  * The longest of the last few values recorded, or an initial value before the first: a lead time that covers the
- * recent worst case and forgets it once as many better ones followed: a Raft peer's hand-off keeps one for its
- * hand-offs.
+ * recent worst case and forgets it once as many better ones followed, or ({@link #longestSince}) once it is old:
+ * {@link ScheduleLead} keeps one for the waits for a grant, a Raft peer's hand-off for its hand-offs.
  *
- * <p>Thread-safe: one writer ({@link #add}, {@link #quantile}), any number of readers
- * ({@link #longest()}).
+ * <p>Thread-safe: one writer ({@link #add}, {@link #quantile}), any number of readers ({@link #longest()} without a
+ * lock, {@link #longestSince} with one).
  */
 public final class RecentLongest {
     private final long[] recent;
+    /** When each value was recorded, {@link System#nanoTime()}. */
+    private final long[] recordedAt;
+    private final long initial;
     private int next;
     private int count;
     private volatile long longest;
@@ -22,12 +25,20 @@ public final class RecentLongest {
      */
     public RecentLongest(int window, long initial) {
         this.recent = new long[window];
+        this.recordedAt = new long[window];
+        this.initial = initial;
         this.longest = initial;
     }
 
-    /** Records a value; the oldest of the window drops out. */
+    /** Records a value now; the oldest of the window drops out. */
     public void add(long value) {
+        add(value, System.nanoTime());
+    }
+
+    /** Records a value as of {@code atNanos}; the oldest of the window drops out. */
+    synchronized void add(long value, long atNanos) {
         recent[next] = value;
+        recordedAt[next] = atNanos;
         next = (next + 1) % recent.length;
         count = Math.min(recent.length, count + 1);
         long max = 0;
@@ -40,6 +51,24 @@ public final class RecentLongest {
     /** @return the longest of the recent values, the initial value before any */
     public long longest() {
         return longest;
+    }
+
+    /**
+     * @param fromNanos the oldest time a value counts from, {@link System#nanoTime()}
+     * @return the longest of the recent values recorded at or after {@code fromNanos}; the initial value before any
+     *     was recorded, 0 when none is that recent
+     */
+    synchronized long longestSince(long fromNanos) {
+        if (count == 0) {
+            return initial;
+        }
+        long max = 0;
+        for (int i = 0; i < count; i++) {
+            if (recordedAt[i] - fromNanos >= 0) {
+                max = Math.max(max, recent[i]);
+            }
+        }
+        return max;
     }
 
     /**

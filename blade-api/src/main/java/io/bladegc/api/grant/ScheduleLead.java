@@ -32,11 +32,7 @@ final class ScheduleLead {
     static final long SHIFT_MARGIN_NANOS = 100_000_000L;
 
     private final long capNanos;
-    private final long initialNanos;
-    private final long[] recent = new long[WINDOW];
-    private final long[] recentAt = new long[WINDOW];
-    private int next;
-    private int count;
+    private final RecentLongest recent;
     /** How much earlier the next request comes, once, to leave another node's rhythm (0: none pending). */
     private volatile long shiftNanos;
 
@@ -46,7 +42,7 @@ final class ScheduleLead {
      */
     ScheduleLead(long capNanos, long initialNanos) {
         this.capNanos = capNanos;
-        this.initialNanos = Math.max(0, Math.min(capNanos, initialNanos));
+        this.recent = new RecentLongest(WINDOW, Math.max(0, Math.min(capNanos, initialNanos)));
     }
 
     /** A grant came {@code scheduleNanos} after the upcall (the preparation left out). */
@@ -81,21 +77,12 @@ final class ScheduleLead {
     }
 
     /** {@link #nanos()} at {@code nowNanos}. */
-    synchronized long nanos(long nowNanos) {
-        long longest = count == 0 ? initialNanos : 0;
-        for (int i = 0; i < count; i++) {
-            if (nowNanos - recentAt[i] <= HORIZON_NANOS) {
-                longest = Math.max(longest, recent[i]);
-            }
-        }
-        return longest + shiftNanos;
+    long nanos(long nowNanos) {
+        return recent.longestSince(nowNanos - HORIZON_NANOS) + shiftNanos;
     }
 
     /** Records a schedule time measured at {@code atNanos}; the oldest of the window drops out. */
-    synchronized void record(long nanos, long atNanos) {
-        recent[next] = Math.max(0, Math.min(capNanos, nanos));
-        recentAt[next] = atNanos;
-        next = (next + 1) % WINDOW;
-        count = Math.min(WINDOW, count + 1);
+    void record(long nanos, long atNanos) {
+        recent.add(Math.max(0, Math.min(capNanos, nanos)), atNanos);
     }
 }
