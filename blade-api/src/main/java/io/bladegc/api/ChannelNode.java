@@ -75,7 +75,8 @@ final class ChannelNode implements BladeNode {
             Duration.ofNanos(r.length > 5 ? r[5] : 0))) == GcDecision.COLLECT_NOW; // a node from a Blade before it
         if (registerWithLeads != null) {
             registerWithLeads.accept(f, handler == null ? null
-                : new LongSupplier[] {handler::scheduleLeadNanos, handler::preparationLeadNanos});
+                : new LongSupplier[] {handler::scheduleLeadNanos, handler::preparationLeadNanos,
+                    () -> handler.leavesUnplannableToJvm() ? 1 : 0});
         } else if (registerWithLead != null) { // a node from a Blade before the preparation's lead: one lead, capped
             registerWithLead.accept(f, handler == null ? null
                 : () -> handler.scheduleLeadNanos() + handler.preparationLeadNanos());

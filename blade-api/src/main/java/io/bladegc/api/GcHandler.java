@@ -34,4 +34,16 @@ public interface GcHandler {
     default long preparationLeadNanos() {
         return 0;
     }
+
+    /**
+     * Whether a young collection that cannot be planned (the node's lead and the recent worst wait for a grant outlast
+     * eden's whole fill time) is left to the JVM, or asked for anyway, no earlier than at half eden. Leaving it costs
+     * the node's own requests what the JVM's pause costs them without Blade, and spares the cluster a collection of a
+     * half-empty eden. Raft peers say {@code false}: they apply the same log, so their edens fill in step, and
+     * collections left to their JVMs come together and cost the group its majority. Called on the watcher thread when
+     * such a collection comes near; the same contract as {@link #scheduleLeadNanos()}. Default: {@code true}.
+     */
+    default boolean leavesUnplannableToJvm() {
+        return true;
+    }
 }

@@ -41,7 +41,8 @@ import javax.management.JMException;
  * registerWithLead BiConsumer&lt;Function&lt;long[], Boolean&gt;, LongSupplier&gt;  the same, with the handler's
  *                                                 {@link GcHandler#scheduleLeadNanos()}
  * registerWithLeads BiConsumer&lt;Function&lt;long[], Boolean&gt;, LongSupplier[]&gt;  the same, with the handler's
- *                                                 {scheduleLeadNanos, preparationLeadNanos}
+ *                                                 {scheduleLeadNanos, preparationLeadNanos[, leavesUnplannableToJvm
+ *                                                 as 1 or 0]} (the third absent from an older Blade: 1)
  * startGc       LongFunction&lt;String&gt;             the {@link GcOutcome} name
  * drainAndCollect LongFunction&lt;long[]&gt;         {outcome ordinal, trailers ns, gc ns, drained 1/0}
  * drainAndCollectAs Function&lt;long[], long[]&gt;  the same over {id, generation ordinal[, collectByNanos]}
@@ -83,11 +84,11 @@ final class NodeChannel {
         ch.put("attachGate", (Runnable) node::attachGate);
         ch.put("detachGate", (Runnable) node::detachGate);
         ch.put("register", (Consumer<Function<long[], Boolean>>) f ->
-            node.register(f == null ? null : adapt(f, null, null)));
+            node.register(f == null ? null : adapt(f, null, null, null)));
         ch.put("registerWithLead", (BiConsumer<Function<long[], Boolean>, LongSupplier>) (f, lead) ->
-            node.register(f == null ? null : adapt(f, lead, null)));
+            node.register(f == null ? null : adapt(f, lead, null, null)));
         ch.put("registerWithLeads", (BiConsumer<Function<long[], Boolean>, LongSupplier[]>) (f, leads) ->
-            node.register(f == null ? null : adapt(f, leads[0], leads[1])));
+            node.register(f == null ? null : adapt(f, leads[0], leads[1], leads.length > 2 ? leads[2] : null)));
         ch.put("startGc", (LongFunction<String>) id -> node.startGc(id).name());
         ch.put("drainAndCollect", (LongFunction<long[]>) id -> drained(node.drainAndCollect(id)));
         ch.put("drainAndCollectAs", (Function<long[], long[]>) a ->
@@ -104,7 +105,8 @@ final class NodeChannel {
         return new long[] {d.outcome().ordinal(), d.trailers().toNanos(), d.gc().toNanos(), d.drained() ? 1 : 0};
     }
 
-    private static GcHandler adapt(Function<long[], Boolean> f, LongSupplier lead, LongSupplier preparation) {
+    private static GcHandler adapt(Function<long[], Boolean> f, LongSupplier lead, LongSupplier preparation,
+                                   LongSupplier leaves) {
         return new GcHandler() {
             @Override
             public GcDecision onGcRequest(GcRequest r) {
@@ -122,6 +124,11 @@ final class NodeChannel {
             @Override
             public long preparationLeadNanos() {
                 return preparation == null ? 0 : preparation.getAsLong();
+            }
+
+            @Override
+            public boolean leavesUnplannableToJvm() {
+                return leaves == null || leaves.getAsLong() != 0;
             }
         };
     }

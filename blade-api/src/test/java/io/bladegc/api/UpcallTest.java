@@ -150,6 +150,35 @@ class UpcallTest {
         assertThat(nodeStat("Escaped")).as("a collection left to the JVM is not an escape").isZero();
     }
 
+    @Test
+    void aHandlerThatKeepsItsCollectionsPlannedIsAskedAtHalfEdenWhenItsLeadOutlastsEden() throws Exception {
+        BladeNode node = Blade.startNode(BladeOptions.defaults());
+        BlockingQueue<GcRequest> requests = new LinkedBlockingQueue<>();
+        long leftBefore = nodeStat("LeftToJvm");
+        node.register(new GcHandler() { // as a Raft peer's: its peers' edens fill in step with its own
+            @Override
+            public GcDecision onGcRequest(GcRequest request) {
+                requests.add(request);
+                return GcDecision.DEFER;
+            }
+
+            @Override
+            public long scheduleLeadNanos() {
+                return TimeUnit.HOURS.toNanos(1);
+            }
+
+            @Override
+            public boolean leavesUnplannableToJvm() {
+                return false;
+            }
+        });
+        GcRequest request = allocateUntil(requests);
+        assertThat(request).as("an upcall within 30 s").isNotNull();
+        assertThat(request.remainingBytes()).as("asked for with about half of eden still free, not at once: %s",
+            request).isGreaterThan(0).isLessThan(request.allocatedBytes() * 2);
+        assertThat(nodeStat("LeftToJvm") - leftBefore).as("collections left to the JVM").isZero();
+    }
+
     /** @return a handler that hands each request to {@code sink}, defers, and needs {@code lead} ns before it drains */
     private static GcHandler deferring(java.util.function.Consumer<GcRequest> sink,
                                        java.util.function.LongSupplier lead) {

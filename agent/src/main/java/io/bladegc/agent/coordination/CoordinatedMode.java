@@ -104,7 +104,7 @@ public final class CoordinatedMode implements AutoCloseable {
      * The holder's waits: acquires held at most half the coordinator timeout (and never longer than the coordinator's
      * default longest poll), each call bounded by the coordinator timeout plus {@link CoordinatorClient#GRACE}, so that
      * with the coordinator down, slow or black-holed a collection starts no later than that after the upcall; fail
-     * open (collect locally, drained).
+     * open (collect locally, drained); a young collection whose grant cannot come in time is left to the JVM.
      */
     static HolderSettings settings(BladeOptions options) {
         Duration timeout = options.coordinatorTimeout();
@@ -112,7 +112,7 @@ public final class CoordinatedMode implements AutoCloseable {
         Duration maxWait = timeout.dividedBy(2).compareTo(MAX_WAIT) < 0 ? timeout.dividedBy(2) : MAX_WAIT;
         return new HolderSettings(options.drainTimeout(), options.margin(),
             fallbackLead.isZero() ? Duration.ofMillis(1) : fallbackLead, maxWait, timeout.plus(CoordinatorClient.GRACE),
-            Duration.ZERO, true);
+            Duration.ZERO, true, true);
     }
 
     static Map<String, Object> stats(BladeOptions options, CoordinatorClient client, Membership membership,

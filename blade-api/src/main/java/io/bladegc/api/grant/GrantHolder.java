@@ -154,6 +154,12 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         return scheduleLead.nanos();
     }
 
+    /** @return {@link HolderSettings#leaveUnplannable()} */
+    @Override
+    public boolean leavesUnplannableToJvm() {
+        return settings.leaveUnplannable();
+    }
+
     /** @return what the preparation would take now ({@link Preparation#leadNanos}: a leader's hand-off) */
     @Override
     public long preparationLeadNanos() {

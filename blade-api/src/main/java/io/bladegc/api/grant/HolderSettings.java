@@ -17,9 +17,13 @@ import java.time.Duration;
  *                     drained, as a single node does (HTTP: a node out of the load balancer's care is still better
  *                     drained); {@code false} leaves the collection to the JVM (Raft: a collection without a grant
  *                     may cost the group its majority, whoever starts it)
+ * @param leaveUnplannable whether a young collection whose grant cannot come in time is left to the JVM (HTTP:
+ *                     {@code true}) or asked for at half eden (Raft: {@code false}; see
+ *                     {@link io.bladegc.api.GcHandler#leavesUnplannableToJvm()})
  */
 public record HolderSettings(Duration drainTimeout, Duration margin, Duration fallbackLead, Duration maxWait,
-                             Duration callBound, Duration firstLead, boolean failOpen) {
+                             Duration callBound, Duration firstLead, boolean failOpen,
+                             boolean leaveUnplannable) {
     public HolderSettings {
         for (Duration d : new Duration[] {drainTimeout, margin, fallbackLead, maxWait, callBound, firstLead}) {
             if (d == null || d.isNegative()) {

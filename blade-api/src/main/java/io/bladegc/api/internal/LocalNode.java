@@ -135,13 +135,14 @@ public final class LocalNode implements StartedNode {
         return handlerSays(GcHandler::preparationLeadNanos);
     }
 
-    private long handlerSays(ToLongFunction<GcHandler> lead) {
+    /** @return the registered handler's answer to {@code question}; 0 when it fails to say, or there is none */
+    private long handlerSays(ToLongFunction<GcHandler> question) {
         GcHandler h = handler;
         if (h == null) {
             return 0;
         }
         try {
-            return Math.max(0, lead.applyAsLong(h));
+            return Math.max(0, question.applyAsLong(h));
         } catch (RuntimeException e) {
             return 0;
         }
@@ -155,7 +156,7 @@ public final class LocalNode implements StartedNode {
         if (!armed() || outstanding.get() != null || layout.collectionCount() != p.collectionsSeen()) {
             return; // the last: the JVM collected since the sample, so the prediction is moot
         }
-        if (p.leaveReason() != null) {
+        if (p.leaveReason() != null && handlerSays(h -> h.leavesUnplannableToJvm() ? 1 : 0) != 0) {
             leaveToJvm(p);
             return;
         }
