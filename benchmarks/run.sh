@@ -21,6 +21,10 @@
 #                                             of them in one log entry: a live set of small objects near 40 % of
 #                                             the heap, where G1 marks and runs mixed collections; 150 requests/s
 #                                             (same arms and windows as raft-kv, about 40 minutes)
+#   benchmarks/run.sh raft-counter            raft-kv as the service a Ratis user ran: 1,000 keys, every peer
+#                                             allocating 24 MiB/s kept 4 s besides (KvServer --garbage), 512 MiB
+#                                             heaps, 100 requests/s; goals: Blade's p99.9 at most G1's, hand-offs that
+#                                             pay (same arms and windows as raft-kv, about 30 minutes)
 #   benchmarks/run.sh load-sweep              G1 alone and Blade from moderate load to past saturation: per arm one
 #                                             cluster, closed loop with wrk (16 connections, 30 s), then open-loop
 #                                             windows at 25-110 % of G1's closed-loop throughput, each after 10 s of
@@ -42,13 +46,13 @@
 #
 # Environment: SKIP_BUILD [0] 1 = use the existing build; RATE [600] requests/s (through HAProxy for http-cluster, to
 # the one server for single-node, the rate search's first window for memory-pressure, to the Raft group for raft-kv
-# (default 100, the BLADE paper's rate) and raft-kv-heavy (default 150); for grpc-cluster unary calls over its three
-# backends, 200/s each, as http-cluster's 600/s through HAProxy); JAVA [java]; ARMS (http-cluster, raft-kv,
-# raft-kv-heavy) a comma-separated list of its arms to run, e.g. ARMS=g1,blade-parallel,blade-g1,epsilon; OUT
-# overrides the results directory.
+# and raft-counter (default 100, the BLADE paper's rate) and raft-kv-heavy (default 150); for grpc-cluster unary calls
+# over its three backends, 200/s each, as http-cluster's 600/s through HAProxy); JAVA [java]; ARMS (http-cluster,
+# raft-kv, raft-kv-heavy, raft-counter) a comma-separated list of its arms to run, e.g.
+# ARMS=g1,blade-parallel,blade-g1,epsilon; OUT overrides the results directory.
 # The runner (io.bladegc.benchmarks.suite.SuiteMain) starts every process itself and stops each by pid when its arm
 # ends, also on failure and on SIGTERM or Ctrl-C. It needs haproxy (on the PATH or in /usr/sbin): as root it is
-# installed with apt-get when missing (raft-kv, raft-kv-heavy, collection-rate and grpc-cluster do not use it).
+# installed with apt-get when missing (the raft scenarios, collection-rate and grpc-cluster do not use it).
 # Generational ZGC and Shenandoah run on the first JDK 21+ under /usr/lib/jvm (skipped with a note when there is
 # none).
 set -euo pipefail
@@ -56,7 +60,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-usage() { echo "usage: benchmarks/run.sh http-cluster|single-node|memory-pressure|raft-kv|raft-kv-heavy|load-sweep|collection-rate|grpc-cluster [--quick]" >&2; exit 2; }
+usage() { echo "usage: benchmarks/run.sh http-cluster|single-node|memory-pressure|raft-kv|raft-kv-heavy|raft-counter|load-sweep|collection-rate|grpc-cluster [--quick]" >&2; exit 2; }
 SCENARIO="${1:-}"
 QUICK=""
 case "${2:-}" in
@@ -65,14 +69,15 @@ case "${2:-}" in
     *) usage ;;
 esac
 case "$SCENARIO" in
-    http-cluster|single-node|memory-pressure|raft-kv|raft-kv-heavy|load-sweep|collection-rate|grpc-cluster) ;;
+    http-cluster|single-node|memory-pressure|raft-kv|raft-kv-heavy|raft-counter|load-sweep|collection-rate\
+    |grpc-cluster) ;;
     *) usage ;;
 esac
 
 JAVA="${JAVA:-java}"
 DEFAULT_RATE=600
 case "$SCENARIO" in
-    raft-kv) DEFAULT_RATE=100 ;;
+    raft-kv|raft-counter) DEFAULT_RATE=100 ;;
     raft-kv-heavy) DEFAULT_RATE=150 ;; # 54,000 requests in three windows: p99.99 rests on 5 of them
 esac
 VERSION="$(awk -F'[<>]' '/<version>/ { print $3; exit }' pom.xml)"
@@ -80,7 +85,8 @@ AGENT_JAR="agent/target/blade-agent-${VERSION}.jar"
 COORDINATOR_JAR="coordinator/target/blade-coordinator.jar"
 
 . benchmarks/cluster-prerequisites.sh
-if [ "$SCENARIO" = raft-kv ] || [ "$SCENARIO" = raft-kv-heavy ] || [ "$SCENARIO" = collection-rate ] \
+if [ "$SCENARIO" = raft-kv ] || [ "$SCENARIO" = raft-kv-heavy ] || [ "$SCENARIO" = raft-counter ] \
+    || [ "$SCENARIO" = collection-rate ] \
     || [ "$SCENARIO" = grpc-cluster ]; then
     HAPROXY=haproxy # not used
 else

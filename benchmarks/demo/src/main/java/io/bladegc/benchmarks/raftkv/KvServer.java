@@ -29,14 +29,15 @@ import picocli.CommandLine.Option;
  *
  * <pre>
  * KvServer --id n1 --peers n1=127.0.0.1:9001,n2=127.0.0.1:9002,n3=127.0.0.1:9003 --storage DIR
- *          [--group UUID] [--snapshot-every N]
+ *          [--group UUID] [--snapshot-every N] [--garbage MIB_PER_S]
  * </pre>
  *
  * Configuration: gRPC on the peer's own port from {@code --peers}; Raft storage in {@code DIR} (recovered when
  * present, formatted when empty); the group {@link KvGroup#DEFAULT_GROUP_ID} unless {@code --group}; linearizable
  * reads with the leader lease (below); a leader election timeout drawn from 150..300 ms (set explicitly, as Ratis's
  * defaults differ between versions); no automatic snapshots unless {@code --snapshot-every N} (a snapshot every N
- * applied entries, keeping the latest two).
+ * applied entries, keeping the latest two); with {@code --garbage}, a service's own allocation beside the store's
+ * ({@link ServiceGarbage}: that many MiB/s, each piece kept {@value ServiceGarbage#LIFETIME_SECONDS} s).
  *
  * <p>The leader lease ({@code raft.server.read.leader.lease.enabled}) is how Ratis's users deploy linearizable reads:
  * a leader that heard from a majority within the lease (0.9 of the shortest election timeout, Ratis's default ratio)
@@ -65,8 +66,9 @@ public final class KvServer implements AutoCloseable {
      * @param group         the store's group
      * @param storage       the Raft storage directory
      * @param snapshotEvery applied entries between automatic snapshots, 0 for none
+     * @param garbageMibPerSecond what {@link ServiceGarbage} allocates each second, 0 for none
      */
-    public record Options(RaftPeerId id, RaftGroup group, Path storage, long snapshotEvery) {
+    public record Options(RaftPeerId id, RaftGroup group, Path storage, long snapshotEvery, int garbageMibPerSecond) {
         /**
          * Parses the command line.
          *
@@ -116,17 +118,24 @@ public final class KvServer implements AutoCloseable {
             + " keeping the latest two (default none)")
         Long snapshotEvery;
 
+        @Option(names = "--garbage", paramLabel = "MIB_PER_S", description = "allocate this many MiB/s besides the"
+            + " store, each piece kept " + ServiceGarbage.LIFETIME_SECONDS + " s, as a service's caches and sessions"
+            + " (default none)")
+        Integer garbage;
+
         @Override
         public Options options() {
             UsageProblems problems = new UsageProblems();
             problems.check(snapshotEvery == null || snapshotEvery > 0, "--snapshot-every", snapshotEvery,
                 "a positive number");
+            problems.check(garbage == null || garbage > 0, "--garbage", garbage, "a positive number of MiB/s");
             problems.throwIfAny();
             try {
                 RaftGroup raftGroup = KvGroup.parse(peers, group);
                 RaftPeerId peerId = RaftPeerId.valueOf(id);
                 KvGroup.portOf(raftGroup, peerId);
-                return new Options(peerId, raftGroup, storage, snapshotEvery == null ? 0 : snapshotEvery);
+                return new Options(peerId, raftGroup, storage, snapshotEvery == null ? 0 : snapshotEvery,
+                    garbage == null ? 0 : garbage);
             } catch (IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());
             }
@@ -135,10 +144,12 @@ public final class KvServer implements AutoCloseable {
 
     private final RaftServer server;
     private final RaftBlade blade;
+    private final ServiceGarbage garbage;
 
-    private KvServer(RaftServer server, RaftBlade blade) {
+    private KvServer(RaftServer server, RaftBlade blade, ServiceGarbage garbage) {
         this.server = server;
         this.blade = blade;
+        this.garbage = garbage;
     }
 
     /**
@@ -162,16 +173,20 @@ public final class KvServer implements AutoCloseable {
             .build();
         try {
             server.start();
-            return new KvServer(server, RaftBlade.start(server, options.group(), properties, bladeOptions));
+            RaftBlade blade = RaftBlade.start(server, options.group(), properties, bladeOptions);
+            return new KvServer(server, blade, ServiceGarbage.start(options.garbageMibPerSecond()));
         } catch (IOException | RuntimeException e) {
             server.close();
             throw e;
         }
     }
 
-    /** Closes Blade, then the server. */
+    /** Stops the service's garbage, closes Blade, then the server. */
     @Override
     public void close() throws IOException {
+        if (garbage != null) {
+            garbage.close();
+        }
         try {
             blade.close();
         } finally {

@@ -87,6 +87,9 @@ final class RaftKvArmRun {
                 command.addAll(List.of(LOG_FORMAT, "-cp", System.getProperty("java.class.path"),
                     KvServer.class.getName(), "--id", peerId, "--peers", spec, "--storage",
                     dir.resolve("storage").toString()));
+                if (workload.garbage() > 0) {
+                    command.addAll(List.of("--garbage", Integer.toString(workload.garbage())));
+                }
                 Path output = dir.resolve("server.log");
                 ChildProcess child = ChildProcess.start(id + "-" + peerId, command, output, output);
                 started.add(new Peer(peerId, child, output, dir.resolve("gc-" + child.pid() + ".log")));

@@ -14,7 +14,7 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
- * The {@value #NAME} and {@value #HEAVY_NAME} scenarios, the BLADE paper's section 5.2 scaled to two cores: a
+ * The {@value #NAME}, {@value #HEAVY_NAME} and {@value #COUNTER_NAME} scenarios, the BLADE paper's section 5.2 scaled to two cores: a
  * three-peer replicated key-value store on Apache Ratis ({@link KvServer}, one child JVM per peer, linearizable reads
  * under the leader lease), preloaded as its {@link RaftKvWorkload} says, under open-loop load ({@link RaftKvLoad}: 3
  * gets to 1 put, uniform random keys, one Ratis client shared by every call) at {@code --rate}, on G1, on Parallel and
@@ -31,10 +31,11 @@ public final class RaftKvScenario {
     public static final String NAME = "raft-kv";
     /** The same with three times the keys and puts that rewrite them in batches ({@link RaftKvWorkload}): G1 marks. */
     public static final String HEAVY_NAME = "raft-kv-heavy";
-    /** The heap of the G1 and Parallel arms. */
-    static final List<String> HEAP = List.of("-Xms1g", "-Xmx1g");
-    /** Parallel's young generation: a young collection every few seconds at the default rate. */
-    static final String YOUNG = "-Xmn256m";
+    /**
+     * A small store whose peers allocate besides it, on 512 MiB heaps ({@link RaftKvWorkload}): the counter service a
+     * Ratis user ran in issue 34.
+     */
+    public static final String COUNTER_NAME = "raft-counter";
     /** Epsilon's JVM lives through start-up and preload (allowed this much), warm-up, window and drain. */
     private static final Duration EPSILON_SETUP = Duration.ofSeconds(60);
     private static final double EPSILON_MARGIN = 1.5;
@@ -44,6 +45,19 @@ public final class RaftKvScenario {
     static final long EPSILON_MAX_MIB = 6144;
 
     private RaftKvScenario() {
+    }
+
+    /** @return the heap flags of the G1 and Parallel arms: 1 GiB, 512 MiB in {@value #COUNTER_NAME} */
+    static List<String> heap(SuiteOptions o) {
+        return COUNTER_NAME.equals(o.scenario()) ? List.of("-Xms512m", "-Xmx512m") : List.of("-Xms1g", "-Xmx1g");
+    }
+
+    /**
+     * @return Parallel's young generation, a quarter of the heap (a young collection every few seconds at the default
+     *     rate)
+     */
+    static String young(SuiteOptions o) {
+        return COUNTER_NAME.equals(o.scenario()) ? "-Xmn128m" : "-Xmn256m";
     }
 
     /** @return warm-up: 5 s quick, 30 s full */
@@ -90,13 +104,13 @@ public final class RaftKvScenario {
             + " put, %s, %d s warm-up, %d s measured, %d repetition(s) per arm, interleaved%n", o.rate(),
             workload.describe(), warmup(o).toSeconds(), measure(o).toSeconds(), o.repetitions());
         Path java = ClusterSpec.currentJava();
-        List<String> parallel = new ArrayList<>(BackendFlags.of(BackendFlags.PARALLEL, HEAP));
-        parallel.add(YOUNG);
+        List<String> parallel = new ArrayList<>(BackendFlags.of(BackendFlags.PARALLEL, heap(o)));
+        parallel.add(young(o));
         List<Arm> arms = Arm.select(List.of(
-            new Arm(RaftKvGoals.G1, java, BackendFlags.of(BackendFlags.G1, HEAP), BladeMode.NONE, "G1, no agent"),
+            new Arm(RaftKvGoals.G1, java, BackendFlags.of(BackendFlags.G1, heap(o)), BladeMode.NONE, "G1, no agent"),
             new Arm(RaftKvGoals.BLADE_PARALLEL, java, parallel, BladeMode.GCI,
                 "Parallel (fixed eden), the agent in its default mode (Blade for Raft drives collections)"),
-            new Arm(RaftKvGoals.BLADE_G1, java, BackendFlags.of(BackendFlags.G1, HEAP), BladeMode.GCI,
+            new Arm(RaftKvGoals.BLADE_G1, java, BackendFlags.of(BackendFlags.G1, heap(o)), BladeMode.GCI,
                 "G1, the agent in its default mode (Blade for Raft drives collections)"),
             epsilon(java, EPSILON_DEFAULT_MIB)), o.arms());
         Duration lifetime = EPSILON_SETUP.plus(warmup(o)).plus(measure(o)).plus(RaftKvClients.DEADLINE);
@@ -129,8 +143,8 @@ public final class RaftKvScenario {
         StringBuilder md = new StringBuilder(header).append('\n')
             .append(RaftKvTable.markdown(names, reps)).append('\n')
             .append(RaftKvHandoffs.markdown(reps)).append('\n')
-            .append(RaftKvGoals.markdown(names, reps, Runtime.getRuntime().availableProcessors(),
-                HEAVY_NAME.equals(o.scenario()))).append('\n')
+            .append(RaftKvGoals.markdown(names, reps, Runtime.getRuntime().availableProcessors(), o.scenario()))
+            .append('\n')
             .append(SuiteReport.armLines(shown));
         notes.forEach(n -> md.append("- ").append(n).append('\n'));
         md.append(footer(o, workload, lifetime));

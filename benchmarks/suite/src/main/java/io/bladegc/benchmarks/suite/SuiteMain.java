@@ -9,7 +9,8 @@ import java.time.Duration;
 /**
  * The benchmark suite's runner for one scenario: {@value HttpClusterScenario#NAME} ({@link HttpClusterRunner}),
  * {@value SingleNodeScenario#NAME} ({@link SingleNodeScenario}), {@value MemoryPressureScenario#NAME}
- * ({@link MemoryPressureScenario}), {@value RaftKvScenario#NAME} and {@value RaftKvScenario#HEAVY_NAME}
+ * ({@link MemoryPressureScenario}), {@value RaftKvScenario#NAME}, {@value RaftKvScenario#HEAVY_NAME},
+ * {@value RaftKvScenario#COUNTER_NAME}
  * ({@link RaftKvScenario}), {@value LoadSweepScenario#NAME} ({@link LoadSweepScenario}),
  * {@value CollectionRateScenario#NAME} ({@link CollectionRateScenario}) or {@value GrpcClusterScenario#NAME}
  * ({@link GrpcClusterRunner}). Every scenario starts its processes itself and stops each by pid when it is done with
@@ -39,7 +40,8 @@ public final class SuiteMain {
             case HttpClusterScenario.NAME -> HttpClusterRunner.run(o, stop, http);
             case SingleNodeScenario.NAME -> SingleNodeScenario.run(o, stop, http);
             case MemoryPressureScenario.NAME -> MemoryPressureScenario.run(o, stop, http);
-            case RaftKvScenario.NAME, RaftKvScenario.HEAVY_NAME -> RaftKvScenario.run(o, stop);
+            case RaftKvScenario.NAME, RaftKvScenario.HEAVY_NAME, RaftKvScenario.COUNTER_NAME ->
+                RaftKvScenario.run(o, stop);
             case LoadSweepScenario.NAME -> LoadSweepScenario.run(o, stop, http);
             case CollectionRateScenario.NAME -> CollectionRateScenario.run(o, stop, http);
             case GrpcClusterScenario.NAME -> GrpcClusterRunner.run(o, stop, http);

@@ -19,7 +19,8 @@ import picocli.CommandLine.Parameters;
  *
  * @param scenario       the scenario: {@value HttpClusterScenario#NAME}, {@value SingleNodeScenario#NAME},
  *                       {@value MemoryPressureScenario#NAME}, {@value RaftKvScenario#NAME},
- *                       {@value RaftKvScenario#HEAVY_NAME}, {@value LoadSweepScenario#NAME} (windows of its own,
+ *                       {@value RaftKvScenario#HEAVY_NAME}, {@value RaftKvScenario#COUNTER_NAME},
+ *                       {@value LoadSweepScenario#NAME} (windows of its own,
  *                       see {@link LoadSweepScenario}), {@value CollectionRateScenario#NAME} or
  *                       {@value GrpcClusterScenario#NAME}
  * @param quick          {@code --quick}: 1 repetition, 3 s warm-up, 6 s measured (the whole run under 5 minutes on
@@ -46,11 +47,12 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
 
     /** The scenarios, by name. */
     public static final List<String> SCENARIOS = List.of(HttpClusterScenario.NAME, SingleNodeScenario.NAME,
-        MemoryPressureScenario.NAME, RaftKvScenario.NAME, RaftKvScenario.HEAVY_NAME, LoadSweepScenario.NAME,
+        MemoryPressureScenario.NAME, RaftKvScenario.NAME, RaftKvScenario.HEAVY_NAME, RaftKvScenario.COUNTER_NAME,
+        LoadSweepScenario.NAME,
         CollectionRateScenario.NAME, GrpcClusterScenario.NAME);
     /** The scenarios that run only the arms {@code --arms} names. */
     static final List<String> ARM_SCENARIOS = List.of(HttpClusterScenario.NAME, RaftKvScenario.NAME,
-        RaftKvScenario.HEAVY_NAME);
+        RaftKvScenario.HEAVY_NAME, RaftKvScenario.COUNTER_NAME);
 
     /** @return repetitions of every arm */
     public int repetitions() {

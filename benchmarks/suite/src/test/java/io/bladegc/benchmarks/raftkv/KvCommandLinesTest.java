@@ -15,12 +15,15 @@ class KvCommandLinesTest {
     @Test
     void kvServerOptions() {
         KvServer.Options o = KvServer.Options.parse("--id", "n2", "--peers", PEERS, "--storage", "/tmp/kv",
-            "--snapshot-every", "1000");
+            "--snapshot-every", "1000", "--garbage", "24");
         assertThat(o.id().toString()).isEqualTo("n2");
+        assertThat(o.garbageMibPerSecond()).isEqualTo(24);
         assertThat(o.group().getPeers()).hasSize(2);
         assertThat(o.storage()).isEqualTo(Path.of("/tmp/kv"));
         assertThat(o.snapshotEvery()).isEqualTo(1000);
         assertThat(KvServer.Options.parse("--id", "n1", "--peers", PEERS, "--storage", "d").snapshotEvery()).isZero();
+        assertThat(KvServer.Options.parse("--id", "n1", "--peers", PEERS, "--storage", "d").garbageMibPerSecond())
+            .isZero();
     }
 
     @Test
@@ -30,12 +33,15 @@ class KvCommandLinesTest {
         assertThatThrownBy(() -> KvServer.Options.parse("--id", "n1", "--peers", PEERS, "--storage", "d",
             "--snapshot-every", "0"))
             .hasMessage("Invalid value for option '--snapshot-every': '0' is not a positive number");
+        assertThatThrownBy(() -> KvServer.Options.parse("--id", "n1", "--peers", PEERS, "--storage", "d",
+            "--garbage", "-3"))
+            .hasMessage("Invalid value for option '--garbage': '-3' is not a positive number of MiB/s");
         assertThatThrownBy(() -> KvServer.Options.parse("--id", "n3", "--peers", PEERS, "--storage", "d"))
             .hasMessageContaining("n3");
         ToolRun.of(new KvServer.Flags(), "--id", "n1", "--peers", PEERS, "--storage").isUsageError("KvServer",
             "Missing required parameter for option '--storage' (DIR)");
         ToolRun.of(new KvServer.Flags(), "--help").isHelpOf("KvServer", "--id=ID", "--peers=n1=host:port,...",
-            "--storage=DIR", "--snapshot-every=N");
+            "--storage=DIR", "--snapshot-every=N", "--garbage=MIB_PER_S");
     }
 
     @Test

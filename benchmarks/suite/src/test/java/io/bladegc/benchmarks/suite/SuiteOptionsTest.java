@@ -46,7 +46,7 @@ class SuiteOptionsTest {
         assertThatThrownBy(() -> SuiteOptions.parse("single", "--quick", "--agent-jar", "a.jar", "--coordinator-jar",
             "c.jar", "--out", "out"))
             .hasMessage("unknown scenario single; one of [http-cluster, single-node, memory-pressure,"
-                + " raft-kv, raft-kv-heavy, load-sweep, collection-rate, grpc-cluster]");
+                + " raft-kv, raft-kv-heavy, raft-counter, load-sweep, collection-rate, grpc-cluster]");
         assertThatThrownBy(() -> SuiteOptions.parse("raft-kv", "--rate", "0", "--agent-jar", "a.jar",
             "--coordinator-jar", "c.jar", "--out", "out"))
             .hasMessage("Invalid value for option '--rate': '0.0' is not a positive rate");
@@ -65,7 +65,7 @@ class SuiteOptionsTest {
             "--arms=a,b,...", "--command=TEXT");
         ToolRun.of(new SuiteOptions.Flags(), "single-node", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar",
             "--out", "out", "--arms", "g1").isUsageError("SuiteMain",
-            "--arms applies to http-cluster, raft-kv, raft-kv-heavy only");
+            "--arms applies to http-cluster, raft-kv, raft-kv-heavy, raft-counter only");
     }
 
     @Test
@@ -78,7 +78,7 @@ class SuiteOptionsTest {
             "out", "--arms", "g1,epsilon").arms()).containsExactly("g1", "epsilon");
         assertThatThrownBy(() -> SuiteOptions.parse("single-node", "--agent-jar", "a.jar", "--coordinator-jar",
             "c.jar", "--out", "out", "--arms", "g1"))
-            .hasMessageContaining("--arms applies to http-cluster, raft-kv, raft-kv-heavy only");
+            .hasMessageContaining("--arms applies to http-cluster, raft-kv, raft-kv-heavy, raft-counter only");
         assertThatThrownBy(() -> SuiteOptions.parse("http-cluster", "--agent-jar", "a.jar", "--coordinator-jar",
             "c.jar", "--out", "out", "--arms", "g1,,epsilon")).hasMessageContaining("separated by commas");
     }
