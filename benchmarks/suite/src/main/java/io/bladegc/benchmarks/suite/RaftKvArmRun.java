@@ -1,12 +1,7 @@
 package io.bladegc.benchmarks.suite;
 
-import io.bladegc.benchmarks.raftkv.KvClient;
-import io.bladegc.benchmarks.raftkv.KvGroup;
 import io.bladegc.benchmarks.raftkv.KvServer;
-import io.bladegc.testkit.ChildProcess;
-import io.bladegc.testkit.FreePorts;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -25,38 +20,15 @@ import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.util.TimeDuration;
 
 /**
- * One arm of the {@code raft-kv} scenario in one repetition: three fresh {@link KvServer} peers (one child JVM each,
- * output and GC log in {@code logs/<arm>-rep<N>/<peer>/}, every request of the window in
- * {@code logs/<arm>-rep<N>/requests.csv}), the preload, the load ({@link RaftKvLoad}, interval log
- * {@code <arm>-rep<N>.hlog}), then what the window shows: the peers' output (hand-offs and elections,
+ * One arm of the {@code raft-kv} scenario in one repetition: three fresh {@link KvServer} peers
+ * ({@link RaftKvCluster}: one child JVM each, output and GC log in {@code logs/<arm>-rep<N>/<peer>/}), the preload,
+ * the load ({@link RaftKvLoad}, interval log {@code <arm>-rep<N>.hlog}, every request of the window in
+ * {@code logs/<arm>-rep<N>/requests.csv}), then what the window shows: the peers' output (hand-offs and elections,
  * {@link RaftKvLeadership}), their GC logs ({@link RaftKvLogs}), the group's term ({@code GroupManagementApi}), the
  * machine's and the processes' CPU time and the load generator's wake-ups ({@link WakeupJitter}) during it. Every
  * peer is stopped by pid when the run ends, also on failure. Stateless.
  */
 final class RaftKvArmRun {
-    /**
-     * How the peers stamp {@code java.util.logging} lines (Blade's): the time of day to the millisecond, as
-     * slf4j-simple stamps Ratis's, so that {@link RaftKvLeadership} can time both.
-     */
-    static final String LOG_FORMAT = "-Djava.util.logging.SimpleFormatter.format="
-        + "%1$tH:%1$tM:%1$tS.%1$tL %4$s %5$s%6$s%n";
-    private static final String[] PEER_IDS = {"n1", "n2", "n3"};
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
-
-    /** One peer: its id, process, output (stdout and stderr) and GC log. */
-    private record Peer(String id, ChildProcess process, Path output, Path gcLog) {
-    }
-
-    /** A started cluster, stopped peer by peer by pid. */
-    private record Peers(List<Peer> peers) implements AutoCloseable {
-        @Override
-        public void close() throws InterruptedException {
-            for (Peer p : peers) {
-                p.process().close();
-            }
-        }
-    }
-
     private RaftKvArmRun() {
     }
 
@@ -74,31 +46,10 @@ final class RaftKvArmRun {
         System.err.printf(Locale.ROOT, "suite: %s: %s; %.0f req/s, %s, warm-up %d s, measured %d s%n", id,
             arm.jvmFlags(), o.rate(), workload.describe(), RaftKvScenario.warmup(o).toSeconds(),
             RaftKvScenario.measure(o).toSeconds());
-        List<Peer> started = new ArrayList<>();
-        try (Peers peers = stop.hold(new Peers(started))) {
-            String spec = peerSpec();
-            RaftGroup group = KvGroup.parse(spec, null);
-            for (RaftPeer peer : group.getPeers()) {
-                String peerId = peer.getId().toString();
-                Path dir = logDir.resolve(peerId);
-                Files.createDirectories(dir.resolve("storage"));
-                List<String> command = new ArrayList<>(List.of(arm.java().toString()));
-                command.addAll(arm.serverFlags(o.agentJar(), dir));
-                command.addAll(List.of(LOG_FORMAT, "-cp", System.getProperty("java.class.path"),
-                    KvServer.class.getName(), "--id", peerId, "--peers", spec, "--storage",
-                    dir.resolve("storage").toString()));
-                if (workload.garbage() > 0) {
-                    command.addAll(List.of("--garbage", Integer.toString(workload.garbage())));
-                }
-                Path output = dir.resolve("server.log");
-                ChildProcess child = ChildProcess.start(id + "-" + peerId, command, output, output);
-                started.add(new Peer(peerId, child, output, dir.resolve("gc-" + child.pid() + ".log")));
-            }
-            for (Peer p : started) {
-                p.process().awaitReady(() -> Files.readString(p.output()).contains("kv ready:"), READY_TIMEOUT,
-                    p.id() + "'s \"kv ready\"");
-            }
-            return measure(arm.name(), rep, o, workload, group, peers.peers(), o.out().resolve(id + ".hlog"));
+        try (RaftKvCluster cluster = RaftKvCluster.start(arm, id, o.agentJar(), workload, logDir, stop)) {
+            System.err.printf(Locale.ROOT, "suite: %s: preloaded %s in %.1f s%n", id, workload.describe(),
+                cluster.preload(workload));
+            return measure(arm.name(), rep, o, workload, cluster, o.out().resolve(id + ".hlog"));
         } catch (Exception e) {
             System.err.println("suite: " + id + " failed: " + e + " (logs in " + logDir + ")");
             return RaftKvRep.failed(arm.name(), rep, e.toString());
@@ -107,17 +58,10 @@ final class RaftKvArmRun {
         }
     }
 
-    private static RaftKvRep measure(String arm, int rep, SuiteOptions o, RaftKvWorkload workload, RaftGroup group,
-                                     List<Peer> peers, Path hlog) throws Exception {
-        long t = System.nanoTime();
-        try (KvClient kv = KvClient.connect(group, Duration.ofSeconds(60), KvClient.DEFAULT_ATTEMPTS)) {
-            int size = kv.preload(workload.keys(), RaftKvWorkload.VALUE_BYTES);
-            if (size != workload.keys()) {
-                throw new IllegalStateException("preloaded " + workload.keys() + " keys, the store holds " + size);
-            }
-        }
-        System.err.printf(Locale.ROOT, "suite: %s-rep%d: preloaded %s in %.1f s%n", arm, rep, workload.describe(),
-            (System.nanoTime() - t) / 1e9);
+    private static RaftKvRep measure(String arm, int rep, SuiteOptions o, RaftKvWorkload workload,
+                                     RaftKvCluster cluster, Path hlog) throws Exception {
+        RaftGroup group = cluster.group();
+        List<RaftKvCluster.Peer> peers = cluster.peers();
         Window w = new Window(peers);
         RaftKvLoad.Result load;
         try (RaftClient admin = adminClient(group)) {
@@ -147,16 +91,9 @@ final class RaftKvArmRun {
             allocation = RaftKvScenario.maxKnown(allocation,
                 RaftKvLogs.allocationMibPerSecond(RaftKvLogs.since(peers.get(i).gcLog(), 0)));
         }
-        String failure = null;
-        for (Peer p : peers) {
-            if (!p.process().isAlive()) {
-                failure = (failure == null ? "" : failure + "; ") + "peer " + p.id() + " exited during the run"
-                    + " (see " + p.output() + ")";
-            }
-        }
         long terms = w.terms[0] < 0 || w.terms[1] < 0 ? -1 : w.terms[1] - w.terms[0];
         RaftKvRep r = new RaftKvRep(arm, rep, load, changes, terms, collections, longest, allocation, w.usage(),
-            failure);
+            cluster.exited());
         RaftKvRequests.Stretch all = load.requests().all();
         System.err.printf(Locale.ROOT, "suite: %s-rep%d: p99 %.2f ms, p99.99 %.2f ms, max %.2f ms, failed %d,"
                 + " timed out %d, hand-offs %d, elections %d, terms +%d, collections %s%n", arm, rep,
@@ -171,7 +108,7 @@ final class RaftKvArmRun {
      * the window's end) and at its end (on the load's thread), kept for after the run, which joins the former.
      */
     private static final class Window {
-        private final List<Peer> peers;
+        private final List<RaftKvCluster.Peer> peers;
         private final long[] gcAt;
         private final String[] gcLogs;
         private final long[] terms = {-1, -1};
@@ -184,7 +121,7 @@ final class RaftKvArmRun {
         private WakeupJitter jitter;
         private boolean read;
 
-        Window(List<Peer> peers) {
+        Window(List<RaftKvCluster.Peer> peers) {
             this.peers = peers;
             gcAt = new long[peers.size()];
             gcLogs = new String[peers.size()];
@@ -255,15 +192,5 @@ final class RaftKvArmRun {
         RaftClientConfigKeys.Rpc.setRequestTimeout(properties, TimeDuration.valueOf(3, TimeUnit.SECONDS));
         return RaftClient.newBuilder().setRaftGroup(group).setProperties(properties)
             .setRetryPolicy(RetryPolicies.noRetry()).build();
-    }
-
-    /** @return {@code n1=127.0.0.1:<port>,...} on free loopback ports */
-    private static String peerSpec() throws IOException {
-        int[] ports = FreePorts.take(PEER_IDS.length);
-        List<String> entries = new ArrayList<>();
-        for (int i = 0; i < ports.length; i++) {
-            entries.add(PEER_IDS[i] + "=127.0.0.1:" + ports[i]);
-        }
-        return String.join(",", entries);
     }
 }

@@ -46,12 +46,16 @@ record RaftKvWorkload(int keys, int batch, int garbage) {
      *     {@value RaftKvScenario#COUNTER_NAME} 1,000 keys, puts of one, and {@value #COUNTER_GARBAGE_MIB} MiB/s
      */
     static RaftKvWorkload of(SuiteOptions o) {
-        int keys = o.quick() ? 50_000 : 500_000;
         return switch (o.scenario()) {
-            case RaftKvScenario.HEAVY_NAME -> new RaftKvWorkload(3 * keys, 1_024, 0);
+            case RaftKvScenario.HEAVY_NAME -> heavy(o.quick());
             case RaftKvScenario.COUNTER_NAME -> new RaftKvWorkload(1_000, 1, COUNTER_GARBAGE_MIB);
-            default -> new RaftKvWorkload(keys, 1, 0);
+            default -> new RaftKvWorkload(o.quick() ? 50_000 : 500_000, 1, 0);
         };
+    }
+
+    /** @return {@value RaftKvScenario#HEAVY_NAME}'s workload: 1,500,000 keys (150,000 quick), puts of 1,024 keys */
+    static RaftKvWorkload heavy(boolean quick) {
+        return new RaftKvWorkload(quick ? 150_000 : 1_500_000, 1_024, 0);
     }
 
     /** @return the next request: a get of a random key, or a put of one key or of a batch from a random one */

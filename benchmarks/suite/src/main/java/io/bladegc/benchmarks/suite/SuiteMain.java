@@ -11,7 +11,7 @@ import java.time.Duration;
  * {@value SingleNodeScenario#NAME} ({@link SingleNodeScenario}), {@value MemoryPressureScenario#NAME}
  * ({@link MemoryPressureScenario}), {@value RaftKvScenario#NAME}, {@value RaftKvScenario#HEAVY_NAME},
  * {@value RaftKvScenario#COUNTER_NAME}
- * ({@link RaftKvScenario}), {@value LoadSweepScenario#NAME} ({@link LoadSweepScenario}),
+ * ({@link RaftKvScenario}), {@value RaftMemoryPressureScenario#NAME} ({@link RaftMemoryPressureScenario}), {@value LoadSweepScenario#NAME} ({@link LoadSweepScenario}),
  * {@value CollectionRateScenario#NAME} ({@link CollectionRateScenario}) or {@value GrpcClusterScenario#NAME}
  * ({@link GrpcClusterRunner}). Every scenario starts its processes itself and stops each by pid when it is done with
  * it, also on failure and on SIGTERM or Ctrl-C ({@link StopOnExit}), and writes into {@code --out}: {@code table.md},
@@ -42,6 +42,7 @@ public final class SuiteMain {
             case MemoryPressureScenario.NAME -> MemoryPressureScenario.run(o, stop, http);
             case RaftKvScenario.NAME, RaftKvScenario.HEAVY_NAME, RaftKvScenario.COUNTER_NAME ->
                 RaftKvScenario.run(o, stop);
+            case RaftMemoryPressureScenario.NAME -> RaftMemoryPressureScenario.run(o, stop);
             case LoadSweepScenario.NAME -> LoadSweepScenario.run(o, stop, http);
             case CollectionRateScenario.NAME -> CollectionRateScenario.run(o, stop, http);
             case GrpcClusterScenario.NAME -> GrpcClusterRunner.run(o, stop, http);

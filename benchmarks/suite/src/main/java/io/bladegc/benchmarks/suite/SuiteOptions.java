@@ -20,6 +20,8 @@ import picocli.CommandLine.Parameters;
  * @param scenario       the scenario: {@value HttpClusterScenario#NAME}, {@value SingleNodeScenario#NAME},
  *                       {@value MemoryPressureScenario#NAME}, {@value RaftKvScenario#NAME},
  *                       {@value RaftKvScenario#HEAVY_NAME}, {@value RaftKvScenario#COUNTER_NAME},
+ *                       {@value RaftMemoryPressureScenario#NAME} (rate searches, see
+ *                       {@link RaftMemoryPressureScenario}),
  *                       {@value LoadSweepScenario#NAME} (windows of its own,
  *                       see {@link LoadSweepScenario}), {@value CollectionRateScenario#NAME} or
  *                       {@value GrpcClusterScenario#NAME}
@@ -48,7 +50,7 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
     /** The scenarios, by name. */
     public static final List<String> SCENARIOS = List.of(HttpClusterScenario.NAME, SingleNodeScenario.NAME,
         MemoryPressureScenario.NAME, RaftKvScenario.NAME, RaftKvScenario.HEAVY_NAME, RaftKvScenario.COUNTER_NAME,
-        LoadSweepScenario.NAME,
+        RaftMemoryPressureScenario.NAME, LoadSweepScenario.NAME,
         CollectionRateScenario.NAME, GrpcClusterScenario.NAME);
     /** The scenarios that run only the arms {@code --arms} names. */
     static final List<String> ARM_SCENARIOS = List.of(HttpClusterScenario.NAME, RaftKvScenario.NAME,
