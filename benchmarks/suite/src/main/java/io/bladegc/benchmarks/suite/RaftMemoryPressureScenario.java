@@ -44,7 +44,9 @@ final class RaftMemoryPressureScenario {
     static final double RESOLUTION = 1.15;
     /** The footprint cluster's heap: room for the store, so that nothing but the forced collection compacts it. */
     static final String FOOTPRINT_HEAP = "2g";
-    private static final Pattern FULL = Pattern.compile("Pause Full \\(System\\.gc\\(\\)\\) \\d+M->(\\d+)M");
+    /** A forced full collection in a GC log: {@code jcmd GC.run}'s ("Diagnostic Command") or {@code System.gc()}'s. */
+    private static final Pattern FULL = Pattern.compile(
+        "Pause Full \\((?:Diagnostic Command|System\\.gc\\(\\))\\) \\d+M->(\\d+)M");
 
     private RaftMemoryPressureScenario() {
     }
@@ -179,7 +181,7 @@ final class RaftMemoryPressureScenario {
                 most = Math.max(most, afterFullCollection(Files.readString(p.gcLog())));
             }
             if (most <= 0) {
-                throw new IOException("no `Pause Full (System.gc())` line in the footprint cluster's GC logs");
+                throw new IOException("no forced `Pause Full` line in the footprint cluster's GC logs");
             }
             return most;
         } finally {
@@ -187,7 +189,7 @@ final class RaftMemoryPressureScenario {
         }
     }
 
-    /** @return the heap after the last {@code System.gc()} full collection in {@code gcLog}, MiB; -1 when none */
+    /** @return the heap after the last forced full collection in {@code gcLog} ({@link #FULL}), MiB; -1 when none */
     static long afterFullCollection(String gcLog) {
         Matcher m = FULL.matcher(gcLog);
         long after = -1;

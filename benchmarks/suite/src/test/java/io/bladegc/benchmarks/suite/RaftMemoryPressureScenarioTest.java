@@ -14,7 +14,7 @@ class RaftMemoryPressureScenarioTest {
             [1.002s][info][gc] GC(3) Pause Young (Normal) (G1 Evacuation Pause) 120M->80M(2048M) 12.301ms
             [9.115s][info][gc] GC(7) Pause Full (System.gc()) 900M->455M(2048M) 812.552ms
             [9.200s][info][gc] GC(8) Pause Young (Normal) (G1 Evacuation Pause) 500M->470M(2048M) 20.000ms
-            [12.31s][info][gc] GC(9) Pause Full (System.gc()) 620M->431M(2048M) 640.100ms
+            [12.31s][info][gc] GC(9) Pause Full (Diagnostic Command) 620M->431M(2048M) 640.100ms
             """;
         assertThat(RaftMemoryPressureScenario.afterFullCollection(log)).isEqualTo(431);
         assertThat(RaftMemoryPressureScenario.afterFullCollection("[0.1s][info][gc] Using G1")).isEqualTo(-1);
