@@ -99,6 +99,9 @@ final class RaftMemoryPressureScenario {
      */
     static boolean run(SuiteOptions o, StopOnExit stop) throws Exception {
         RaftKvWorkload workload = RaftKvWorkload.heavy(o.quick());
+        // the machine as it was at the start (its load, its floor), before any peer ran
+        String header = SuiteReport.header(NAME, o, System.getProperty("java.version") + " (runs the load and every"
+            + " peer but genzgc's)");
         Path java = ClusterSpec.currentJava();
         Optional<JavaInstallation> newer = JavaInstallation.find(o.jvmDir(), 21);
         long footprint = footprint(java, o, workload, stop);
@@ -116,8 +119,7 @@ final class RaftMemoryPressureScenario {
                 rows.add(search(o, arm, ratio, heapMib, workload, stop));
             }
         }
-        String header = SuiteReport.header(NAME, o, System.getProperty("java.version") + " (runs the load and every"
-            + " peer but genzgc's)") + String.format(Locale.ROOT, "- live footprint: %,d MiB per peer (heap after"
+        header += String.format(Locale.ROOT, "- live footprint: %,d MiB per peer (heap after"
             + " `jcmd GC.run` in a G1 cluster with %s heaps, preloaded with %s)%n- genzgc: %s%n%n", footprint,
             FOOTPRINT_HEAP, workload.describe(), newer.map(j -> "JDK " + j.version() + " at " + j.java())
                 .orElse("skipped, no JDK 21 or newer under " + o.jvmDir()));
