@@ -28,7 +28,7 @@
 #   benchmarks/run.sh raft-memory-pressure    paper 001 on Raft: per heap ratio (8, 2, 1.25 x the live footprint of
 #                                             raft-kv-heavy's store) and arm (G1, generational ZGC on a JDK 21+,
 #                                             Blade on G1, Blade on Parallel) the highest rate with p99 < 20 ms, from
-#                                             50 requests/s (about 60 minutes)
+#                                             50 requests/s (about 40 minutes)
 #   benchmarks/run.sh load-sweep              G1 alone and Blade from moderate load to past saturation: per arm one
 #                                             cluster, closed loop with wrk (16 connections, 30 s), then open-loop
 #                                             windows at 25-110 % of G1's closed-loop throughput, each after 10 s of
