@@ -155,23 +155,8 @@ class UpcallTest {
         BladeNode node = Blade.startNode(BladeOptions.defaults());
         BlockingQueue<GcRequest> requests = new LinkedBlockingQueue<>();
         long leftBefore = nodeStat("LeftToJvm");
-        node.register(new GcHandler() { // as a Raft peer's: its peers' edens fill in step with its own
-            @Override
-            public GcDecision onGcRequest(GcRequest request) {
-                requests.add(request);
-                return GcDecision.DEFER;
-            }
-
-            @Override
-            public long scheduleLeadNanos() {
-                return TimeUnit.HOURS.toNanos(1);
-            }
-
-            @Override
-            public boolean leavesUnplannableToJvm() {
-                return false;
-            }
-        });
+        // as a Raft peer's: its peers' edens fill in step with its own
+        node.register(deferring(requests::add, () -> TimeUnit.HOURS.toNanos(1), false));
         GcRequest request = allocateUntil(requests);
         assertThat(request).as("an upcall within 30 s").isNotNull();
         assertThat(request.remainingBytes()).as("asked for with about half of eden still free, not at once: %s",
@@ -182,6 +167,13 @@ class UpcallTest {
     /** @return a handler that hands each request to {@code sink}, defers, and needs {@code lead} ns before it drains */
     private static GcHandler deferring(java.util.function.Consumer<GcRequest> sink,
                                        java.util.function.LongSupplier lead) {
+        return deferring(sink, lead, true);
+    }
+
+    /** @return {@link #deferring(java.util.function.Consumer, java.util.function.LongSupplier)}, saying {@code leaves}
+     *     of collections it cannot plan ({@link GcHandler#leavesUnplannableToJvm()}) */
+    private static GcHandler deferring(java.util.function.Consumer<GcRequest> sink,
+                                       java.util.function.LongSupplier lead, boolean leaves) {
         return new GcHandler() {
             @Override
             public GcDecision onGcRequest(GcRequest request) {
@@ -192,6 +184,11 @@ class UpcallTest {
             @Override
             public long scheduleLeadNanos() {
                 return lead.getAsLong();
+            }
+
+            @Override
+            public boolean leavesUnplannableToJvm() {
+                return leaves;
             }
         };
     }
