@@ -79,10 +79,7 @@ final class ChannelNode implements BladeNode {
                     () -> handler.leavesUnplannableToJvm() ? 1 : 0});
         } else if (registerWithLead != null) { // a node from a Blade before the preparation's lead: one lead, capped
             registerWithLead.accept(f, handler == null ? null
-                : () -> {
-                    long p = handler.preparationLeadNanos();
-                    return p == GcHandler.LEAVE_YOUNG_TO_JVM ? p : handler.scheduleLeadNanos() + p;
-                });
+                : () -> handler.scheduleLeadNanos() + handler.preparationLeadNanos());
         } else { // a node from a Blade without it: the handler's schedule lead is not asked
             register.accept(f);
         }

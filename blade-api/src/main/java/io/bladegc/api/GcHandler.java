@@ -8,13 +8,6 @@ package io.bladegc.api;
 @FunctionalInterface
 public interface GcHandler {
     /**
-     * The {@link #preparationLeadNanos()} of a handler that would hide the node's next young collection only at a cost
-     * above its pause, a pause too long to force (a Raft leader whose hand-offs are felt longer than its pauses): the
-     * node leaves its young collections to the JVM, which pauses as it would without Blade, and asks for none.
-     */
-    long LEAVE_YOUNG_TO_JVM = Long.MAX_VALUE;
-
-    /**
      * @param request what is coming
      * @return {@link GcDecision#COLLECT_NOW}, or {@link GcDecision#DEFER} to call {@link BladeNode#startGc(long)} later
      */
@@ -36,8 +29,7 @@ public interface GcHandler {
      * raises its upcalls that much earlier as well. Unlike {@link #scheduleLeadNanos()}, this part is added even when
      * the node's lead is already held to half its eden (a node asks no earlier than that, so as not to collect a nearly
      * empty eden again and again): it is a one-off, and without it a leader's JVM collects during its hand-off. The
-     * same contract as {@link #scheduleLeadNanos()}. {@link #LEAVE_YOUNG_TO_JVM} when hiding a young collection
-     * would not pay now. Default: 0.
+     * same contract as {@link #scheduleLeadNanos()}. Default: 0.
      */
     default long preparationLeadNanos() {
         return 0;

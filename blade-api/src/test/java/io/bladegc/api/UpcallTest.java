@@ -164,42 +164,6 @@ class UpcallTest {
         assertThat(nodeStat("LeftToJvm") - leftBefore).as("collections left to the JVM").isZero();
     }
 
-    @Test
-    void aHandlerWhosePreparationWouldNotPayHasItsYoungCollectionsLeftToTheJvm() throws Exception {
-        BladeNode node = Blade.startNode(BladeOptions.defaults());
-        BlockingQueue<GcRequest> requests = new LinkedBlockingQueue<>();
-        long leftBefore = nodeStat("LeftToJvm");
-        long escapedBefore = nodeStat("Escaped");
-        GcHandler planned = deferring(requests::add, () -> 0, false); // a Raft leader's: it never leaves unplannable ones
-        node.register(new GcHandler() {
-            @Override
-            public GcDecision onGcRequest(GcRequest request) {
-                return planned.onGcRequest(request);
-            }
-
-            @Override
-            public long preparationLeadNanos() {
-                return LEAVE_YOUNG_TO_JVM;
-            }
-
-            @Override
-            public boolean leavesUnplannableToJvm() {
-                return false;
-            }
-        });
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (nodeStat("LeftToJvm") - leftBefore < 2 && System.nanoTime() < deadline) {
-            for (int i = 0; i < 64; i++) {
-                sink = new byte[1024];
-            }
-            Thread.sleep(0, 500_000);
-        }
-        assertThat(nodeStat("LeftToJvm") - leftBefore).as("young collections left to the JVM within 30 s")
-            .isGreaterThanOrEqualTo(2);
-        assertThat(requests).as("no young upcall").allMatch(r -> r.generation() != Generation.YOUNG);
-        assertThat(nodeStat("Escaped") - escapedBefore).as("a collection left to the JVM is not an escape").isZero();
-    }
-
     /** @return a handler that hands each request to {@code sink}, defers, and needs {@code lead} ns before it drains */
     private static GcHandler deferring(java.util.function.Consumer<GcRequest> sink,
                                        java.util.function.LongSupplier lead) {

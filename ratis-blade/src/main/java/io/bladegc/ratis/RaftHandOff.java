@@ -1,6 +1,5 @@
 package io.bladegc.ratis;
 
-import io.bladegc.api.GcHandler;
 import io.bladegc.api.GcRequest;
 import io.bladegc.api.Generation;
 import io.bladegc.api.grant.Preparation;
@@ -8,7 +7,6 @@ import io.bladegc.api.grant.Prepared;
 import io.bladegc.api.grant.RecentLongest;
 import io.bladegc.api.grant.RecentPauses;
 import java.io.IOException;
-import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.Locale;
 import org.apache.ratis.protocol.RaftGroupId;
@@ -16,42 +14,35 @@ import org.apache.ratis.protocol.RaftGroupId;
 /**
  * A Raft peer's step under its grant, right before it drains and collects (BLADE section 4.2, figure 5): a leader
  * either hands off every group it leads on this server ({@link LeadershipHandoff}), so that it collects as a follower,
- * or collects in place, or leaves the collection to the JVM, whichever costs its clients least. A follower has nothing
- * to do.
+ * or collects in place, whichever costs its clients less. A follower has nothing to do.
  *
- * <p><b>Hide only where it pays.</b> With {@link RaftBladeOptions.HandOff#MEASURED} (the default) a leader weighs this
- * JVM's pauses of the coming generation ({@link RecentPauses}: every collection's, the JVM's own and those before
- * arming too) against its own recent hand-offs, each timed from the transfer's start until the successor served
- * ({@link LeadershipHandoff#awaitSuccessorReady}), which is what clients feel, not until the step-down. It hands off
- * when
+ * <p><b>Hide only where it pays.</b> With {@link RaftBladeOptions.HandOff#MEASURED} (the default) a leader collects in
+ * place when
  * <ul>
- *   <li>fewer than {@value #MIN_PAUSES} such pauses were seen: nothing says the pause is safe;</li>
- *   <li>or the longest of the last {@value RecentPauses#WINDOW}, each weighed {@value #AGING} for every newer one and
- *       halved for every {@value RecentPauses#HALF_LIFE_SECONDS} s it came before the newest
- *       ({@link RecentPauses#agedLongest}), reaches the shortest election timeout: followers would elect another
- *       leader while this one pauses, and clients would wait for the election too;</li>
- *   <li>or its clients would wait less for a hand-off than for the pause: the {@value #COST_QUANTILE} quantile of this
- *       peer's last {@value #HAND_OFFS_KEPT} hand-offs (before any was timed, {@link #FIRST_HAND_OFF}: what a cold one
- *       takes at worst) under that of the pauses, aged alike ({@link RecentPauses#agedQuantile}).</li>
+ *   <li>at least {@value #MIN_PAUSES} pauses of that generation were seen in this JVM (every collection's, the JVM's
+ *       own and those before arming too: {@link RecentPauses}), and the longest of the last
+ *       {@value RecentPauses#WINDOW}, each weighed {@value #AGING} for every newer one and halved for every
+ *       {@value RecentPauses#HALF_LIFE_SECONDS} s it came before the newest ({@link RecentPauses#agedLongest}), is
+ *       under {@value #IN_PLACE_SHARE} of the shortest election timeout: a Ratis leader heartbeats every half
+ *       election timeout when idle, so a follower then hears from it within the timeout, with room for a late
+ *       wake-up (a longer pause risks an election: clients would wait for it);</li>
+ *   <li>and its clients would wait less for the pause than for a hand-off: the {@value #COST_QUANTILE} quantile of
+ *       those pauses, aged alike ({@link RecentPauses#agedQuantile}), against the same quantile of this peer's last
+ *       {@value #HAND_OFFS_KEPT} hand-offs, each timed from the transfer's start until the successor served
+ *       ({@link LeadershipHandoff#awaitSuccessorReady}), which is what clients feel, not until the step-down. Before
+ *       any hand-off was timed a pause that is safe is taken in place: that is what the JVM would do without
+ *       Blade.</li>
  * </ul>
- * Otherwise hiding would not pay. Where the longest aged pause is under {@value #IN_PLACE_SHARE} of the election
- * timeout (a Ratis leader heartbeats every half election timeout when idle, so a follower then hears from it within
- * the timeout, with room for a late wake-up) it collects in place, still under the grant, drained. A longer one Blade
- * does not force: it leaves the leader's young collections to the JVM, which pauses it as it would without Blade
- * (raft-kv-heavy on G1: pauses of 60-140 ms against hand-offs felt for 100 ms at the median and up to 1.4 s); then its
- * lead ({@link #leadNanos}) is {@link io.bladegc.api.GcHandler#LEAVE_YOUNG_TO_JVM}, and the node asks for no young
- * collection. Never either with {@link RaftBladeOptions.HandOff#ALWAYS}. Each decision's two numbers go into its GC
- * event's line and the holder counts them ({@code HandOffs}, {@code InPlace}, {@code LeftToJvm}); a leader that starts
- * or stops leaving its young collections to the JVM says so at INFO, with the numbers.
+ * Otherwise it hands off; never with {@link RaftBladeOptions.HandOff#ALWAYS} in place. Each decision's two numbers
+ * go into its GC event's line, and the holder counts them ({@code HandOffs}, {@code InPlace}).
  *
- * <p>While it leads and would hand off its next young collection, its lead is the longest of its last hand-offs (all
- * groups of one collection together), or {@link #FIRST_HAND_OFF} before one was timed: the watcher asks that much
- * earlier, so that the JVM does not collect on its own while the leader hands off.
+ * <p>While it leads and its young pauses would not be taken in place, its lead ({@link #leadNanos}) is the longest of
+ * its last hand-offs (all groups of one collection together), or {@link #FIRST_HAND_OFF} before one was timed: the
+ * watcher asks that much earlier, so that the JVM does not collect on its own while the leader hands off.
  *
  * <p>Not thread-safe: the grant-holder's one thread; {@link #leadNanos} from any thread.
  */
 final class RaftHandOff implements Preparation {
-    private static final System.Logger LOG = System.getLogger(RaftHandOff.class.getName());
     /**
      * Pauses of a generation seen before a leader may collect in place: two, each under the bound, make a pause past
      * the election timeout (2.5 times the bound) unlikely. Counting only the holder's own collections it was 8, which
@@ -89,17 +80,12 @@ final class RaftHandOff implements Preparation {
     private final LeadershipHandoff handoff;
     private final SlotClient slots;
     private final RaftBladeOptions options;
-    /** The shortest election timeout: a pause this long risks an election. */
-    private final long electionTimeoutNanos;
-    /** The longest recent pause that may be forced in place. */
+    /** The longest recent pause that may run in place. */
     private final long inPlaceBoundNanos;
-    /** Whether the last choice for a young collection while leading ({@link #leadNanos}) left it to the JVM. */
-    private boolean leavingYoung;
     private final RecentLongest handOffs = new RecentLongest(HAND_OFFS_KEPT, FIRST_HAND_OFF.toNanos());
 
     RaftHandOff(LeadershipHandoff handoff, SlotClient slots, RaftBladeOptions options) {
-        this.electionTimeoutNanos = handoff.electionTimeoutMinNanos();
-        this.inPlaceBoundNanos = (long) (electionTimeoutNanos * IN_PLACE_SHARE);
+        this.inPlaceBoundNanos = (long) (handoff.electionTimeoutMinNanos() * IN_PLACE_SHARE);
         this.handoff = handoff;
         this.slots = slots;
         this.options = options;
@@ -113,51 +99,39 @@ final class RaftHandOff implements Preparation {
                 return Prepared.NOTHING;
             }
             Choice c = choose(request.generation(), pauses);
-            return switch (c.step()) {
-                case IN_PLACE -> new Prepared(Prepared.Kind.IN_PLACE, c.why(), System.nanoTime() - start);
-                case LEAVE_TO_JVM -> new Prepared(Prepared.Kind.LEFT_TO_JVM, c.why(), System.nanoTime() - start);
-                case HAND_OFF -> handOffAll(start, c.why());
-            };
+            if (c.inPlace()) {
+                return new Prepared(Prepared.Kind.IN_PLACE, c.why(), System.nanoTime() - start);
+            }
+            return handOffAll(start, c.why());
         } catch (IOException e) {
             return new Prepared(Prepared.Kind.FAILED, "hand-off failed: " + e.getMessage(), System.nanoTime() - start);
         }
     }
 
-    /** What a leader does before a collection. */
-    enum Step { HAND_OFF, IN_PLACE, LEAVE_TO_JVM }
-
     /** A leader's choice for one collection, with its numbers. */
-    record Choice(Step step, String why) {
+    record Choice(boolean inPlace, String why) {
     }
 
-    /** @return what a leader does before a pause of {@code generation}, and why (its two numbers); thread-safe */
+    /** @return whether a leader collects a pause of {@code generation} in place, and why (its two numbers) */
     Choice choose(Generation generation, RecentPauses pauses) {
         if (options.handOff() == RaftBladeOptions.HandOff.ALWAYS) {
-            return new Choice(Step.HAND_OFF, "hands off always");
+            return new Choice(false, "hands off always");
         }
         int n = pauses.count(generation);
         if (n < MIN_PAUSES) {
-            return new Choice(Step.HAND_OFF, n + " " + generation + " pauses measured, fewer than " + MIN_PAUSES);
+            return new Choice(false, n + " " + generation + " pauses measured, fewer than " + MIN_PAUSES);
         }
         long longest = pauses.agedLongest(generation, AGING);
-        if (longest >= electionTimeoutNanos) {
-            return new Choice(Step.HAND_OFF, "longest of the last " + n + " " + generation + " pauses " + ms(longest)
-                + " aged, not under the election timeout " + ms(electionTimeoutNanos));
+        if (longest >= inPlaceBoundNanos) {
+            return new Choice(false, "longest of the last " + n + " " + generation + " pauses " + ms(longest)
+                + " aged, not under " + ms(inPlaceBoundNanos) + " (" + IN_PLACE_SHARE + " of the election timeout)");
         }
         long pause = pauses.agedQuantile(generation, COST_QUANTILE, AGING);
-        long timed = handOffs.quantile(COST_QUANTILE);
-        long handOff = timed < 0 ? FIRST_HAND_OFF.toNanos() : timed;
+        long handOff = handOffs.quantile(COST_QUANTILE);
         String numbers = generation + " pause p" + Math.round(COST_QUANTILE * 100) + " aged " + ms(pause)
-            + " (longest aged " + ms(longest) + ") against hand-off " + (timed < 0 ? "none timed yet, taken as "
-            + ms(handOff) : "p" + Math.round(COST_QUANTILE * 100) + " " + ms(handOff));
-        if (handOff < pause) {
-            return new Choice(Step.HAND_OFF, numbers);
-        }
-        if (longest < inPlaceBoundNanos) {
-            return new Choice(Step.IN_PLACE, numbers);
-        }
-        return new Choice(Step.LEAVE_TO_JVM, numbers + "; longest not under " + ms(inPlaceBoundNanos) + " ("
-            + IN_PLACE_SHARE + " of the election timeout), too long to force: left to the JVM");
+            + " (longest aged " + ms(longest) + ") against hand-off " + (handOff < 0 ? "none timed yet"
+            : "p" + Math.round(COST_QUANTILE * 100) + " " + ms(handOff));
+        return handOff >= 0 && handOff < pause ? new Choice(false, numbers) : new Choice(true, numbers);
     }
 
     /**
@@ -197,27 +171,22 @@ final class RaftHandOff implements Preparation {
     }
 
     /**
-     * @return while this peer leads a group: {@link io.bladegc.api.GcHandler#LEAVE_YOUNG_TO_JVM} when it would leave
-     *     its next young collection to the JVM, the longest recent hand-off when it would hand it off, else 0 (a leader
-     *     that collects in place would only collect a less full eden by asking earlier); 0 for a follower. Thread-safe
+     * @return the longest recent hand-off while this peer leads a group and its young pauses would not be taken in
+     *     place, else 0 (a leader that collects in place would only collect a less full eden by asking earlier)
      */
     @Override
-    public synchronized long leadNanos(RecentPauses pauses) {
-        if (!handoff.leadsAny()) {
-            return 0;
-        }
-        Choice c = choose(Generation.YOUNG, pauses);
-        boolean leaves = c.step() == Step.LEAVE_TO_JVM;
-        if (leaves != leavingYoung) {
-            leavingYoung = leaves;
-            LOG.log(Level.INFO, (leaves ? "Blade: this leader leaves its young collections to the JVM: "
-                : "Blade: this leader plans its young collections again: ") + c.why());
-        }
-        return switch (c.step()) {
-            case LEAVE_TO_JVM -> GcHandler.LEAVE_YOUNG_TO_JVM;
-            case HAND_OFF -> handOffs.longest();
-            case IN_PLACE -> 0;
-        };
+    public long leadNanos(RecentPauses pauses) {
+        return handoff.leadsAny() && !safeInPlace(Generation.YOUNG, pauses) ? handOffs.longest() : 0;
+    }
+
+    /**
+     * @return whether this leader's pauses of {@code generation} are measured safe to run in place; thread-safe (the
+     *     watcher's thread asks, for {@link #leadNanos}, without the hand-off's cost, which only the holder's thread
+     *     reads)
+     */
+    private boolean safeInPlace(Generation generation, RecentPauses pauses) {
+        return options.handOff() != RaftBladeOptions.HandOff.ALWAYS && pauses.count(generation) >= MIN_PAUSES
+            && pauses.agedLongest(generation, AGING) < inPlaceBoundNanos;
     }
 
     static String shortId(RaftGroupId g) {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.bladegc.api.BladeNode;
 import io.bladegc.api.GcDecision;
 import io.bladegc.api.GcRequest;
-import io.bladegc.api.GcHandler;
 import io.bladegc.api.Generation;
 import io.bladegc.api.grant.GrantHolder;
 import io.bladegc.api.grant.Prepared;
@@ -135,7 +134,7 @@ class RaftGrantHolderTest {
     }
 
     @Test
-    void aLeaderWhosePausesReachTheElectionTimeoutOrThatMustAlwaysHandOffHandsOff() throws Exception {
+    void aLeaderWhosePausesReachTheInPlaceBoundOrThatMustAlwaysHandOffHandsOff() throws Exception {
         LeaderCase c = leaderCase();
         RaftGroupId app = c.app();
         RaftServer leader = c.leader();
@@ -146,7 +145,7 @@ class RaftGrantHolderTest {
         for (int i = 0; i < RecentPauses.WINDOW - 1; i++) {
             node.paused(Generation.YOUNG, bound / 10);
         }
-        node.paused(Generation.YOUNG, c.electionTimeoutNanos()); // one long pause among short ones
+        node.paused(Generation.YOUNG, bound); // one long pause among short ones
         holder.onGcRequest(request(1));
         node.awaitCollections(1);
         assertThat(stat(holder, "HandOffs")).as("the longest recent pause, not the typical one").isEqualTo(1);
@@ -163,37 +162,6 @@ class RaftGrantHolderTest {
         assertThat(stat(always, "HandOffs")).as("HandOff.ALWAYS").isEqualTo(1);
         assertThat(stat(always, "InPlace")).isZero();
         assertThat(node2.ledAtCollection).containsOnly(false);
-    }
-
-    @Test
-    void aLeaderWhosePausesAreTooLongToForceAndCheaperThanAHandOffLeavesThemToTheJvm() throws Exception {
-        LeaderCase c = leaderCase();
-        RecordingNode node = c.node();
-        GrantHolder holder = c.holder();
-        for (int i = 0; i < RecentPauses.WINDOW - 1; i++) {
-            node.paused(Generation.YOUNG, c.boundNanos() / 10);
-        }
-        node.paused(Generation.YOUNG, c.boundNanos()); // at the in-place bound, under the election timeout
-        RaftHandOff leading = new RaftHandOff(new LeadershipHandoff(c.leader(), slotGroupId()), c.slots(), OPTIONS);
-        assertThat(leading.leadNanos(holder.pauses())).as("no young collection asked for while it leads")
-            .isEqualTo(GcHandler.LEAVE_YOUNG_TO_JVM);
-
-        holder.onGcRequest(request(1)); // asked all the same (a choice made before the last pause, say)
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (stat(holder, "LeftToJvm") == 0) {
-            assertThat(System.nanoTime()).as("the grant given back, the collection left to the JVM")
-                .isLessThan(deadline);
-            Thread.sleep(20);
-        }
-        assertThat(stat(holder, "HandOffs")).as("no hand-off: before any was timed it counts as %s",
-            RaftHandOff.FIRST_HAND_OFF).isZero();
-        assertThat(stat(holder, "InPlace")).as("a pause at the bound is not forced").isZero();
-        assertThat(node.collections.get()).isZero();
-        assertThat(group.leader(c.app()).getId()).isEqualTo(c.leader().getId());
-        while (!c.slots().view().slots().collecting().isEmpty()) {
-            assertThat(System.nanoTime()).as("the slot given back").isLessThan(deadline);
-            Thread.sleep(20);
-        }
     }
 
     @Test
@@ -271,12 +239,8 @@ class RaftGrantHolderTest {
     }
 
     /** The application group's leader with its holder on a recording node, once the ledger has every peer. */
-    private record LeaderCase(RaftGroupId app, RaftServer leader, SlotClient slots, long electionTimeoutNanos,
+    private record LeaderCase(RaftGroupId app, RaftServer leader, SlotClient slots, long boundNanos,
                               RecordingNode node, GrantHolder holder) {
-        /** @return the longest pause a leader may be forced to take in place */
-        long boundNanos() {
-            return (long) (electionTimeoutNanos * RaftHandOff.IN_PLACE_SHARE);
-        }
     }
 
     private LeaderCase leaderCase() throws Exception {
@@ -285,7 +249,8 @@ class RaftGrantHolderTest {
         SlotClient slots = client();
         awaitMembers(slots, 3);
         RecordingNode node = new RecordingNode(slotGroupId(), leader);
-        return new LeaderCase(app, leader, slots, new LeadershipHandoff(leader, null).electionTimeoutMinNanos(),
+        return new LeaderCase(app, leader, slots,
+            (long) (new LeadershipHandoff(leader, null).electionTimeoutMinNanos() * RaftHandOff.IN_PLACE_SHARE),
             node, holder(leader, node, slots, OPTIONS));
     }
 

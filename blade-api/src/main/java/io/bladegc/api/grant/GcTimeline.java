@@ -28,14 +28,12 @@ record GcTimeline(String label, GcRequest request, String path, Prepared prepare
     /**
      * @return the log line, e.g. {@code Blade GC #12 YOUNG granted (epoch 7): T_schedule 1.2 ms, T_trailers 0.3 ms,
      *     T_gc 6.1 ms (COLLECTED), T_notify 0.4 ms; released}; a hand-off adds {@code T_handoff 40.1 ms (...)} after
-     *     T_schedule, a leader's choice to collect in place {@code in place (...)}, or to leave the collection to the
-     *     JVM {@code left to the JVM (...)}
+     *     T_schedule, a leader's choice to collect in place {@code in place (...)}
      */
     String line() {
         String prepare = switch (prepared.kind()) {
             case NOTHING -> "";
             case IN_PLACE -> "in place (" + prepared.note() + "), ";
-            case LEFT_TO_JVM -> "left to the JVM (" + prepared.note() + "), ";
             case HANDED_OFF, FAILED -> "T_handoff " + ms(prepared.nanos()) + " (" + prepared.note() + "), ";
         };
         return "Blade " + label + "GC #" + request.id() + " " + request.generation() + " " + path + ": T_schedule "

@@ -181,8 +181,7 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
     public Map<String, Object> stats() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("ScheduleLeadMs", scheduleLead.nanos() / 1_000_000);
-        long preparationLead = preparationLeadNanos();
-        m.put("PreparationLeadMs", preparationLead == LEAVE_YOUNG_TO_JVM ? -1 : preparationLead / 1_000_000);
+        m.put("PreparationLeadMs", preparationLeadNanos() / 1_000_000);
         counters.putInto(m);
         m.put("LastEvent", lastEvent);
         return m;
@@ -346,12 +345,11 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         switch (prepared.kind()) {
             case HANDED_OFF -> counters.handOffs.increment();
             case IN_PLACE -> counters.inPlace.increment();
-            case FAILED, LEFT_TO_JVM -> {
-                boolean failed = prepared.kind() == Prepared.Kind.FAILED;
-                (failed ? counters.handOffFailures : counters.leftToJvm).increment();
+            case FAILED -> {
+                counters.handOffFailures.increment();
                 String note = cancelAtLedger(r.id());
-                emit(failed ? Level.WARNING : Level.INFO, new GcTimeline(label, r, how + ", not collecting under it",
-                    prepared, schedule, -1, -1, -1, null, note + "; the JVM collects on its own"));
+                emit(Level.WARNING, new GcTimeline(label, r, how + ", not collecting under it", prepared, schedule, -1,
+                    -1, -1, null, note + "; the JVM collects on its own"));
                 return;
             }
             case NOTHING -> { }

@@ -29,8 +29,6 @@ final class HolderCounters {
     final LongAdder handOffFailures = new LongAdder();
     /** Leader collections without a hand-off, their pauses measured short enough (Raft). */
     final LongAdder inPlace = new LongAdder();
-    /** Grants given back because the preparation left the collection to the JVM (a Raft leader, hiding not paying). */
-    final LongAdder leftToJvm = new LongAdder();
     /** Requests moved earlier, once, after one that queued behind another node's collection. */
     final LongAdder shifts = new LongAdder();
     /** Young requests that offered a full collection in their place. */
@@ -67,7 +65,6 @@ final class HolderCounters {
         m.put("HandOffs", handOffs.sum());
         m.put("HandOffFailures", handOffFailures.sum());
         m.put("InPlace", inPlace.sum());
-        m.put("LeftToJvm", leftToJvm.sum());
         m.put("Shifts", shifts.sum());
         m.put("FullOffers", fullOffers.sum());
         m.put("FullsInstead", fullsInstead.sum());

@@ -17,17 +17,15 @@ public interface Preparation {
     /**
      * @param request the collection about to run under the grant (the full one when the grant took the offer)
      * @param pauses  this JVM's recent pauses, as the holder measured them
-     * @return what was done; {@link Prepared.Kind#FAILED} and {@link Prepared.Kind#LEFT_TO_JVM} mean: give the grant
-     *     back, do not collect
+     * @return what was done; {@link Prepared.Kind#FAILED} means: give the grant back, do not collect
      */
     Prepared prepare(GcRequest request, RecentPauses pauses);
 
     /**
      * @param pauses this JVM's recent pauses, as the holder measured them
      * @return how long {@link #prepare} would take if called now, nanoseconds, which the node adds to its lead time:
-     *     a Raft leader's recent hand-offs, 0 for a follower, {@link io.bladegc.api.GcHandler#LEAVE_YOUNG_TO_JVM} when
-     *     a young collection's would not pay. Default 0. Called on the node's watcher thread at every sample: cheap,
-     *     and safe beside the holder's thread.
+     *     a Raft leader's recent hand-offs, 0 for a follower. Default 0. Called on the node's watcher thread at every
+     *     sample: cheap, and safe beside the holder's thread.
      */
     default long leadNanos(RecentPauses pauses) {
         return 0;

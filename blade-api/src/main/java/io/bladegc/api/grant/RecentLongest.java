@@ -7,8 +7,8 @@ import java.util.Arrays;
  * recent worst case and forgets it once as many better ones followed, or ({@link #longestSince}) once it is old:
  * {@link ScheduleLead} keeps one for the waits for a grant, a Raft peer's hand-off for its hand-offs.
  *
- * <p>Thread-safe: one writer ({@link #add}), any number of readers ({@link #longest()} without a
- * lock, {@link #longestSince} and {@link #quantile} with one).
+ * <p>Thread-safe: one writer ({@link #add}, {@link #quantile}), any number of readers ({@link #longest()} without a
+ * lock, {@link #longestSince} with one).
  */
 public final class RecentLongest {
     private final long[] recent;
@@ -73,9 +73,9 @@ public final class RecentLongest {
 
     /**
      * @param fraction in (0, 1]: 0.5 the median, 1 the longest
-     * @return the recent value at that fraction of their distribution, -1 before any
+     * @return the recent value at that fraction of their distribution, -1 before any; on the writer's thread
      */
-    public synchronized long quantile(double fraction) {
+    public long quantile(double fraction) {
         return quantile(recent, count, fraction); // the first count slots are the values until the window is full
     }
 

@@ -388,8 +388,7 @@ final class HeapWatcher {
         long own = ownLeadNanos.getAsLong() + lateWakeUps.value();
         long schedule = scheduleLeadNanos.getAsLong();
         long preparation = preparationLeadNanos.getAsLong();
-        long needed = Math.min(Math.min(own + schedule, fillNanos / 2) + Math.min(preparation, fillNanos),
-            fillNanos / 4 * 3);
+        long needed = Math.min(Math.min(own + schedule, fillNanos / 2) + preparation, fillNanos / 4 * 3);
         if (lead <= needed && freshSamples >= 2) {
             long oldFree = layout.oldFree();
             long promoted = promotedPerYoung;

@@ -135,12 +135,6 @@ public final class LocalNode implements StartedNode {
         return handlerSays(GcHandler::preparationLeadNanos);
     }
 
-    /** @return the lead needed with the preparation's (none while young collections are left to the JVM) */
-    private long totalLeadNanos() {
-        long p = preparationLeadNanos();
-        return neededLeadNanos() + (p == GcHandler.LEAVE_YOUNG_TO_JVM ? 0 : p);
-    }
-
     /** @return the registered handler's answer to {@code question}; 0 when it fails to say, or there is none */
     private long handlerSays(ToLongFunction<GcHandler> question) {
         GcHandler h = handler;
@@ -162,13 +156,8 @@ public final class LocalNode implements StartedNode {
         if (!armed() || outstanding.get() != null || layout.collectionCount() != p.collectionsSeen()) {
             return; // the last: the JVM collected since the sample, so the prediction is moot
         }
-        if (p.generation() == Generation.YOUNG && preparationLeadNanos() == GcHandler.LEAVE_YOUNG_TO_JVM) {
-            leaveToJvm(p, "its handler says hiding it would cost more than its pause, which is too long to force (a Raft"
-                + " leader whose hand-offs are felt longer than its pauses): the JVM collects as it would without Blade");
-            return;
-        }
         if (p.leaveReason() != null && handlerSays(h -> h.leavesUnplannableToJvm() ? 1 : 0) != 0) {
-            leaveToJvm(p, p.leaveReason());
+            leaveToJvm(p);
             return;
         }
         if (p.fullReason() != null) {
@@ -181,17 +170,17 @@ public final class LocalNode implements StartedNode {
     }
 
     /**
-     * Leaves the coming young collection to the JVM: planning it would cost more than it hides ({@code why}, e.g.
+     * Leaves the coming young collection to the JVM: planning it would cost more than it hides (see
      * {@link HeapWatcher.Prediction#leaveReason()}). Counted and told once per collection, at INFO for the first few.
      */
-    private void leaveToJvm(HeapWatcher.Prediction p, String why) {
+    private void leaveToJvm(HeapWatcher.Prediction p) {
         long before = leftAt.getAndSet(p.collectionsSeen());
         if (before == p.collectionsSeen()) {
             return; // told on an earlier sample of this cycle
         }
         counters.leftToJvm.increment();
         LOG.log(counters.leftToJvm.sum() <= LEFT_AT_INFO ? Level.INFO : Level.DEBUG,
-            () -> "Blade: leaving the next young collection to the JVM: " + why);
+            () -> "Blade: leaving the next young collection to the JVM: " + p.leaveReason());
     }
 
     @Override
@@ -470,7 +459,7 @@ public final class LocalNode implements StartedNode {
                 + "lead time=%d ms "
                 + "(drain %d ms + margin %d ms + a sample's wait of %.1f ms; heap read every %d ms, faster near the trigger)",
             layout.kind().displayName(), layout.beanNames(), layout.maxHeap() >> 20, layout.edenCapacity() >> 20,
-            mode(), totalLeadNanos() / 1_000_000,
+            mode(), (neededLeadNanos() + preparationLeadNanos()) / 1_000_000,
             drainSequence.drainEstimateNanos() / 1_000_000,
             options.margin().toMillis(), nearSampleNanos() / 1e6, options.sampleInterval().toMillis());
     }
@@ -486,7 +475,7 @@ public final class LocalNode implements StartedNode {
         m.put("GateUsers", gateUsers.get());
         m.put("AllocationRate", watcher.allocationRate());
         m.put("LeadTimeMs", Math.min(watcher.lastLeadNanos(), Long.MAX_VALUE / 2) / 1_000_000);
-        m.put("NeededLeadMs", totalLeadNanos() / 1_000_000);
+        m.put("NeededLeadMs", (neededLeadNanos() + preparationLeadNanos()) / 1_000_000);
         m.put("PauseNanos", pauseNanos.get());
         counters.putInto(m);
         m.put("GcBeans", layout.gcBeans().stream().map(b -> b.getName()).toArray(String[]::new));
