@@ -163,8 +163,8 @@ public final class RaftBlade implements AutoCloseable {
         holder.start();
         String policy = QuorumPolicy.of(appGroup.getPeers().size(), options.lease(), options.memberTimeout())
             .toString();
-        Arming arming = new Arming(node.get(), holder, () -> slots.view().slots().members(), self, slotGroup, policy,
-            LOG);
+        Arming arming = new Arming(node.get(), holder, holder::overtaken, () -> slots.view().slots().members(), self,
+            slotGroup, policy, LOG, System::nanoTime);
         arming.observe();
         heartbeats.scheduleWithFixedDelay(arming::check, ARMING_CHECK_MILLIS, ARMING_CHECK_MILLIS,
             TimeUnit.MILLISECONDS);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bladegc.api.GcDecision;
 import io.bladegc.api.GcHandler;
+import io.bladegc.api.grant.GrantHolder;
 import java.io.IOException;
 import java.util.List;
 import java.util.ResourceBundle;
@@ -26,13 +27,16 @@ class ArmingTest {
     private final RecordingNode node = new RecordingNode(null, null);
     private final AtomicReference<Set<String>> members = new AtomicReference<>(Set.of("n1", "n2"));
     private final Lines log = new Lines();
-    private final Arming arming = new Arming(node, HOLDER, () -> {
+    private final AtomicReference<GrantHolder.Overtaken> overtaken =
+        new AtomicReference<>(new GrantHolder.Overtaken(0, 0));
+    private final AtomicLong clock = new AtomicLong();
+    private final Arming arming = new Arming(node, HOLDER, overtaken::get, () -> {
         Set<String> m = members.get();
         if (m == null) {
             throw new IOException("no leader");
         }
         return m;
-    }, "n1", SLOT_GROUP, "1 of 3", log);
+    }, "n1", SLOT_GROUP, "1 of 3", log, clock::get);
 
     @Test
     void armsAtTheJvmsFirstCollectionAfterTheSlotGroupIsCompleteWhenEdenLeavesNoRoom() {
@@ -79,7 +83,8 @@ class ArmingTest {
     void armsAtOnceWhenTheJvmsCollectionCountIsUnknown() {
         RecordingNode unknown = new RecordingNode(null, null);
         unknown.collections.set(-1); // as a node without the collectors' MXBeans answers
-        Arming a = new Arming(unknown, HOLDER, () -> Set.of("n1", "n2", "n3"), "n1", SLOT_GROUP, "1 of 3", log);
+        Arming a = new Arming(unknown, HOLDER, overtaken::get, () -> Set.of("n1", "n2", "n3"), "n1", SLOT_GROUP,
+            "1 of 3", log, clock::get);
         a.observe();
         a.check();
         assertThat(unknown.registered).isSameAs(HOLDER);
@@ -106,6 +111,48 @@ class ArmingTest {
         arming.check();
         assertThat(node.registered).isSameAs(HOLDER);
         assertThat(log.lines.get(1)).contains("the JVM allocates too little to predict its next collection");
+    }
+
+    @Test
+    void aPeerWhoseJvmOvertakesMostOfItsRequestsStandsAsideLongerEachTimeThenArmsAgain() {
+        arming.observe();
+        members.set(Set.of("n1", "n2", "n3"));
+        overtaken.set(new GrantHolder.Overtaken(3, 40)); // before arming: not counted
+        arming.check();
+        assertThat(node.registered).isSameAs(HOLDER);
+
+        overtaken.set(new GrantHolder.Overtaken(3 + Arming.ASIDE_OVERTAKEN, 40 + Arming.ASIDE_OVERTAKEN));
+        arming.check();
+        assertThat(node.registered).as("as many planned as overtaken: still planning").isSameAs(HOLDER);
+        overtaken.set(new GrantHolder.Overtaken(3 + Arming.ASIDE_OVERTAKEN + 1, 40 + Arming.ASIDE_OVERTAKEN));
+        clock.addAndGet(5_000_000_000L);
+        arming.check();
+        assertThat(node.registered).as("overtaken more than planned").isNotSameAs(HOLDER);
+        assertThat(log.lines.get(2)).isEqualTo("Blade raft n1: standing aside for 120 s: the JVM collected on its own"
+            + " before 9 of its requests in the 5 s since it armed, while 8 collections ran under grants; the slot"
+            + " group cannot keep this peer's collections apart at this rate, and planning them costs more than the"
+            + " collector alone; the JVM collects as it decides until then");
+
+        clock.addAndGet(Arming.FIRST_ASIDE.toNanos() - 1);
+        arming.check();
+        assertThat(node.registered).as("within its time aside").isNotSameAs(HOLDER);
+        clock.incrementAndGet();
+        arming.check();
+        assertThat(node.registered).as("armed again, as at start").isSameAs(HOLDER);
+
+        overtaken.set(new GrantHolder.Overtaken(100, 48));
+        arming.check();
+        assertThat(log.lines.get(4)).as("the second time twice as long").contains("standing aside for 240 s");
+    }
+
+    @Test
+    void aPeerWhoseJvmOvertakesAFewRequestsKeepsPlanning() {
+        arming.observe();
+        members.set(Set.of("n1", "n2", "n3"));
+        arming.check();
+        overtaken.set(new GrantHolder.Overtaken(Arming.ASIDE_OVERTAKEN - 1, 0));
+        arming.check();
+        assertThat(node.registered).isSameAs(HOLDER);
     }
 
     /** Collects what is logged. */

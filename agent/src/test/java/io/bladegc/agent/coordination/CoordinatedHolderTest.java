@@ -367,6 +367,7 @@ class CoordinatedHolderTest {
         assertThat(node.drains).isEmpty();
         assertThat(fake.calls("release")).isEmpty();
         assertThat(stat("Cancels")).isEqualTo(1);
+        assertThat(stat("Overtaken")).isEqualTo(1);
         assertThat(stat("QueuedWaits")).isEqualTo(1);
         await().until(() -> !events().isEmpty());
         assertThat(events().get(0)).contains("cancelled (the JVM collected on its own while queued at position 1)",
@@ -442,6 +443,7 @@ class CoordinatedHolderTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> fake.calls("cancel").size() == 1);
         assertThat(node.drains).isEmpty();
         assertThat(stat("Cancels")).isEqualTo(1);
+        assertThat(stat("Overtaken")).as("collected before the grant arrived").isEqualTo(1);
     }
 
     @Test

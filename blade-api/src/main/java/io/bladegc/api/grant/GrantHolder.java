@@ -177,6 +177,24 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         return pauses;
     }
 
+    /**
+     * @return how many of this holder's requests the JVM overtook (it collected on its own while the node asked,
+     *     queued, waited for the grant or prepared), and how many collections ran under grants, since it started;
+     *     thread-safe
+     */
+    public Overtaken overtaken() {
+        return new Overtaken(counters.overtaken.sum(), counters.collections.sum());
+    }
+
+    /**
+     * Requests the JVM overtook against collections planned (see {@link #overtaken()}). Immutable.
+     *
+     * @param overtaken requests the JVM collected before
+     * @param collected collections that ran under a grant
+     */
+    public record Overtaken(long overtaken, long collected) {
+    }
+
     /** @return the counters, the schedule lead and the last event's line; JDK types only */
     public Map<String, Object> stats() {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -268,6 +286,7 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
                 watcher.await(port.acquire(r.id(), lead, fullPause, waitMillis(lead)), () -> collectedSince(p));
             if (w.collected()) {
                 scheduleLead.overtaken(since(p));
+                counters.overtaken.increment();
                 if (polls > 0) {
                     leaveStep();
                 }
@@ -333,6 +352,7 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
             + (polls == 1 ? "" : "s")) + (r != asked ? "; in place of the young collection asked for" : "") + ")";
         if (collectedSince(p)) {
             scheduleLead.overtaken(schedule);
+            counters.overtaken.increment();
             cancel(p, Prepared.NOTHING, "the JVM collected on its own before the grant (epoch " + grant.epoch()
                 + ") arrived");
             return;
@@ -384,7 +404,8 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         DrainedCollection d;
         try {
             d = node.drainAndCollect(r.id(), r.generation(), collectBy);
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException e) { // the JVM collected meanwhile (a hand-off takes its time), so the node
+            counters.overtaken.increment(); // moved on to a newer request
             cancel(p, prepared, "the request was superseded before the drain");
             return;
         }

@@ -19,6 +19,8 @@ final class HolderCounters {
     final LongAdder failOpens = new LongAdder();
     /** GC requests withdrawn at the ledger (the JVM collected on its own first, a fenced grant, re-elected). */
     final LongAdder cancels = new LongAdder();
+    /** GC requests the JVM overtook: it collected on its own while the node asked, queued or waited for the grant. */
+    final LongAdder overtaken = new LongAdder();
     /** Grants not collected under because their lease would end before the collection could end. */
     final LongAdder fenced = new LongAdder();
     /** Releases the ledger refused as stale (the lease had ended). */
@@ -60,6 +62,7 @@ final class HolderCounters {
         m.put("QueuedWaits", queuedWaits.sum());
         m.put("FailOpens", failOpens.sum());
         m.put("Cancels", cancels.sum());
+        m.put("Overtaken", overtaken.sum());
         m.put("Fenced", fenced.sum());
         m.put("StaleReleases", staleReleases.sum());
         m.put("HandOffs", handOffs.sum());
