@@ -26,9 +26,9 @@ import org.apache.ratis.protocol.RaftPeer;
  * {@code RaftInvariantsIT}). One line when it starts observing, one when it is armed with how many collections the JVM
  * ran on its own meanwhile.
  *
- * <p><b>Standing aside.</b> Once armed, a peer whose JVM overtook at least {@value #ASIDE_OVERTAKEN} of its requests
- * (collected on its own while the holder asked, queued or prepared), more than ran under grants, since it armed goes
- * back to observing for {@link #FIRST_ASIDE}, twice as long each time it does so again, at most {@link #LONGEST_ASIDE}:
+ * <p><b>Standing aside.</b> Once armed, a peer whose JVM overtook at least {@value #ASIDE_OVERTAKEN} of its last
+ * requests (collected on its own while the holder asked, queued or prepared), more than ran under grants, goes back
+ * to observing for {@link #FIRST_ASIDE}, twice as long each time it does so again, at most {@link #LONGEST_ASIDE}:
  * the slot group cannot keep its collections apart at this rate, and planning them costs more than the collector
  * alone. On raft-kv-heavy (G1, 1,500,000 keys) the peers' edens filled in 0.1-0.5 s while grants came after up to
  * 1.5 s; asking at half eden doubled their collections (57-96 per peer against G1 alone's 25-39), the cores saturated,
@@ -48,8 +48,12 @@ final class Arming {
      * under 2 s, so that with 2 s here peers armed only at their first collection, 18-31 s after start.
      */
     static final long ROOM_MILLIS = RaftBlade.FIRST_LEAD.toMillis() + 200;
-    /** Requests the JVM must have overtaken since arming, more than collections planned, before a peer stands aside. */
-    static final int ASIDE_OVERTAKEN = 8;
+    /**
+     * Requests the JVM must have overtaken, more than collections planned, among a peer's last requests (up to twice
+     * as many) before it stands aside. With 8 since arming, raft-kv-heavy's peers planned for 4-27 s first, and their
+     * clients waited up to 7.7 s for the backlog.
+     */
+    static final int ASIDE_OVERTAKEN = 4;
     /** How long a peer stands aside the first time. */
     static final Duration FIRST_ASIDE = Duration.ofMinutes(2);
     /** The longest it stands aside; an armed spell this long without standing aside starts again from the first. */
@@ -72,9 +76,9 @@ final class Arming {
     private long collectionsAtComplete = -1;
     /** Guarded by {@code this}. */
     private boolean armed;
-    /** When it armed, and the holder's counts then. Arming thread only. */
+    /** When it armed; the holder's counts when the requests judged began (at arming, then every few). Arming thread. */
     private long armedAt;
-    private GrantHolder.Overtaken atArming;
+    private GrantHolder.Overtaken judgedFrom;
     /** How long it stood aside the last time, zero before; until when it stands aside now. Arming thread only. */
     private Duration aside = Duration.ZERO;
     private long asideUntil;
@@ -163,7 +167,7 @@ final class Arming {
             }
             armed = true;
             armedAt = clock.getAsLong();
-            atArming = overtaken.get();
+            judgedFrom = overtaken.get();
             node.register(holder);
         }
         long own = collectionsAtStart < 0 || collections < 0 ? -1 : collections - collectionsAtStart;
@@ -177,14 +181,17 @@ final class Arming {
     }
 
     /**
-     * Goes back to observing when the JVM overtook at least {@value #ASIDE_OVERTAKEN} requests since arming, more than
-     * ran under grants (see the class comment), and says so.
+     * Goes back to observing when the JVM overtook at least {@value #ASIDE_OVERTAKEN} of the requests judged, more than
+     * ran under grants (see the class comment), and says so; once twice that many were judged, the next ones are.
      */
     private void standAsideIfOvertaken() {
         GrantHolder.Overtaken now = overtaken.get();
-        long over = now.overtaken() - atArming.overtaken();
-        long planned = now.collected() - atArming.collected();
+        long over = now.overtaken() - judgedFrom.overtaken();
+        long planned = now.collected() - judgedFrom.collected();
         if (over < ASIDE_OVERTAKEN || over <= planned) {
+            if (over + planned >= 2 * ASIDE_OVERTAKEN) {
+                judgedFrom = now; // judged enough of them: the next ones are judged on their own
+            }
             return;
         }
         long t = clock.getAsLong();
@@ -198,8 +205,8 @@ final class Arming {
         collectionsAtStart = node.collections();
         node.register(OBSERVE);
         log.log(Level.INFO, "Blade raft " + self + ": standing aside for " + aside.toSeconds() + " s: the JVM collected"
-            + " on its own before " + over + " of its requests in the " + armedFor / 1_000_000_000 + " s since it armed,"
-            + " while " + planned + " collections ran under grants; the slot group cannot keep this peer's collections"
+            + " on its own before " + over + " of its last requests, while " + planned + " collections ran under grants"
+            + " (armed " + armedFor / 1_000_000_000 + " s ago); the slot group cannot keep this peer's collections"
             + " apart at this rate, and planning them costs more than the collector alone; the JVM collects as it"
             + " decides until then");
     }

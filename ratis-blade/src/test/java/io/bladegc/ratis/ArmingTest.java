@@ -124,13 +124,14 @@ class ArmingTest {
         overtaken.set(new GrantHolder.Overtaken(3 + Arming.ASIDE_OVERTAKEN, 40 + Arming.ASIDE_OVERTAKEN));
         arming.check();
         assertThat(node.registered).as("as many planned as overtaken: still planning").isSameAs(HOLDER);
-        overtaken.set(new GrantHolder.Overtaken(3 + Arming.ASIDE_OVERTAKEN + 1, 40 + Arming.ASIDE_OVERTAKEN));
+        overtaken.set(new GrantHolder.Overtaken(3 + 2 * Arming.ASIDE_OVERTAKEN + 1,
+            40 + 2 * Arming.ASIDE_OVERTAKEN - 1));
         clock.addAndGet(5_000_000_000L);
         arming.check();
         assertThat(node.registered).as("overtaken more than planned").isNotSameAs(HOLDER);
         assertThat(log.lines.get(2)).isEqualTo("Blade raft n1: standing aside for 120 s: the JVM collected on its own"
-            + " before 9 of its requests in the 5 s since it armed, while 8 collections ran under grants; the slot"
-            + " group cannot keep this peer's collections apart at this rate, and planning them costs more than the"
+            + " before 5 of its last requests, while 3 collections ran under grants (armed 5 s ago); the slot group"
+            + " cannot keep this peer's collections apart at this rate, and planning them costs more than the"
             + " collector alone; the JVM collects as it decides until then");
 
         clock.addAndGet(Arming.FIRST_ASIDE.toNanos() - 1);
@@ -146,13 +147,22 @@ class ArmingTest {
     }
 
     @Test
-    void aPeerWhoseJvmOvertakesAFewRequestsKeepsPlanning() {
+    void aPeerWhoseJvmOvertakesAFewRequestsKeepsPlanningAndIsJudgedOnItsLastRequests() {
         arming.observe();
         members.set(Set.of("n1", "n2", "n3"));
         arming.check();
         overtaken.set(new GrantHolder.Overtaken(Arming.ASIDE_OVERTAKEN - 1, 0));
         arming.check();
-        assertThat(node.registered).isSameAs(HOLDER);
+        assertThat(node.registered).as("too few overtaken").isSameAs(HOLDER);
+        overtaken.set(new GrantHolder.Overtaken(Arming.ASIDE_OVERTAKEN - 1, 100));
+        arming.check();
+        overtaken.set(new GrantHolder.Overtaken(2 * Arming.ASIDE_OVERTAKEN - 2, 100));
+        arming.check();
+        assertThat(node.registered).as("too few overtaken since").isSameAs(HOLDER);
+        overtaken.set(new GrantHolder.Overtaken(2 * Arming.ASIDE_OVERTAKEN - 1, 100));
+        arming.check();
+        assertThat(node.registered).as("its last requests mostly overtaken, however many were planned before")
+            .isNotSameAs(HOLDER);
     }
 
     /** Collects what is logged. */
