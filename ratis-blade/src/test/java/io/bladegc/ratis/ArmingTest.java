@@ -129,7 +129,7 @@ class ArmingTest {
         clock.addAndGet(5_000_000_000L);
         arming.check();
         assertThat(node.registered).as("overtaken more than planned").isNotSameAs(HOLDER);
-        assertThat(log.lines.get(2)).isEqualTo("Blade raft n1: standing aside for 120 s: the JVM collected on its own"
+        assertThat(log.lines.get(2)).isEqualTo("Blade raft n1: standing aside for 600 s: the JVM collected on its own"
             + " before 5 of its last requests, while 3 collections ran under grants (armed 5 s ago); the slot group"
             + " cannot keep this peer's collections apart at this rate, and planning them costs more than the"
             + " collector alone; the JVM collects as it decides until then");
@@ -143,7 +143,7 @@ class ArmingTest {
 
         overtaken.set(new GrantHolder.Overtaken(100, 48));
         arming.check();
-        assertThat(log.lines.get(4)).as("the second time twice as long").contains("standing aside for 240 s");
+        assertThat(log.lines.get(4)).as("the second time twice as long").contains("standing aside for 1200 s");
     }
 
     @Test
