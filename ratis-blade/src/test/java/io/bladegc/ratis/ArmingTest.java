@@ -147,6 +147,15 @@ class ArmingTest {
     }
 
     @Test
+    void armsWhateverTheClocksOrigin() {
+        clock.set(Long.MIN_VALUE / 2); // System.nanoTime() may be negative
+        arming.observe();
+        members.set(Set.of("n1", "n2", "n3"));
+        arming.check();
+        assertThat(node.registered).isSameAs(HOLDER);
+    }
+
+    @Test
     void aPeerWhoseJvmOvertakesAFewRequestsKeepsPlanningAndIsJudgedOnItsLastRequests() {
         arming.observe();
         members.set(Set.of("n1", "n2", "n3"));
