@@ -83,8 +83,8 @@ final class Arming {
     /** When it armed; the holder's counts when the requests judged began (at arming, then every few). Arming thread. */
     private long armedAt;
     private GrantHolder.Overtaken judgedFrom;
-    /** How long it stood aside the last time, zero before; until when it stands aside now. Arming thread only. */
-    private Duration aside = Duration.ZERO;
+    /** How long it stood aside the last time, 0 before; until when it stands aside now. Arming thread only. */
+    private long asideNanos;
     private long asideUntil;
     /** Guarded by {@code this}. */
     private boolean stopped;
@@ -144,7 +144,7 @@ final class Arming {
                 return;
             }
         }
-        if (!aside.isZero() && clock.getAsLong() - asideUntil < 0) {
+        if (asideNanos != 0 && clock.getAsLong() - asideUntil < 0) {
             return; // standing aside still
         }
         long collections = node.collections();
@@ -200,16 +200,16 @@ final class Arming {
         }
         long t = clock.getAsLong();
         long armedFor = t - armedAt;
-        aside = aside.isZero() || armedFor >= LONGEST_ASIDE.toNanos() ? FIRST_ASIDE
-            : aside.multipliedBy(2).compareTo(LONGEST_ASIDE) > 0 ? LONGEST_ASIDE : aside.multipliedBy(2);
-        asideUntil = t + aside.toNanos();
+        asideNanos = asideNanos == 0 || armedFor >= LONGEST_ASIDE.toNanos() ? FIRST_ASIDE.toNanos()
+            : Math.min(2 * asideNanos, LONGEST_ASIDE.toNanos());
+        asideUntil = t + asideNanos;
         armed = false;
         collectionsAtComplete = -1;
         startNanos = t;
         collectionsAtStart = node.collections();
         node.register(OBSERVE);
-        log.log(Level.INFO, "Blade raft " + self + ": standing aside for " + aside.toSeconds() + " s: the JVM collected"
-            + " on its own before " + over + " of its last requests, while " + planned + " collections ran under grants"
+        log.log(Level.INFO, "Blade raft " + self + ": standing aside for " + asideNanos / 1_000_000_000 + " s: the JVM"
+            + " collected on its own before " + over + " of its last requests, while " + planned + " collections ran under grants"
             + " (armed " + armedFor / 1_000_000_000 + " s ago); the slot group cannot keep this peer's collections"
             + " apart at this rate, and planning them costs more than the collector alone; the JVM collects as it"
             + " decides until then");

@@ -166,6 +166,12 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         return preparation.leadNanos(pauses);
     }
 
+    /** The JVM collected on its own {@code waitedNanos} after the upcall, before the grant: ask that much earlier. */
+    private void overtaken(long waitedNanos) {
+        scheduleLead.overtaken(waitedNanos);
+        counters.overtaken.increment();
+    }
+
     /** This node queued behind another: it leaves that node's rhythm ({@link ScheduleLead#leaveStep}). */
     private void leaveStep() {
         scheduleLead.leaveStep(pauses.longest(Generation.OLD));
@@ -285,8 +291,7 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
             CallWatcher.Waited<SlotAnswer> w =
                 watcher.await(port.acquire(r.id(), lead, fullPause, waitMillis(lead)), () -> collectedSince(p));
             if (w.collected()) {
-                scheduleLead.overtaken(since(p));
-                counters.overtaken.increment();
+                overtaken(since(p));
                 if (polls > 0) {
                     leaveStep();
                 }
@@ -351,8 +356,7 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         String how = "granted (epoch " + grant.epoch() + (polls == 0 ? "" : ", after " + polls + " queued poll"
             + (polls == 1 ? "" : "s")) + (r != asked ? "; in place of the young collection asked for" : "") + ")";
         if (collectedSince(p)) {
-            scheduleLead.overtaken(schedule);
-            counters.overtaken.increment();
+            overtaken(schedule);
             cancel(p, Prepared.NOTHING, "the JVM collected on its own before the grant (epoch " + grant.epoch()
                 + ") arrived");
             return;
