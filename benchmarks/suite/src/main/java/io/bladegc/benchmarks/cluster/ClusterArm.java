@@ -27,6 +27,14 @@ import java.util.function.Consumer;
 public final class ClusterArm {
     /** How long the measured-window hook may take before the load's end gives up waiting for it. */
     private static final long START_SNAPSHOT_TIMEOUT_S = 60;
+    /**
+     * The client's requests (connections) in flight: enough that a backend stalled by a half-second collection holds
+     * only its own share of them (HAProxy's round robin sends it a third of 7,000 requests/s, about 1,200, meanwhile),
+     * not every one the client has, as a user's many clients would. (HAProxy's per-server {@code maxconn} would hold
+     * it back instead, but with it HAProxy 2.6.12 left 256 requests in its backend queue beside three idle servers
+     * for minutes after the coordinator's drains, 2026-11-29.)
+     */
+    public static final int IN_FLIGHT = 2_048;
     private static final OperatingSystemMXBean OS = ManagementFactory.getOperatingSystemMXBean();
 
     /**
@@ -109,7 +117,7 @@ public final class ClusterArm {
         LoadResult load;
         try {
             load = OpenLoopLoad.builder(cluster.haproxy().frontend("/work"))
-                .rate(rate).warmup(warmup).duration(measure).timeout(Duration.ofSeconds(10))
+                .rate(rate).warmup(warmup).duration(measure).timeout(Duration.ofSeconds(10)).connections(IN_FLIGHT)
                 .intervalLog(intervalLog)
                 .progress(progress)
                 .onMeasureStart(() -> {

@@ -49,7 +49,7 @@ public final class Haproxy implements AutoCloseable {
         StringBuilder b = new StringBuilder();
         b.append("global\n")
             .append("  stats socket ").append(socket).append(" mode 600 level admin\n")
-            .append("  maxconn 2000\n")
+            .append("  maxconn 5000\n")
             .append("defaults\n")
             .append("  mode http\n")
             .append("  timeout connect 1s\n")

@@ -1,113 +1,218 @@
 package io.bladegc.benchmarks.suite;
 
 import io.bladegc.benchmarks.cluster.ClusterArm;
-import io.bladegc.benchmarks.load.Wrk;
+import io.bladegc.benchmarks.suite.LoadSweepScenario.ClosedWindow;
+import io.bladegc.benchmarks.suite.LoadSweepScenario.OpenWindow;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
+import org.HdrHistogram.Histogram;
 
 /**
- * The {@code load-sweep} report: the closed-loop table, the open-loop sweep, and the goals judged from them (Blade's
- * p99.9 at most G1's at every rate and at most 0.2x G1's up to 70 % of saturation; under 5 % of Blade's collections
- * escaped up to 70 %; two backends paused at once only under grants; closed loop, Blade's throughput at least 0.97x
- * G1's and its p99 at most G1's). Stateless.
+ * The {@code load-sweep} report, from the interleaved windows of every arm: the closed loop; per rate the pooled p99.9
+ * of each arm with its {@link WindowBootstrap bootstrap interval}, and each Blade arm's ratio to G1's with its
+ * interval and the share of its windows worse than G1's median window; recovery and steady state apart; collections,
+ * escapes, overlaps and failures; the goals judged (a goal the interval does not decide says so). Stateless.
  */
 final class LoadSweepTable {
-    /** Up to this share of G1's saturation, Blade is held to {@link #LOW_LOAD_RATIO} of G1's p99.9. */
+    /** Up to this share of G1's saturation, Blade on G1 is held to {@link #LOW_LOAD_RATIO} of G1's p99.9. */
     static final int LOW_LOAD_PERCENT = 70;
-    static final double LOW_LOAD_RATIO = 0.2;
-    static final double ESCAPED_SHARE = 0.05;
+    static final double LOW_LOAD_RATIO = 0.5;
+    /** At most this share of a Blade arm's windows may be worse than G1's median window, at every rate. */
+    static final double WORSE_WINDOWS = 0.10;
     static final double THROUGHPUT_RATIO = 0.97;
+    static final double P = 99.9;
 
     private LoadSweepTable() {
     }
 
     /**
-     * @param sweeps     what each arm measured, G1's ({@code g1}) and Blade's ({@code blade-parallel}) among them
-     * @param saturation G1's closed-loop throughput, requests per second
+     * @param arms       the arms, {@code g1} among them
+     * @param saturation G1's calibrated saturation, requests per second: the rates are shares of it
      * @param percents   the open-loop rates as shares of it
+     * @param closed     every closed-loop window
+     * @param open       every open-loop window
      * @return markdown
      */
-    static String markdown(List<LoadSweepScenario.ArmSweep> sweeps, double saturation, List<Integer> percents) {
-        LoadSweepScenario.ArmSweep g1 = find(sweeps, "g1");
-        LoadSweepScenario.ArmSweep blade = find(sweeps, "blade-parallel");
-        StringBuilder md = new StringBuilder("Closed loop (wrk, " + LoadSweepScenario.CONNECTIONS
-            + " connections):\n\n| | G1 | Blade |\n|---|---:|---:|\n");
-        md.append(row("throughput (/s)", "%.0f", g1.closed().requestsPerSecond(), blade.closed().requestsPerSecond()));
-        for (int p : List.of(50, 75, 90, 99)) {
-            md.append(row("p" + p + " (ms)", "%.2f", g1.closed().percentile(p), blade.closed().percentile(p)));
-        }
-        md.append(row("max (ms)", "%.2f", g1.closed().maxMillis(), blade.closed().maxMillis()));
-        md.append(row("non-2xx, socket errors", "%s", errors(g1.closed()), errors(blade.closed())));
-        md.append(String.format(Locale.ROOT, "%nOpen loop after a saturating warm-up, rates as a share of G1's"
-            + " closed-loop throughput (%.0f /s):%n%n| share | rate (/s) | G1 p99.9 (ms) | Blade p99.9 (ms)"
-            + " | Blade / G1 | G1 max (ms) | Blade max (ms) | G1 | Blade | failed requests G1, Blade |%n"
-            + "|---:|---:|---:|---:|---:|---:|---:|---|---|---|%n", saturation));
-        List<String> misses = new ArrayList<>();
-        List<String> lowMisses = new ArrayList<>();
-        List<String> escapeMisses = new ArrayList<>();
-        List<String> ungranted = new ArrayList<>();
+    static String markdown(List<String> arms, double saturation, List<Integer> percents, List<ClosedWindow> closed,
+                           List<OpenWindow> open) {
+        StringBuilder md = new StringBuilder();
+        md.append(closedLoop(arms, closed));
+        md.append(String.format(Locale.ROOT, "%nOpen loop after a saturating burst, rates as shares of G1's saturation"
+            + " as calibrated (%.0f /s). p%.1f of all windows pooled, ms, with the 95 %% bootstrap interval over"
+            + " windows (%d resamples); per Blade arm its ratio to G1 and how many of its windows were worse than G1's"
+            + " median window:%n%n", saturation, P, WindowBootstrap.RESAMPLES));
+        List<String> blades = arms.stream().filter(a -> !a.equals("g1")).toList();
+        md.append("| share | rate (/s) | windows |");
+        arms.forEach(a -> md.append(' ').append(a).append(" |"));
+        blades.forEach(a -> md.append(' ').append(a).append(" / g1 | ").append(a).append(" worse |"));
+        md.append("\n|---:|---:|---:|").append("---:|".repeat(arms.size() + 2 * blades.size())).append('\n');
+        List<String> goals = new ArrayList<>();
         for (int p : percents) {
-            ClusterArm.Result g = g1.open().get(p);
-            ClusterArm.Result b = blade.open().get(p);
-            double g999 = g.load().okPercentileMicros(99.9) / 1000.0;
-            double b999 = b.load().okPercentileMicros(99.9) / 1000.0;
-            md.append(String.format(Locale.ROOT, "| %d %% | %.0f | %.2f | %.2f | %.2fx | %.2f | %.2f | %s | %s |"
-                    + " %d, %d |%n", p, saturation * p / 100, g999, b999, b999 / g999,
-                g.load().okLatency().getMaxValue() / 1000.0, b.load().okLatency().getMaxValue() / 1000.0,
-                LoadSweepScenario.collections(g), LoadSweepScenario.collections(b),
-                LoadSweepScenario.failures(g.load()), LoadSweepScenario.failures(b.load())));
-            if (b999 > g999) {
-                misses.add(p + " %");
+            md.append(String.format(Locale.ROOT, "| %d %% | %.0f | %d |", p, saturation * p / 100,
+                windows(open, "g1", p, OpenWindow::all).size()));
+            for (String a : arms) {
+                md.append(' ').append(ms(WindowBootstrap.percentile(windows(open, a, p, OpenWindow::all), P)))
+                    .append(" |");
             }
-            int notGranted = PauseOverlaps.of(b).ungranted();
-            if (notGranted > 0) {
-                ungranted.add(p + " % (" + notGranted + ")");
-            }
-            if (p <= LOW_LOAD_PERCENT) {
-                if (b999 > LOW_LOAD_RATIO * g999) {
-                    lowMisses.add(String.format(Locale.ROOT, "%d %% (%.2fx)", p, b999 / g999));
+            for (String a : blades) {
+                WindowBootstrap.Estimate r = WindowBootstrap.ratio(windows(open, a, p, OpenWindow::all),
+                    windows(open, "g1", p, OpenWindow::all), P);
+                long worse = worseThanMedian(open, a, p);
+                int n = windows(open, a, p, OpenWindow::all).size();
+                md.append(String.format(Locale.ROOT, " %.2fx [%.2f, %.2f] | %d of %d |", r.value(), r.low(), r.high(),
+                    worse, n));
+                if (a.equals("blade-g1") || a.equals("blade-parallel")) {
+                    double bound = a.equals("blade-g1") && p <= LOW_LOAD_PERCENT ? LOW_LOAD_RATIO : 1.0;
+                    goals.add(judge(a + " p" + P + " at most " + bound + "x G1's at " + p + " %", r, bound));
                 }
-                long forced = LoadSweepScenario.counter(b, "Forced");
-                long escaped = LoadSweepScenario.counter(b, "Escaped");
-                if (escaped >= ESCAPED_SHARE * (forced + escaped) && escaped > 0) {
-                    escapeMisses.add(p + " % (" + escaped + " of " + (forced + escaped) + ")");
+                if (worse > WORSE_WINDOWS * n) {
+                    goals.add(String.format(Locale.ROOT, "- %s worse than G1's median window in at most %.0f %% of"
+                        + " windows at %d %%: **not met** (%d of %d)", a, WORSE_WINDOWS * 100, p, worse, n));
                 }
             }
+            md.append('\n');
         }
-        double throughput = blade.closed().requestsPerSecond() / g1.closed().requestsPerSecond();
-        md.append("\nGoals, from this run:\n\n")
-            .append(goal("Blade's p99.9 at most G1's at every rate", misses))
-            .append(goal("Blade's p99.9 at most " + LOW_LOAD_RATIO + "x G1's up to " + LOW_LOAD_PERCENT + " %",
-                lowMisses))
-            .append(goal("under " + Math.round(ESCAPED_SHARE * 100) + " % of Blade's collections escaped up to "
-                + LOW_LOAD_PERCENT + " %", escapeMisses))
-            .append(goal("Blade's backends paused two at once only under the coordinator's grants, at every rate",
-                ungranted))
-            .append(String.format(Locale.ROOT, "- closed loop, Blade's throughput at least %.2fx G1's: %s (%.3fx)%n",
-                THROUGHPUT_RATIO, throughput >= THROUGHPUT_RATIO ? "**met**" : "**not met**", throughput))
-            .append(String.format(Locale.ROOT, "- closed loop, Blade's p99 at most G1's: %s (%.2f against %.2f ms)%n",
-                blade.closed().percentile(99) <= g1.closed().percentile(99) ? "**met**" : "**not met**",
-                blade.closed().percentile(99), g1.closed().percentile(99)));
+        md.append(String.format(Locale.ROOT, "%nRecovery (the first %d s of each window) and steady state (the rest),"
+            + " p%.1f pooled, ms:%n%n| share |", LoadSweepScenario.RECOVERY_SECONDS, P));
+        arms.forEach(a -> md.append(' ').append(a).append(" recovery | ").append(a).append(" steady |"));
+        md.append("\n|---:|").append("---:|".repeat(2 * arms.size())).append('\n');
+        for (int p : percents) {
+            md.append("| ").append(p).append(" % |");
+            for (String a : arms) {
+                md.append(' ').append(ms(WindowBootstrap.percentile(windows(open, a, p, OpenWindow::recovery), P)))
+                    .append(" | ")
+                    .append(ms(WindowBootstrap.percentile(windows(open, a, p, OpenWindow::steady), P))).append(" |");
+            }
+            md.append('\n');
+        }
+        md.append(collections(arms, percents, open));
+        md.append("\nGoals, from this run (a ratio's goal is decided when its whole interval lies on one side):\n\n");
+        goals.forEach(g -> md.append(g).append('\n'));
+        md.append(closedGoals(closed));
         return md.toString();
     }
 
-    private static String goal(String what, List<String> misses) {
-        return "- " + what + ": " + (misses.isEmpty() ? "**met**" : "**not met** at " + String.join(", ", misses))
-            + "\n";
+    private static String closedLoop(List<String> arms, List<ClosedWindow> closed) {
+        StringBuilder md = new StringBuilder("Closed loop (wrk, " + LoadSweepScenario.CONNECTIONS + " connections),"
+            + " per arm the mean over its windows and the lowest and highest window:\n\n| arm | windows | throughput"
+            + " (/s) | / g1 | p99 (ms) | non-2xx, socket errors |\n|---|---:|---:|---:|---:|---|\n");
+        double g1 = mean(closed, "g1", w -> w.result().requestsPerSecond());
+        for (String a : arms) {
+            List<ClosedWindow> ws = closed.stream().filter(w -> w.arm().equals(a)).toList();
+            md.append(String.format(Locale.ROOT, "| %s | %d | %.0f (%.0f-%.0f) | %.3fx | %.1f (%.1f-%.1f) | %d, %d |%n",
+                a, ws.size(), mean(closed, a, w -> w.result().requestsPerSecond()),
+                min(ws, w -> w.result().requestsPerSecond()), max(ws, w -> w.result().requestsPerSecond()),
+                mean(closed, a, w -> w.result().requestsPerSecond()) / g1,
+                mean(closed, a, w -> w.result().percentile(99)), min(ws, w -> w.result().percentile(99)),
+                max(ws, w -> w.result().percentile(99)), ws.stream().mapToLong(w -> w.result().non2xx()).sum(),
+                ws.stream().mapToLong(w -> w.result().socketErrors()).sum()));
+        }
+        return md.toString();
     }
 
-    private static String errors(Wrk.Result r) {
-        return r.non2xx() + ", " + r.socketErrors();
+    private static String closedGoals(List<ClosedWindow> closed) {
+        if (closed.stream().noneMatch(w -> w.arm().equals("blade-g1"))) {
+            return "";
+        }
+        double throughput = mean(closed, "blade-g1", w -> w.result().requestsPerSecond())
+            / mean(closed, "g1", w -> w.result().requestsPerSecond());
+        double p99 = mean(closed, "blade-g1", w -> w.result().percentile(99));
+        double g1p99 = mean(closed, "g1", w -> w.result().percentile(99));
+        return String.format(Locale.ROOT, "- closed loop, blade-g1's mean throughput at least %.2fx G1's: %s (%.3fx)%n"
+                + "- closed loop, blade-g1's mean p99 at most G1's: %s (%.1f against %.1f ms)%n", THROUGHPUT_RATIO,
+            throughput >= THROUGHPUT_RATIO ? "**met**" : "**not met**", throughput, p99 <= g1p99 ? "**met**"
+                : "**not met**", p99, g1p99);
     }
 
-    private static String row(String label, String format, Object g1, Object blade) {
-        return "| " + label + " | " + String.format(Locale.ROOT, format, g1) + " | "
-            + String.format(Locale.ROOT, format, blade) + " |\n";
+    /**
+     * Per rate and arm, summed over its windows: collections (with Blade forced and escaped), grants beyond K, windows
+     * the coordinator judged infeasible, pauses of two backends at once not granted, the median window's
+     * {@link PauseOverlaps#lastOverlapAt} (how many collections until they were spread again after the burst), failed
+     * requests, and the client's largest send lag.
+     */
+    private static String collections(List<String> arms, List<Integer> percents, List<OpenWindow> open) {
+        StringBuilder md = new StringBuilder("\nCollections per rate and arm, summed over its windows (in step: the"
+            + " median window's position of the last unplanned overlap, i.e. collections until the backends were"
+            + " spread again after the burst; lag: the client's largest send lag, ms):\n\n| share | arm | collections"
+            + " | beyond K | infeasible windows | overlaps (not granted) | in step | failed | lag |\n"
+            + "|---:|---|---|---:|---:|---|---:|---:|---:|\n");
+        for (int p : percents) {
+            for (String a : arms) {
+                List<OpenWindow> ws = open.stream().filter(w -> w.arm().equals(a) && w.percent() == p).toList();
+                boolean blade = !ws.isEmpty() && ws.get(0).result().observer() != null;
+                long pauses = 0;
+                long forced = 0;
+                long escaped = 0;
+                long beyondK = 0;
+                long infeasible = 0;
+                long overlaps = 0;
+                long ungranted = 0;
+                long failed = 0;
+                long lag = 0;
+                List<Integer> inStep = new ArrayList<>();
+                for (OpenWindow w : ws) {
+                    ClusterArm.Result r = w.result();
+                    PauseOverlaps o = PauseOverlaps.of(r);
+                    pauses += LoadSweepScenario.pauses(r);
+                    forced += LoadSweepScenario.counter(r, "Forced");
+                    escaped += LoadSweepScenario.counter(r, "Escaped");
+                    if (blade) {
+                        beyondK += r.observer().dueGrants(r.windowStart());
+                        infeasible += r.observer().infeasiblePolls(r.windowStart()) > 0 ? 1 : 0;
+                    }
+                    overlaps += o.overlaps();
+                    ungranted += o.ungranted();
+                    inStep.add(o.lastOverlapAt());
+                    failed += LoadSweepScenario.failures(r.load());
+                    lag = Math.max(lag, r.load().maxSendLagMicros());
+                }
+                inStep.sort(null);
+                md.append(String.format(Locale.ROOT, "| %d %% | %s | %s | %s | %s | %d (%d) | %d | %d | %.0f |%n", p, a,
+                    blade ? pauses + ": forced " + forced + ", escaped " + escaped : "" + pauses,
+                    blade ? "" + beyondK : "", blade ? "" + infeasible : "", overlaps, ungranted,
+                    inStep.isEmpty() ? 0 : inStep.get(inStep.size() / 2), failed, lag / 1000.0));
+            }
+        }
+        return md.toString();
     }
 
-    private static LoadSweepScenario.ArmSweep find(List<LoadSweepScenario.ArmSweep> sweeps, String arm) {
-        return sweeps.stream().filter(s -> s.arm().equals(arm)).findFirst()
-            .orElseThrow(() -> new IllegalArgumentException("no sweep of arm " + arm));
+    /** @return how many of {@code arm}'s windows at {@code percent} had a p99.9 above G1's median window's */
+    private static long worseThanMedian(List<OpenWindow> open, String arm, int percent) {
+        List<Long> g1 = new ArrayList<>(windows(open, "g1", percent, OpenWindow::all).stream()
+            .map(h -> h.getValueAtPercentile(P)).toList());
+        g1.sort(null);
+        long median = g1.get(g1.size() / 2);
+        return windows(open, arm, percent, OpenWindow::all).stream().filter(h -> h.getValueAtPercentile(P) > median)
+            .count();
+    }
+
+    private static String judge(String goal, WindowBootstrap.Estimate r, double bound) {
+        String verdict = r.value() <= bound ? "**met**" : "**not met**";
+        String decided = r.high() <= bound || r.low() > bound ? "" : ", not decided: the interval spans the bound";
+        return String.format(Locale.ROOT, "- %s: %s (%.2fx [%.2f, %.2f]%s)", goal, verdict, r.value(), r.low(),
+            r.high(), decided);
+    }
+
+    private static List<Histogram> windows(List<OpenWindow> open, String arm, int percent,
+                                           Function<OpenWindow, Histogram> part) {
+        return open.stream().filter(w -> w.arm().equals(arm) && w.percent() == percent).map(part).toList();
+    }
+
+    private static String ms(WindowBootstrap.Estimate e) {
+        return String.format(Locale.ROOT, "%.1f [%.1f, %.1f]", e.value() / 1000, e.low() / 1000, e.high() / 1000);
+    }
+
+    private static double mean(List<ClosedWindow> closed, String arm, Function<ClosedWindow, Double> value) {
+        return closed.stream().filter(w -> w.arm().equals(arm)).mapToDouble(value::apply).average().orElse(Double.NaN);
+    }
+
+    private static double min(List<ClosedWindow> ws, Function<ClosedWindow, Double> value) {
+        return ws.stream().mapToDouble(value::apply).min().orElse(Double.NaN);
+    }
+
+    private static double max(List<ClosedWindow> ws, Function<ClosedWindow, Double> value) {
+        return ws.stream().mapToDouble(value::apply).max().orElse(Double.NaN);
     }
 }

@@ -38,7 +38,8 @@ import picocli.CommandLine.Parameters;
  * @param rate           requests per second (default 600): through HAProxy ({@value HttpClusterScenario#NAME}),
  *                       to the one server ({@value SingleNodeScenario#NAME}), the rate search's first probe
  *                       ({@value MemoryPressureScenario#NAME}), to the Raft group ({@value RaftKvScenario#NAME}),
- *                       unary calls over the three backends ({@value GrpcClusterScenario#NAME})
+ *                       unary calls over the three backends ({@value GrpcClusterScenario#NAME}); G1's
+ *                       closed-loop saturation, whose shares the sweep runs ({@value LoadSweepScenario#NAME})
  * @param command        the command line to name in the table's header (default: SuiteMain's arguments)
  * @param arms           {@code --arms a,b,...}: only these of the scenario's arms, in its own order (for
  *                       {@value HttpClusterScenario#NAME} the capacity search only for those of them it searches);
@@ -54,7 +55,7 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
         CollectionRateScenario.NAME, GrpcClusterScenario.NAME);
     /** The scenarios that run only the arms {@code --arms} names. */
     static final List<String> ARM_SCENARIOS = List.of(HttpClusterScenario.NAME, RaftKvScenario.NAME,
-        RaftKvScenario.HEAVY_NAME, RaftKvScenario.COUNTER_NAME);
+        RaftKvScenario.HEAVY_NAME, RaftKvScenario.COUNTER_NAME, LoadSweepScenario.NAME);
 
     /** @return repetitions of every arm */
     public int repetitions() {
@@ -116,8 +117,8 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
             description = "requests per second (default ${DEFAULT-VALUE})")
         double rate;
 
-        @Option(names = "--arms", paramLabel = "a,b,...", description = "http-cluster, raft-kv and raft-kv-heavy"
-            + " only: only these of its arms, in its own order (default every arm)")
+        @Option(names = "--arms", paramLabel = "a,b,...", description = "http-cluster, the raft scenarios and"
+            + " load-sweep only: only these of its arms, in its own order (default every arm)")
         String arms;
 
         @Option(names = "--command", paramLabel = "TEXT", description = "the command line to name in the table's"

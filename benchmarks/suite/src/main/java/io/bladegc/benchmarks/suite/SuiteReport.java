@@ -27,12 +27,31 @@ final class SuiteReport {
         WakeupJitter jitter = WakeupJitter.measure(Duration.ofSeconds(o.quick() ? 3 : 10));
         return "# " + scenario + (o.quick() ? " (quick)" : "") + "\n\n"
             + "- command: `" + o.command() + "`\n"
+            + "- revision: " + revision() + "\n"
             + "- started: " + ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME) + "\n"
             + "- machine: " + Runtime.getRuntime().availableProcessors() + " cores (nproc), "
             + System.getProperty("os.name") + " " + System.getProperty("os.arch") + "\n"
             + "- JDKs: " + jdks + "\n"
             + String.format(Locale.ROOT, "- load average (1 min) at start: %.2f%n", load)
             + "- the machine's floor, before any process starts: " + jitter.summary() + "\n";
+    }
+
+    /**
+     * @return {@code git describe --always --dirty} of the working directory (the runner starts in the repository's
+     *     root), or why there is none
+     */
+    static String revision() {
+        try {
+            Process git = new ProcessBuilder("git", "describe", "--always", "--dirty").redirectErrorStream(true)
+                .start();
+            String out = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            return git.waitFor() == 0 ? out : "unknown (git: " + out + ")";
+        } catch (IOException e) {
+            return "unknown (" + e.getMessage() + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown (interrupted)";
+        }
     }
 
     /** @return one markdown list line per arm: name, description, JVM flags */
