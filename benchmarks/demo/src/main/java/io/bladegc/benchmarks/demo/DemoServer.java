@@ -48,7 +48,8 @@ import picocli.CommandLine.Option;
  * {@code /work} (one request's work; the body is a checksum), {@code /sleep?ms=N} (a request that stays in flight
  * for N ms, at most 60,000: what a slow request looks like to Blade's drain), {@code POST /gc} ({@code System.gc()}:
  * tests empty several nodes' heaps at one moment, so that they reach their next collection together),
- * {@code GET /stats} (JSON: every GC notification the demo saw, the Blade node's MBean attributes, and
+ * {@code GET /stats} (JSON: every GC notification the demo saw, the Blade node's MBean attributes and, in coordinated
+ * mode, the coordination counters ({@code coordination}: grants, overtaken, unscheduled, ...), and
  * {@code heapUsedBytes}: heap in use now, which right after a {@code POST /gc} on a compacting collector is the live
  * footprint), {@code POST /stats/reset} (forgets the GC notifications), {@code GET /metrics} (Prometheus text: the
  * meters of the Blade filter, {@code blade_gate_*} and {@code blade_request_gc_*}, and the node's ({@link BladeMeters}:
@@ -140,6 +141,12 @@ public final class DemoServer {
     private final BladeMeters nodeMeters = new BladeMeters();
     private final Server server;
     private final ServerConnector connector;
+    /**
+     * The connector's accept backlog: when a backend stalls, HAProxy opens a new connection to it per request it sends
+     * meanwhile, and Java's default backlog of 50 overflowed (130,000 listen drops in a load sweep, 2026-11-29): each
+     * dropped SYN came back as a request late by HAProxy's connect timeout, 1 or 2 s. Production servers raise it too.
+     */
+    static final int ACCEPT_QUEUE = 1_024;
 
     DemoServer(Options options) {
         this.options = options;
@@ -149,6 +156,7 @@ public final class DemoServer {
         server = new Server(pool);
         connector = new ServerConnector(server, 1, 1);
         connector.setPort(options.port());
+        connector.setAcceptQueueSize(ACCEPT_QUEUE);
         server.addConnector(connector);
 
         ServletContextHandler context = new ServletContextHandler("/");
@@ -194,6 +202,7 @@ public final class DemoServer {
         out.put("gcPauses", pauses);
         out.put("gcEventsDropped", gcRecorder.dropped());
         out.put("node", NodeStats.read());
+        out.put("coordination", NodeStats.read(NodeStats.COORDINATION_MBEAN));
         out.put("uptimeMs", ManagementFactory.getRuntimeMXBean().getUptime());
         out.put("requests", workload.requests());
         out.put("blade", options.blade());

@@ -23,6 +23,8 @@ import javax.management.openmbean.TabularData;
  */
 public final class NodeStats {
     static final String NODE_MBEAN = "io.bladegc:type=Node";
+    /** The coordinated mode's counters (grants, overtaken, unscheduled, ...), published beside the node's. */
+    static final String COORDINATION_MBEAN = "io.bladegc:type=Coordination";
 
     private NodeStats() {
     }

@@ -49,8 +49,11 @@ public final class ClusterObserver {
     /** What each poll read of the coordinator's slot demand. */
     private final List<DemandPoll> demand = new ArrayList<>();
 
-    /** One poll's reading: the coordinator's time, its slot demand, whether it judged the schedule infeasible. */
-    private record DemandPoll(long at, double slots, boolean infeasible) {
+    /**
+     * One poll's reading: the coordinator's time, its slot demand, whether it judged the schedule infeasible, and
+     * whether it had stepped down (every collection left to the JVMs).
+     */
+    private record DemandPoll(long at, double slots, boolean infeasible, boolean observing) {
     }
 
     private ClusterObserver(HttpClient http, CoordinatorProcess coordinator, Haproxy haproxy, List<String> nodes) {
@@ -121,7 +124,7 @@ public final class ClusterObserver {
             offsets.add(new long[] {after - before, view.get("now").asLong() - (before + after) / 2});
             maxCollecting = Math.max(maxCollecting, view.get("collecting").size());
             demand.add(new DemandPoll(view.get("now").asLong(), view.path("slotDemand").asDouble(),
-                view.path("infeasible").asBoolean()));
+                view.path("infeasible").asBoolean(), view.path("mode").asText().equals("observe")));
             for (JsonNode e : view.get("recentEvents")) {
                 events.add(e.toString());
             }
@@ -155,6 +158,11 @@ public final class ClusterObserver {
     /** @return how many polls from {@code from} on saw the coordinator judge the schedule infeasible */
     public synchronized long infeasiblePolls(long from) {
         return demand.stream().filter(d -> d.at() >= from && d.infeasible()).count();
+    }
+
+    /** @return how many polls from {@code from} on saw the coordinator stepped down, leaving collections to the JVMs */
+    public synchronized long observingPolls(long from) {
+        return demand.stream().filter(d -> d.at() >= from && d.observing()).count();
     }
 
     /** @return how many (poll, server) samples saw a server out of rotation */

@@ -212,9 +212,10 @@ final class LoadSweepScenario {
     }
 
     /**
-     * @return "collections N" or, with Blade, "forced F, escaped E, beyond K G, demand D" over the window (D: the slot
-     *     demand the coordinator reported at its end, with "infeasible" when it judged the schedule so in the window),
-     *     then the pauses of two backends at once ({@link PauseOverlaps#cell})
+     * @return "collections N" or, with Blade, "forced F, escaped E, unscheduled U, beyond K G, demand D" over the
+     *     window (D: the slot demand the coordinator reported at its end, with "infeasible" when it judged the schedule
+     *     so in the window and "observing" when it had stepped down), then the pauses of two backends at once
+     *     ({@link PauseOverlaps#cell})
      */
     static String collections(ClusterArm.Result r) {
         String overlaps = "; " + PauseOverlaps.of(r).cell(r.observer() != null);
@@ -222,10 +223,10 @@ final class LoadSweepScenario {
             return "collections " + pauses(r) + overlaps;
         }
         long from = r.windowStart();
-        return String.format(Locale.ROOT, "forced %d, escaped %d, beyond K %d, demand %.2f%s", counter(r, "Forced"),
-            counter(r, "Escaped"),
-            r.observer().dueGrants(from), r.observer().lastSlotDemand(), r.observer().infeasiblePolls(from) > 0
-                ? " infeasible" : "") + overlaps;
+        return String.format(Locale.ROOT, "forced %d, escaped %d, unscheduled %d, beyond K %d, demand %.2f%s%s",
+            counter(r, "Forced"), counter(r, "Escaped"), unscheduled(r), r.observer().dueGrants(from),
+            r.observer().lastSlotDemand(), r.observer().infeasiblePolls(from) > 0 ? " infeasible" : "",
+            r.observer().observingPolls(from) > 0 ? " observing" : "") + overlaps;
     }
 
     /** @return the backends' pauses in the window */
@@ -237,6 +238,16 @@ final class LoadSweepScenario {
             }
         }
         return pauses;
+    }
+
+    /** @return collections the coordinator left to the backends' JVMs, having stepped down (coordination counters) */
+    static long unscheduled(ClusterArm.Result r) {
+        long sum = 0;
+        for (ClusterArm.NodeWindow n : r.nodes()) {
+            sum += n.end().path("coordination").path("Unscheduled").asLong()
+                - n.start().path("coordination").path("Unscheduled").asLong();
+        }
+        return sum;
     }
 
     /** @return how much Blade's counter {@code name} ({@code Forced}, {@code Escaped}) grew on all backends */

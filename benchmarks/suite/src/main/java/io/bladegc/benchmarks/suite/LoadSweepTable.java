@@ -128,7 +128,7 @@ final class LoadSweepTable {
 
     /**
      * Per rate and arm, summed over its windows: collections (with Blade forced and escaped), grants beyond K, windows
-     * the coordinator judged infeasible, pauses of two backends at once not granted, the median window's
+     * the coordinator judged infeasible and windows in which it had stepped down (observing), pauses of two backends at once not granted, the median window's
      * {@link PauseOverlaps#lastOverlapAt} (how many collections until they were spread again after the burst), failed
      * requests, and the client's largest send lag.
      */
@@ -136,8 +136,8 @@ final class LoadSweepTable {
         StringBuilder md = new StringBuilder("\nCollections per rate and arm, summed over its windows (in step: the"
             + " median window's position of the last unplanned overlap, i.e. collections until the backends were"
             + " spread again after the burst; lag: the client's largest send lag, ms):\n\n| share | arm | collections"
-            + " | beyond K | infeasible windows | overlaps (not granted) | in step | failed | lag |\n"
-            + "|---:|---|---|---:|---:|---|---:|---:|---:|\n");
+            + " | beyond K | infeasible windows | observing windows | overlaps (not granted) | in step | failed | lag |\n"
+            + "|---:|---|---|---:|---:|---:|---|---:|---:|---:|\n");
         for (int p : percents) {
             for (String a : arms) {
                 List<OpenWindow> ws = open.stream().filter(w -> w.arm().equals(a) && w.percent() == p).toList();
@@ -147,6 +147,7 @@ final class LoadSweepTable {
                 long escaped = 0;
                 long beyondK = 0;
                 long infeasible = 0;
+                long observing = 0;
                 long overlaps = 0;
                 long ungranted = 0;
                 long failed = 0;
@@ -161,6 +162,7 @@ final class LoadSweepTable {
                     if (blade) {
                         beyondK += r.observer().dueGrants(r.windowStart());
                         infeasible += r.observer().infeasiblePolls(r.windowStart()) > 0 ? 1 : 0;
+                        observing += r.observer().observingPolls(r.windowStart()) > 0 ? 1 : 0;
                     }
                     overlaps += o.overlaps();
                     ungranted += o.ungranted();
@@ -169,9 +171,10 @@ final class LoadSweepTable {
                     lag = Math.max(lag, r.load().maxSendLagMicros());
                 }
                 inStep.sort(null);
-                md.append(String.format(Locale.ROOT, "| %d %% | %s | %s | %s | %s | %d (%d) | %d | %d | %.0f |%n", p, a,
-                    blade ? pauses + ": forced " + forced + ", escaped " + escaped : "" + pauses,
-                    blade ? "" + beyondK : "", blade ? "" + infeasible : "", overlaps, ungranted,
+                md.append(String.format(Locale.ROOT, "| %d %% | %s | %s | %s | %s | %s | %d (%d) | %d | %d | %.0f |%n", p,
+                    a, blade ? pauses + ": forced " + forced + ", escaped " + escaped : "" + pauses,
+                    blade ? "" + beyondK : "", blade ? "" + infeasible : "", blade ? "" + observing : "", overlaps,
+                    ungranted,
                     inStep.isEmpty() ? 0 : inStep.get(inStep.size() / 2), failed, lag / 1000.0));
             }
         }
