@@ -103,8 +103,7 @@ final class CoordinatorHandler extends SimpleChannelInboundHandler<FullHttpReque
                 return reply(slots.leave(node, key));
             case ACQUIRE:
                 RequestBodies.Acquire a = RequestBodies.acquire(body, maxWaitMillis);
-                return reply(slots.acquire(node, key, a.gcId(), a.leadMillis(), a.fullPauseMillis(),
-                    a.waitMillis()));
+                return reply(slots.acquire(node, key, a.ask(), a.waitMillis()));
             case RELEASE:
                 RequestBodies.Release r = RequestBodies.release(body);
                 return reply(slots.release(node, key, r.epoch(), r.pauseMillis()));
@@ -134,7 +133,7 @@ final class CoordinatorHandler extends SimpleChannelInboundHandler<FullHttpReque
 
     static HttpResponseStatus statusOf(SlotReply.Kind kind) {
         return switch (kind) {
-            case OK, GRANTED, QUEUED, CANCELLED -> HttpResponseStatus.OK;
+            case OK, GRANTED, QUEUED, CANCELLED, UNSCHEDULED -> HttpResponseStatus.OK;
             case UNKNOWN_NODE -> HttpResponseStatus.NOT_FOUND;
             case FORBIDDEN -> HttpResponseStatus.FORBIDDEN;
             case STALE_EPOCH, REJECTED -> HttpResponseStatus.CONFLICT;

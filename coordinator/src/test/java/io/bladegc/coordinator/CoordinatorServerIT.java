@@ -207,6 +207,49 @@ class CoordinatorServerIT {
         assertThat(granted.path("gcId").asLong()).isEqualTo(5);
     }
 
+    /**
+     * Issue 35: collections that come due faster than the slot serves them (a holds it 400 ms of every 500 while b's
+     * JVM collects on its own as it waits) make the coordinator step down after 5 s: acquires are then answered
+     * {@code UNSCHEDULED}, nothing is drained, and {@code /v1/cluster} and the metrics say so.
+     */
+    @Test
+    void whenTheScheduleCannotKeepUpTheCoordinatorStepsDownAndSaysSo() throws Exception {
+        start();
+        for (String n : List.of("a", "b")) {
+            post("/v1/nodes/" + n + "/join", "");
+        }
+        long b = json(post("/v1/nodes/b/acquire", "{\"gcId\":1,\"leadMillis\":100}")).path("epoch").asLong();
+        Thread.sleep(400);
+        post("/v1/nodes/b/release", "{\"epoch\":" + b + ",\"pauseMillis\":40}");
+        JsonNode a = null;
+        long start = System.nanoTime();
+        for (int gcId = 2; gcId < 60; gcId++) { // at most 29 s
+            a = json(post("/v1/nodes/a/acquire", "{\"gcId\":" + gcId + ",\"leadMillis\":100}"));
+            if (!a.path("status").asText().equals("GRANTED")) {
+                break;
+            }
+            post("/v1/nodes/b/acquire", "{\"gcId\":" + gcId + ",\"leadMillis\":300}");
+            Thread.sleep(300);
+            post("/v1/nodes/b/cancel", "{\"gcId\":" + gcId + "}"); // b's JVM collected first
+            Thread.sleep(100);
+            post("/v1/nodes/a/release", "{\"epoch\":" + a.path("epoch").asLong() + ",\"pauseMillis\":40}");
+            Thread.sleep(100);
+        }
+        assertThat(a.path("status").asText()).isEqualTo("UNSCHEDULED");
+        assertThat(a.path("message").asText()).contains("stepped down");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("not before 5 s above the slot")
+            .isGreaterThan(Duration.ofSeconds(5));
+        JsonNode cluster = json(get("/v1/cluster"));
+        assertThat(cluster.path("mode").asText()).isEqualTo("observe");
+        assertThat(cluster.path("slotDemand").asDouble()).isGreaterThan(1);
+        assertThat(cluster.path("queue")).isEmpty();
+        assertThat(json(post("/v1/nodes/b/acquire", "{\"gcId\":99,\"leadMillis\":100}")).path("status").asText())
+            .isEqualTo("UNSCHEDULED");
+        assertThat(get("/metrics").body()).contains("blade_coordinator_slot_observing 1.0");
+        assertThat(lb.calls()).as("b drained only for its first collection, a never once observing")
+            .filteredOn("drain b"::equals).hasSize(1);
+    }
+
     @Test
     void aLongPollTimesOutWithItsQueuePosition() throws Exception {
         start();

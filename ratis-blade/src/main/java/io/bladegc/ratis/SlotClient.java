@@ -1,5 +1,6 @@
 package io.bladegc.ratis;
 
+import io.bladegc.api.slot.Ask;
 import io.bladegc.api.slot.Outcome;
 import java.io.IOException;
 import java.time.Duration;
@@ -82,16 +83,12 @@ public final class SlotClient implements AutoCloseable {
 
     /** {@code SlotLedger.acquire}: asks for a slot; idempotent per node and GC id. */
     public Outcome acquire(String node, long gcId, long leadMillis) throws IOException {
-        return acquire(node, gcId, leadMillis, 0);
+        return acquire(node, Ask.young(gcId, leadMillis));
     }
 
-    /**
-     * {@code SlotLedger.acquire}, offering a full collection in place of the young one.
-     *
-     * @param fullPauseMillis the expected pause of the full collection offered, 0 for none
-     */
-    public Outcome acquire(String node, long gcId, long leadMillis, long fullPauseMillis) throws IOException {
-        return write(SlotCommand.acquire(node, gcId, leadMillis, fullPauseMillis));
+    /** {@code SlotLedger.acquire} with the whole request: its kind, expected hold and a full collection offered. */
+    public Outcome acquire(String node, Ask ask) throws IOException {
+        return write(SlotCommand.acquire(node, ask));
     }
 
     /** {@code SlotLedger.release}: gives a grant back; another epoch than the holder's is {@code STALE_EPOCH}. */

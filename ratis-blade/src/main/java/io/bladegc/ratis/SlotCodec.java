@@ -1,5 +1,6 @@
 package io.bladegc.ratis;
 
+import io.bladegc.api.slot.Ask;
 import io.bladegc.api.slot.Grant;
 import io.bladegc.api.slot.LedgerState;
 import io.bladegc.api.slot.Outcome;
@@ -30,10 +31,11 @@ import java.util.Map;
  */
 final class SlotCodec {
     /**
-     * 5: snapshots carry each member's newest ended GC request, views when members are due (4: grants say whether they
+     * 6: acquires and queue entries say whether the collection is a full one and how long it is expected to hold (5:
+     * snapshots carry each member's newest ended GC request, views when members are due; 4: grants say whether they
      * are full, queue entries carry the full pause offered, members when they are due).
      */
-    private static final byte VERSION = 5;
+    private static final byte VERSION = 6;
 
     private SlotCodec() {
     }
@@ -46,6 +48,8 @@ final class SlotCodec {
             out.writeLong(c.leadMillis());
             out.writeLong(c.epoch());
             out.writeLong(c.pauseMillis());
+            out.writeBoolean(c.full());
+            out.writeLong(c.holdMillis());
         });
     }
 
@@ -57,7 +61,7 @@ final class SlotCodec {
                 throw new IllegalArgumentException("unknown slot command " + op);
             }
             return new SlotCommand(SlotCommand.Op.values()[op], in.readUTF(), in.readLong(), in.readLong(),
-                in.readLong(), in.readLong());
+                in.readLong(), in.readLong(), in.readBoolean(), in.readLong());
         });
     }
 
@@ -230,8 +234,11 @@ final class SlotCodec {
         for (QueueEntry q : queue) {
             out.writeUTF(q.node());
             out.writeLong(q.gcId());
+            out.writeLong(q.ask().leadMillis());
+            out.writeBoolean(q.ask().full());
+            out.writeLong(q.ask().holdMillis());
+            out.writeLong(q.ask().fullOfferMillis());
             out.writeLong(q.urgentAt());
-            out.writeLong(q.fullPauseMillis());
         }
     }
 
@@ -239,7 +246,9 @@ final class SlotCodec {
         int n = in.readInt();
         List<QueueEntry> queue = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            queue.add(new QueueEntry(in.readUTF(), in.readLong(), in.readLong(), in.readLong()));
+            String node = in.readUTF();
+            queue.add(new QueueEntry(node, new Ask(in.readLong(), in.readLong(), in.readBoolean(), in.readLong(),
+                in.readLong()), in.readLong()));
         }
         return queue;
     }

@@ -4,6 +4,7 @@ import io.bladegc.api.grant.Released;
 import io.bladegc.api.grant.SlotAnswer;
 import io.bladegc.api.grant.SlotPort;
 import io.bladegc.api.grant.SlotPortException;
+import io.bladegc.api.slot.Ask;
 import io.bladegc.api.slot.Grant;
 import io.bladegc.api.slot.Outcome;
 import io.bladegc.api.slot.QueueEntry;
@@ -57,25 +58,25 @@ final class SlotGroupPort implements SlotPort, AutoCloseable {
     }
 
     @Override
-    public CompletableFuture<SlotAnswer> acquire(long gcId, long leadMillis, long fullPauseMillis, long waitMillis) {
+    public CompletableFuture<SlotAnswer> acquire(Ask ask, long waitMillis) {
         return CompletableFuture.supplyAsync(() -> {
             try {
-                return ask(gcId, leadMillis, fullPauseMillis, waitMillis);
+                return ask(ask, waitMillis);
             } catch (SlotPortException e) {
                 throw new CompletionException(e);
             }
         }, waits);
     }
 
-    private SlotAnswer ask(long gcId, long leadMillis, long fullPauseMillis, long waitMillis)
-        throws SlotPortException {
+    private SlotAnswer ask(Ask ask, long waitMillis) throws SlotPortException {
+        long gcId = ask.gcId();
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
         Outcome o;
         synchronized (writes) {
             if (gcId <= cancelledUpTo) {
                 return SlotAnswer.cancelled(); // withdrawn before it was sent
             }
-            o = call(() -> slots.acquire(self, gcId, leadMillis, fullPauseMillis));
+            o = call(() -> slots.acquire(self, ask));
         }
         if (o.status() == Status.UNKNOWN_NODE) {
             throw new SlotPortException("slot group: " + self + " is not a member (" + o.message() + ")", false,

@@ -185,7 +185,7 @@ public final class SlotStateMachine extends BaseStateMachine {
             case JOIN -> ledger.join(c.node(), now);
             case HEARTBEAT -> ledger.heartbeat(c.node(), c.leadMillis(), c.pauseMillis(), now);
             case LEAVE -> ledger.leave(c.node(), now);
-            case ACQUIRE -> ledger.acquire(c.node(), c.gcId(), c.leadMillis(), c.pauseMillis(), now);
+            case ACQUIRE -> ledger.acquire(c.node(), c.ask(), now);
             case RELEASE -> ledger.release(c.node(), c.epoch(), c.pauseMillis(), now);
             case RENEW -> ledger.renew(c.node(), c.epoch(), now);
             case CANCEL -> ledger.cancel(c.node(), c.gcId(), now);

@@ -2,6 +2,7 @@ package io.bladegc.ratis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bladegc.api.slot.Ask;
 import io.bladegc.api.slot.Grant;
 import io.bladegc.api.slot.QueueEntry;
 import io.bladegc.api.slot.SlotView;
@@ -71,7 +72,7 @@ class LeadershipHandoffTest {
     @Test
     void aPeerQueuedForItsOwnCollectionComesAfterEveryOtherSoThatLeadershipDoesNotPingPong() {
         SlotGroupView v = new SlotGroupView(new SlotView(List.of("n1", "n2", "n3", "n4", "n5"), List.of(),
-            List.of(new QueueEntry("n3", 4, 1_050)), 7, 0,
+            List.of(new QueueEntry("n3", Ask.young(4, 1_000), 1_050)), 7, 0,
             QuorumPolicy.of(5, Duration.ofSeconds(10), Duration.ofSeconds(3))), Map.of("n3", 300L, "n2", 100L), 40, 0,
             Map.of());
         Map<RaftPeerId, Long> match = Map.of(RaftPeerId.valueOf("n2"), 42L); // commit index 50: n2 lags

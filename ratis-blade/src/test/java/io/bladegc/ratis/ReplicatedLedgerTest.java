@@ -2,6 +2,7 @@ package io.bladegc.ratis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bladegc.api.slot.Ask;
 import io.bladegc.api.slot.LedgerState;
 import io.bladegc.api.slot.Outcome;
 import io.bladegc.api.slot.SlotEvent;
@@ -191,7 +192,8 @@ class ReplicatedLedgerTest {
             Outcome o = switch (r.nextInt(5)) {
                 case 0 -> client.join(n);
                 case 1 -> client.heartbeat(n);
-                case 2, 3 -> client.acquire(n, 1 + r.nextInt(3), r.nextInt(100));
+                case 2, 3 -> client.acquire(n, new Ask(1 + r.nextInt(3), r.nextInt(100), r.nextInt(4) == 0,
+                    r.nextInt(500), r.nextBoolean() ? 0 : r.nextInt(400))); // every field through log and snapshot
                 default -> client.release(n, epochs.isEmpty() ? 1 : epochs.get(r.nextInt(epochs.size())), 3);
             };
             o.events().stream().filter(e -> e.type() == SlotEvent.Type.GRANTED).forEach(e -> epochs.add(e.epoch()));

@@ -9,6 +9,7 @@ import io.bladegc.api.grant.GrantHolder;
 import io.bladegc.api.grant.Preparation;
 import io.bladegc.api.grant.SlotAnswer;
 import io.bladegc.api.grant.SlotPortException;
+import io.bladegc.api.slot.Ask;
 import io.bladegc.api.slot.Grant;
 import io.bladegc.api.slot.SlotPolicy;
 import io.bladegc.testkit.LocalRaftGroup;
@@ -84,7 +85,7 @@ class SlotGroupPortTest {
         Duration lease = Duration.ofSeconds(10);
         start(offset, lease);
         long before = System.nanoTime();
-        SlotAnswer a = port.acquire(1, 100, 0, 1_000).get(10, TimeUnit.SECONDS);
+        SlotAnswer a = port.acquire(Ask.young(1, 100), 1_000).get(10, TimeUnit.SECONDS);
         long after = System.nanoTime();
         assertThat(a.kind()).isEqualTo(SlotAnswer.Kind.GRANTED);
         Grant g = slots.view().slots().collecting().get(0);
@@ -136,7 +137,7 @@ class SlotGroupPortTest {
         group.kill(ids.get(2)); // no majority: no write is answered
         try (SlotClient shortCalls = SlotClient.connect(group.group(), group.properties(null), Duration.ofMillis(500));
              SlotGroupPort impatient = new SlotGroupPort(shortCalls, "n1")) {
-            ExecutionException e = catchThrowableOfType(() -> impatient.acquire(1, 100, 0, 1_000)
+            ExecutionException e = catchThrowableOfType(() -> impatient.acquire(Ask.young(1, 100), 1_000)
                 .get(30, TimeUnit.SECONDS), ExecutionException.class);
             assertThat(e).as("the acquire failed").isNotNull();
             assertThat(e.getCause()).isInstanceOf(SlotPortException.class);

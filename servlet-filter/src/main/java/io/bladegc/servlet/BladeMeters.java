@@ -56,10 +56,12 @@ import javax.management.ObjectName;
  *   <tr><td>{@code blade.node.needed.lead} ({@code blade_node_needed_lead_seconds})</td><td>gauge, seconds</td>
  *       <td>{@code NeededLeadMs}: the lead time at which the node starts a drain</td></tr>
  *   <tr><td>{@code blade.coordination.grants}, {@code .queued.waits}, {@code .fail.opens}, {@code .cancels},
- *       {@code .overtaken}, {@code .fenced}, {@code .stale.releases}, {@code .rejoins}, {@code .failovers}</td>
+ *       {@code .overtaken}, {@code .unscheduled}, {@code .fenced}, {@code .stale.releases}, {@code .rejoins},
+ *       {@code .failovers}</td>
  *       <td>function counters</td>
  *       <td>{@value #COORDINATION}: {@code Grants}, {@code QueuedWaits}, {@code FailOpens}, {@code Cancels},
- *       {@code Overtaken}, {@code Fenced}, {@code StaleReleases}, {@code Rejoins}, {@code Failovers}</td></tr>
+ *       {@code Overtaken}, {@code Unscheduled}, {@code Fenced}, {@code StaleReleases}, {@code Rejoins},
+ *       {@code Failovers}</td></tr>
  *   <tr><td>{@code blade.coordination.phase}, tag {@code phase} = {@code schedule}, {@code trailers}, {@code gc},
  *       {@code notify} ({@code blade_coordination_phase_seconds_count}, {@code _sum})</td><td>function timer</td>
  *       <td>{@code <Phase>Count} and {@code <Phase>MsSum}: the coordinated collections' timelines</td></tr>
@@ -126,6 +128,7 @@ public final class BladeMeters implements MeterBinder, AutoCloseable {
         new Reading("fail.opens", "FailOpens", "GC requests handled without the coordinator (down, slow, refusing)"),
         new Reading("cancels", "Cancels", "GC requests withdrawn at the coordinator"),
         new Reading("overtaken", "Overtaken", "GC requests the JVM collected before, while they waited for a slot"),
+        new Reading("unscheduled", "Unscheduled", "GC requests the coordinator left to the JVM, having stepped down"),
         new Reading("fenced", "Fenced", "Grants not used because their lease would end before the collection"),
         new Reading("stale.releases", "StaleReleases", "Releases the coordinator refused because the lease ended"),
         new Reading("rejoins", "Rejoins", "Joins after the coordinator had been down or had forgotten the node"),

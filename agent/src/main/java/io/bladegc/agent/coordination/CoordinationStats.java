@@ -8,8 +8,8 @@ import java.util.function.Supplier;
  * The coordinated mode's counters as the read-only platform MBean {@value #NAME}, beside the node's own
  * {@code io.bladegc:type=Node}: {@code Coordinator} (every replica, joined by {@code |}), {@code CoordinatorReplica}
  * (the replica the node talks to), {@code NodeId}, {@code CoordinatorUp}, {@code Grants}, {@code QueuedWaits},
- * {@code FailOpens}, {@code Cancels}, {@code Overtaken}, {@code Fenced}, {@code StaleReleases}, {@code Rejoins},
- * {@code Failovers}, {@code LastEvent} (the last GC event's log line). JDK types only.
+ * {@code FailOpens}, {@code Cancels}, {@code Overtaken}, {@code Unscheduled}, {@code Fenced}, {@code StaleReleases},
+ * {@code Rejoins}, {@code Failovers}, {@code LastEvent} (the last GC event's log line). JDK types only.
  *
  * <p>Thread-safe (reads a thread-safe supplier).
  */

@@ -60,8 +60,11 @@ final class CoordinatorAnswers {
         if ("CANCELLED".equals(status)) {
             return SlotAnswer.cancelled();
         }
+        if ("UNSCHEDULED".equals(status)) {
+            return SlotAnswer.unscheduled();
+        }
         throw new CoordinatorException(Kind.BAD_ANSWER, r.status(), "acquire: unexpected status "
-            + oneLine(String.valueOf(status)) + " (expected GRANTED, QUEUED or CANCELLED)");
+            + oneLine(String.valueOf(status)) + " (expected GRANTED, QUEUED, CANCELLED or UNSCHEDULED)");
     }
 
     private static long number(Map<String, Object> m, String field, boolean required) throws CoordinatorException {

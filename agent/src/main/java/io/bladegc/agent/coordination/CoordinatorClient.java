@@ -1,5 +1,6 @@
 package io.bladegc.agent.coordination;
 
+import io.bladegc.api.slot.Ask;
 import static io.bladegc.agent.coordination.CoordinatorAnswers.acquireAnswer;
 import static io.bladegc.agent.coordination.CoordinatorAnswers.oneLine;
 import static io.bladegc.agent.coordination.CoordinatorAnswers.statusFailure;
@@ -195,19 +196,26 @@ final class CoordinatorClient implements AutoCloseable {
      * {@code deadline - now} from the same answer; with neither {@code now} nor {@code remainingMillis},
      * {@code deadline} is read as wall-clock time.
      *
-     * @param gcId       the {@link io.bladegc.api.GcRequest#id()}
-     * @param leadMillis how long until the JVM collects on its own (urgency: least first)
-     * @param fullPauseMillis the pause of a full collection offered in place of the young one, or 0
+     * @param ask        the request ({@link Ask}): its id, how long until the JVM collects on its own (urgency: least
+     *                   first), whether the collection is a full one ({@code "full": true}, sent only then) and its
+     *                   expected pause ({@code holdMillis}, sent when known), the pause of a full collection offered in
+     *                   place of the young one ({@code fullPauseMillis}, sent when offered)
      * @param waitMillis how long the coordinator may hold the call before answering "queued"
      * @return the answer; fails with {@link CoordinatorException}
      */
-    CompletableFuture<SlotAnswer> acquire(long gcId, long leadMillis, long fullPauseMillis, long waitMillis) {
+    CompletableFuture<SlotAnswer> acquire(Ask ask, long waitMillis) {
         CompletableFuture<Reply> call = new FailoverCall("acquire", true, attemptTimeout -> {
             Map<String, Object> body = new LinkedHashMap<>();
-            body.put("gcId", gcId);
-            body.put("leadMillis", leadMillis);
-            if (fullPauseMillis > 0) {
-                body.put("fullPauseMillis", fullPauseMillis);
+            body.put("gcId", ask.gcId());
+            body.put("leadMillis", ask.leadMillis());
+            if (ask.full()) {
+                body.put("full", true);
+            }
+            if (ask.holdMillis() > 0) {
+                body.put("holdMillis", ask.holdMillis());
+            }
+            if (ask.fullOfferMillis() > 0) {
+                body.put("fullPauseMillis", ask.fullOfferMillis());
             }
             // the long poll ends when it would have at the first replica: a later attempt waits only what is left
             body.put("waitMillis", Math.max(0, waitMillis - timeout.minus(attemptTimeout).toMillis()));

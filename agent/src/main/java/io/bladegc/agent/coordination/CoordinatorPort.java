@@ -5,6 +5,7 @@ import io.bladegc.api.grant.Released;
 import io.bladegc.api.grant.SlotAnswer;
 import io.bladegc.api.grant.SlotPort;
 import io.bladegc.api.grant.SlotPortException;
+import io.bladegc.api.slot.Ask;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -34,8 +35,8 @@ final class CoordinatorPort implements SlotPort {
     }
 
     @Override
-    public CompletableFuture<SlotAnswer> acquire(long gcId, long leadMillis, long fullPauseMillis, long waitMillis) {
-        CompletableFuture<SlotAnswer> call = client.acquire(gcId, leadMillis, fullPauseMillis, waitMillis);
+    public CompletableFuture<SlotAnswer> acquire(Ask ask, long waitMillis) {
+        CompletableFuture<SlotAnswer> call = client.acquire(ask, waitMillis);
         return CoordinatorClient.abandoning(call, call.handle((answer, failure) -> {
             if (failure == null) {
                 return answer;

@@ -503,6 +503,21 @@ class CoordinatedHolderTest {
     }
 
     @Test
+    void anUnscheduledAnswerLeavesTheCollectionToTheJvm() {
+        fake.on("acquire", c -> Reply.status(200, "{\"status\":\"UNSCHEDULED\",\"message\":\"the coordinator has"
+            + " stepped down\"}"));
+        start();
+        upcall(1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> stat("Unscheduled") == 1);
+        upcall(2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> stat("Unscheduled") == 2);
+        assertThat(node.drains).as("neither drained nor collected here: the JVM collects on its own").isEmpty();
+        assertThat(fake.calls("acquire")).as("asked once each").hasSize(2);
+        assertThat(fake.calls("cancel")).as("the coordinator queued nothing").isEmpty();
+        assertThat(stat("FailOpens")).isZero();
+    }
+
+    @Test
     void aCoordinatorThatKeepsDroppingTheRequestIsLeftAlone() {
         fake.on("acquire", c -> Reply.status(200, "{\"status\":\"CANCELLED\"}"));
         start();

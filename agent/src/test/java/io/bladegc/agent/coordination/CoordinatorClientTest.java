@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.bladegc.agent.coordination.CoordinatorException.Kind;
 import io.bladegc.agent.coordination.FakeCoordinator.Reply;
 import io.bladegc.api.grant.SlotAnswer;
+import io.bladegc.api.slot.Ask;
 import io.bladegc.testkit.FreePorts;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -15,6 +16,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -67,7 +69,7 @@ class CoordinatorClientTest {
     void everyOperationPostsToItsPathWithItsBody() throws Exception {
         client.join();
         client.heartbeat(-1, -1);
-        assertThat(client.acquire(3, 120, 0, 50).get().kind()).isEqualTo(SlotAnswer.Kind.GRANTED);
+        assertThat(client.acquire(Ask.young(3, 120), 50).get().kind()).isEqualTo(SlotAnswer.Kind.GRANTED);
         client.renew(7);
         client.release(7, 12);
         client.cancel(4);
@@ -97,10 +99,10 @@ class CoordinatorClientTest {
             .containsEntry("fullDueInMillis", 5_678);
         fake.on("acquire", c -> Reply.status(200, "{\"status\":\"GRANTED\",\"epoch\":7,\"remainingMillis\":9000,"
             + "\"full\":true}"));
-        assertThat(client.acquire(1, 80, 450, 50).get().full()).isTrue();
+        assertThat(client.acquire(new Ask(1, 80, false, 0, 450), 50).get().full()).isTrue();
         assertThat(fake.calls("acquire").get(0).body()).containsEntry("fullPauseMillis", 450);
         fake.on("acquire", c -> Reply.status(200, "{\"status\":\"GRANTED\",\"epoch\":8,\"remainingMillis\":9000}"));
-        assertThat(client.acquire(2, 80, 0, 50).get().full()).isFalse();
+        assertThat(client.acquire(Ask.young(2, 80), 50).get().full()).isFalse();
         assertThat(fake.calls("acquire").get(1).body()).doesNotContainKey("fullPauseMillis");
     }
 
@@ -108,7 +110,7 @@ class CoordinatorClientTest {
     void theLeaseEndsRemainingMillisAfterTheCallWasSentWhateverTheCoordinatorsClock() throws Exception {
         fake.on("acquire", c -> Reply.granted(7, 2_000)); // the fake's clock is an hour ahead
         long before = System.nanoTime();
-        SlotAnswer a = client.acquire(1, 0, 0, 0).get();
+        SlotAnswer a = client.acquire(Ask.young(1, 0), 0).get();
         long after = System.nanoTime();
         assertThat(a.kind()).isEqualTo(SlotAnswer.Kind.GRANTED);
         assertThat(a.epoch()).isEqualTo(7);
@@ -120,7 +122,7 @@ class CoordinatorClientTest {
         fake.on("acquire", c -> Reply.status(200, "{\"status\":\"GRANTED\",\"epoch\":7,\"deadline\":5000,"
             + "\"now\":3000}"));
         long before = System.nanoTime();
-        SlotAnswer a = client.acquire(1, 0, 0, 0).get();
+        SlotAnswer a = client.acquire(Ask.young(1, 0), 0).get();
         assertThat(a.leaseEndNanos()).isBetween(before + 2_000_000_000L, System.nanoTime() + 2_000_000_000L);
     }
 
@@ -130,7 +132,7 @@ class CoordinatorClientTest {
         fake.on("acquire", c -> Reply.status(200, "{\"status\":\"GRANTED\",\"epoch\":7,\"deadline\":"
             + (wall + 2_000) + "}"));
         long before = System.nanoTime();
-        SlotAnswer a = client.acquire(1, 0, 0, 0).get();
+        SlotAnswer a = client.acquire(Ask.young(1, 0), 0).get();
         assertThat(Duration.ofNanos(a.leaseEndNanos() - before)).isBetween(Duration.ofMillis(1_500),
             Duration.ofMillis(2_100));
     }
@@ -139,15 +141,33 @@ class CoordinatorClientTest {
     void cancelledIsAnAnswer() throws Exception {
         fake.on("acquire", c -> Reply.status(200, "{\"status\":\"CANCELLED\",\"message\":\"GC request 1 is no "
             + "longer queued\"}"));
-        assertThat(client.acquire(1, 0, 0, 0).get()).isEqualTo(SlotAnswer.cancelled());
+        assertThat(client.acquire(Ask.young(1, 0), 0).get()).isEqualTo(SlotAnswer.cancelled());
+    }
+
+    @Test
+    void unscheduledIsAnAnswer() throws Exception {
+        fake.on("acquire", c -> Reply.status(200, "{\"status\":\"UNSCHEDULED\",\"message\":\"the coordinator has"
+            + " stepped down\"}"));
+        assertThat(client.acquire(Ask.young(1, 0), 0).get()).isEqualTo(SlotAnswer.unscheduled());
+    }
+
+    @Test
+    void anAcquireSaysWhichCollectionItAsksForAndHowLongItExpectsToHold() throws Exception {
+        fake.on("acquire", c -> Reply.granted(3, 1_000));
+        client.acquire(new Ask(4, 90, true, 520, 0), 0).get();
+        Map<String, Object> body = fake.calls("acquire").get(0).body();
+        assertThat(body.get("full")).isEqualTo(true);
+        assertThat(body.get("holdMillis")).hasToString("520");
+        assertThat(body.get("leadMillis")).hasToString("90");
+        assertThat(body).doesNotContainKey("fullPauseMillis");
     }
 
     @Test
     void queuedWithAndWithoutAPosition() throws Exception {
         fake.on("acquire", c -> Reply.queued(4));
-        assertThat(client.acquire(1, 0, 0, 0).get()).isEqualTo(SlotAnswer.queued(4));
+        assertThat(client.acquire(Ask.young(1, 0), 0).get()).isEqualTo(SlotAnswer.queued(4));
         fake.on("acquire", c -> Reply.status(200, "{\"status\":\"QUEUED\"}"));
-        assertThat(client.acquire(1, 0, 0, 0).get()).isEqualTo(SlotAnswer.queued(0));
+        assertThat(client.acquire(Ask.young(1, 0), 0).get()).isEqualTo(SlotAnswer.queued(0));
     }
 
     @ParameterizedTest
@@ -164,7 +184,7 @@ class CoordinatorClientTest {
     })
     void theCoordinatorsStatusesHaveKinds(int status, String named, Kind kind, boolean down) {
         fake.on("acquire", c -> Reply.status(status, "{\"status\":\"" + named + "\",\"message\":\"m\"}"));
-        CoordinatorException e = failure(() -> client.acquire(1, 0, 0, 0).get());
+        CoordinatorException e = failure(() -> client.acquire(Ask.young(1, 0), 0).get());
         assertThat(e.kind()).isEqualTo(kind);
         assertThat(e.kind().coordinatorDown()).isEqualTo(down);
         assertThat(e.getMessage()).isEqualTo("acquire: HTTP " + status + ": m");
@@ -211,7 +231,7 @@ class CoordinatorClientTest {
     })
     void anAcquireAnswerThatIsNotTheJsonExpectedIsABadAnswer(String body) {
         fake.on("acquire", c -> Reply.status(200, body));
-        CoordinatorException e = failure(() -> client.acquire(1, 0, 0, 0).get());
+        CoordinatorException e = failure(() -> client.acquire(Ask.young(1, 0), 0).get());
         assertThat(e.kind()).isEqualTo(Kind.BAD_ANSWER);
         assertThat(e.getMessage()).startsWith("acquire: ").doesNotContain("\n");
     }
@@ -257,7 +277,7 @@ class CoordinatorClientTest {
     void everyCallCarriesTheNodesOwnMemberKey() throws Exception {
         client.join();
         client.heartbeat(-1, -1);
-        client.acquire(1, 10, 0, 0).get(5, TimeUnit.SECONDS);
+        client.acquire(Ask.young(1, 10), 0).get(5, TimeUnit.SECONDS);
         client.release(7, 1);
         client.cancel(2);
         client.leave();

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.bladegc.agent.coordination.CoordinatorException.Kind;
 import io.bladegc.agent.coordination.FakeCoordinator.Reply;
 import io.bladegc.api.grant.SlotAnswer;
+import io.bladegc.api.slot.Ask;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -62,7 +63,7 @@ class CoordinatorFailoverTest {
         assertThat(client.replica()).isEqualTo(replica(1).uri());
 
         client.heartbeat(-1, -1);
-        assertThat(client.acquire(1, 100, 0, 50).get().kind()).isEqualTo(SlotAnswer.Kind.GRANTED);
+        assertThat(client.acquire(Ask.young(1, 100), 50).get().kind()).isEqualTo(SlotAnswer.Kind.GRANTED);
         client.release(7, 3);
         assertThat(replica(0).calls()).as("no call goes to the follower again").hasSize(1);
         assertThat(replica(1).calls()).extracting(FakeCoordinator.Call::op)
@@ -153,7 +154,7 @@ class CoordinatorFailoverTest {
     void anAcquireFailsOverWithinOneTimeoutAndKeepsItsLongPollWait() throws Exception {
         replica(0).leader(false);
         replica(1).stop();
-        SlotAnswer a = client.acquire(3, 120, 0, 200).get();
+        SlotAnswer a = client.acquire(Ask.young(3, 120), 200).get();
         assertThat(a.kind()).isEqualTo(SlotAnswer.Kind.GRANTED);
         FakeCoordinator.Call acquire = replica(2).calls("acquire").get(0);
         assertThat(acquire.longField("gcId")).isEqualTo(3);
@@ -166,7 +167,7 @@ class CoordinatorFailoverTest {
     void anAcquireDoesNotMultiplyItsTimeoutByTheReplicas() {
         replicas.forEach(r -> r.on("acquire", c -> Reply.blackHoled()));
         long t0 = System.nanoTime();
-        CoordinatorException e = failure(() -> client.acquire(1, 0, 0, 100).get());
+        CoordinatorException e = failure(() -> client.acquire(Ask.young(1, 0), 100).get());
         Duration took = Duration.ofNanos(System.nanoTime() - t0);
         assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
         assertThat(took).as("one coordinator timeout for all replicas").isLessThan(TIMEOUT.plus(SLACK));

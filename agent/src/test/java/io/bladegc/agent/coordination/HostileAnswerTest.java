@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.bladegc.agent.coordination.CoordinatorException.Kind;
 import io.bladegc.agent.coordination.HostileCoordinator.Answer;
 import io.bladegc.agent.coordination.HostileCoordinator.Connection;
+import io.bladegc.api.slot.Ask;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -60,7 +61,7 @@ class HostileAnswerTest {
         try (HostileCoordinator hostile = new HostileCoordinator(Answer.DRIP_FED_BODY);
              CoordinatorClient client = CoordinatorClientTest.client(List.of(hostile.uri()), "n1", null,
                  Duration.ofSeconds(30))) {
-            CompletableFuture<?> call = client.acquire(1, 100, 0, 10);
+            CompletableFuture<?> call = client.acquire(Ask.young(1, 100), 10);
             while (hostile.connections().isEmpty() || hostile.connections().get(0).written.get() < 3) {
                 Thread.sleep(10); // the download is under way
             }
@@ -77,7 +78,7 @@ class HostileAnswerTest {
         try (HostileCoordinator hostile = new HostileCoordinator(Answer.NEVER_ENDS_AFTER_JSON);
              CoordinatorClient client = CoordinatorClientTest.client(List.of(hostile.uri()), "n1", null,
                  Duration.ofSeconds(30))) {
-            CompletableFuture<?> acquire = client.acquire(1, 100, 0, 10);
+            CompletableFuture<?> acquire = client.acquire(Ask.young(1, 100), 10);
             CoordinatorException e = CoordinatorClientTest.failure(() ->
                 CoordinatorClient.await(acquire, Duration.ofMillis(300)));
             long gaveUp = System.nanoTime();

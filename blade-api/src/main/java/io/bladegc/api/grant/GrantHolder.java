@@ -7,6 +7,7 @@ import io.bladegc.api.GcHandler;
 import io.bladegc.api.GcOutcome;
 import io.bladegc.api.GcRequest;
 import io.bladegc.api.Generation;
+import io.bladegc.api.slot.Ask;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -139,8 +140,9 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         if (closed) {
             return settings.failOpen() ? GcDecision.COLLECT_NOW : GcDecision.DEFER;
         }
-        scheduleLead.requestCame();
-        inbox.add(new Pending(request, System.nanoTime(), node.collections()));
+        long now = System.nanoTime();
+        scheduleLead.requested(now);
+        inbox.add(new Pending(request, now, node.collections()));
         return GcDecision.DEFER;
     }
 
@@ -289,7 +291,8 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         while (true) {
             long lead = leadMillis(p);
             CallWatcher.Waited<SlotAnswer> w =
-                watcher.await(port.acquire(r.id(), lead, fullPause, waitMillis(lead)), () -> collectedSince(p));
+                watcher.await(port.acquire(new Ask(r.id(), lead, r.generation() == Generation.OLD,
+                    r.estimatedPause().toMillis(), fullPause), waitMillis(lead)), () -> collectedSince(p));
             if (w.collected()) {
                 overtaken(since(p));
                 if (polls > 0) {
@@ -316,6 +319,12 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
                 case GRANTED -> {
                     counters.grants.increment();
                     return new Granted(a, polls);
+                }
+                case UNSCHEDULED -> {
+                    counters.unscheduled.increment();
+                    emit(Level.DEBUG, new GcTimeline(label, r, "left to the JVM (the coordinator has stepped down: the"
+                        + " schedule cannot keep up)", Prepared.NOTHING, -1, -1, -1, -1, null, ""));
+                    return null;
                 }
                 case CANCELLED -> {
                     if (++cancelledAnswers >= MAX_CANCELLED_ANSWERS) {

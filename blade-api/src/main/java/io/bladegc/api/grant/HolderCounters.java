@@ -21,6 +21,8 @@ final class HolderCounters {
     final LongAdder cancels = new LongAdder();
     /** GC requests the JVM overtook: it collected on its own while the node asked, queued or waited for the grant. */
     final LongAdder overtaken = new LongAdder();
+    /** GC requests the coordinator left to the JVM: it had stepped down, the schedule not keeping up. */
+    final LongAdder unscheduled = new LongAdder();
     /** Grants not collected under because their lease would end before the collection could end. */
     final LongAdder fenced = new LongAdder();
     /** Releases the ledger refused as stale (the lease had ended). */
@@ -63,6 +65,7 @@ final class HolderCounters {
         m.put("FailOpens", failOpens.sum());
         m.put("Cancels", cancels.sum());
         m.put("Overtaken", overtaken.sum());
+        m.put("Unscheduled", unscheduled.sum());
         m.put("Fenced", fenced.sum());
         m.put("StaleReleases", staleReleases.sum());
         m.put("HandOffs", handOffs.sum());

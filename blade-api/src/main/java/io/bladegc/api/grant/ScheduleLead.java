@@ -18,8 +18,13 @@ package io.bladegc.api.grant;
  * wait, which puts it right beside the other again). Its next request comes earlier by the longest full pause
  * measured (at least {@value #SHIFT_FLOOR_NANOS} ns) plus {@value #SHIFT_MARGIN_NANOS} ns, once: one young collection
  * of a fuller-than-needed eden moves it far enough from the other that even a full collection of either fits between.
+ * The shift is at most a {@value #SHIFT_PERIOD_SHARE}th of the time between the node's last two requests: under load a
+ * node collects every 0.4-0.7 s, and a shift of 350-850 ms made it collect a nearly empty eden exactly when queues
+ * formed, adding collections, and queues, rather than spreading them (issue 35); repeated, the smaller shifts still
+ * move it out of step.
  *
- * <p>Thread-safe: one writer (the coordination thread; {@link #requestCame} on the watcher or notification thread),
+ * <p>Thread-safe: one writer (the coordination thread; {@link #requested} on the watcher thread, {@link #requestCame}
+ * on the notification thread),
  * any number of readers ({@link #nanos()} on the watcher thread).
  */
 final class ScheduleLead {
@@ -30,11 +35,16 @@ final class ScheduleLead {
     static final long SHIFT_FLOOR_NANOS = 250_000_000L;
     /** Added to that shift for what the pauses do not cover: the drain, the release, the next grant. */
     static final long SHIFT_MARGIN_NANOS = 100_000_000L;
+    /** The shift is at most the node's period between requests divided by this. */
+    static final long SHIFT_PERIOD_SHARE = 4;
 
     private final long capNanos;
     private final RecentLongest recent;
     /** How much earlier the next request comes, once, to leave another node's rhythm (0: none pending). */
     private volatile long shiftNanos;
+    /** When the last request came ({@link System#nanoTime()}), and the time between the last two (0: not yet known). */
+    private volatile long lastRequestNanos = Long.MIN_VALUE;
+    private volatile long periodNanos;
 
     /**
      * @param capNanos     the most any one event may add
@@ -55,9 +65,24 @@ final class ScheduleLead {
         record(waitedNanos > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * waitedNanos, System.nanoTime());
     }
 
-    /** The node queued behind another; {@code longestFullPauseNanos}: the longest full pause measured here, or -1. */
+    /**
+     * The node queued behind another; {@code longestFullPauseNanos}: the longest full pause measured here, or -1. The
+     * shift is capped by the node's period between requests once two came ({@link #requested}).
+     */
     void leaveStep(long longestFullPauseNanos) {
-        shiftNanos = Math.max(SHIFT_FLOOR_NANOS, longestFullPauseNanos) + SHIFT_MARGIN_NANOS;
+        long shift = Math.max(SHIFT_FLOOR_NANOS, longestFullPauseNanos) + SHIFT_MARGIN_NANOS;
+        long period = periodNanos;
+        shiftNanos = period > 0 ? Math.min(shift, period / SHIFT_PERIOD_SHARE) : shift;
+    }
+
+    /** A GC request came at {@code atNanos}: it measures the period between requests and spends a pending shift. */
+    void requested(long atNanos) {
+        long last = lastRequestNanos;
+        if (last != Long.MIN_VALUE && atNanos > last) {
+            periodNanos = atNanos - last;
+        }
+        lastRequestNanos = atNanos;
+        requestCame();
     }
 
     /**

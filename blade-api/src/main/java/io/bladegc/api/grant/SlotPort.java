@@ -1,5 +1,7 @@
 package io.bladegc.api.grant;
 
+import io.bladegc.api.slot.Ask;
+
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -17,19 +19,20 @@ public interface SlotPort {
     String unavailable();
 
     /**
-     * Asks for a slot for request {@code gcId} and waits at most {@code waitMillis} for it to be granted.
+     * Asks for a slot and waits at most {@code waitMillis} for it to be granted.
      *
-     * @param gcId       the node's GC request id; asking again for the same id is idempotent
-     * @param leadMillis the time left before the JVM collects on its own (the ledger serves the most urgent first)
-     * @param fullPauseMillis the expected pause of a full collection this node offers to run in place of the young
-     *                   one ({@link io.bladegc.api.GcRequest#fullInstead()}), or 0; a grant then says whether the
-     *                   ledger took the offer ({@link SlotAnswer#full()})
+     * @param ask        the request: its id (asking again for the same id is idempotent, with the newest lead time),
+     *                   the time left before the JVM collects on its own (the ledger serves the most urgent first),
+     *                   whether the collection is a full one and how long it is expected to pause, and the pause of a
+     *                   full collection this node offers to run in place of the young one
+     *                   ({@link io.bladegc.api.GcRequest#fullInstead()}), or 0; a grant then says whether the ledger
+     *                   took the offer ({@link SlotAnswer#full()})
      * @param waitMillis how long the ledger may hold the call before answering {@code QUEUED}
      * @return a grant (with its lease end on this JVM's {@link System#nanoTime()} clock, never later than the
      *     ledger's own end), a place in the queue, or "the ledger no longer has this request"; completes
      *     exceptionally with {@link SlotPortException} when the call failed
      */
-    CompletableFuture<SlotAnswer> acquire(long gcId, long leadMillis, long fullPauseMillis, long waitMillis);
+    CompletableFuture<SlotAnswer> acquire(Ask ask, long waitMillis);
 
     /**
      * Called after {@link #acquire} failed: does what the failure implies (marks the ledger down, withdraws a call that

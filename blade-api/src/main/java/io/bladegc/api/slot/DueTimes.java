@@ -60,26 +60,33 @@ final class DueTimes {
 
     /**
      * @param node       who offers a full collection
+     * @param now        the ledger's clock
      * @param until      when it would end, with the margin
      * @param near       until when another member's full collection counts as near (one more such pause)
      * @param room       how many more may collect beyond K while it runs
+     * @param serving    how many live members serve requests now, {@code node} among them (those not collecting): while
+     *                   it is out, the others take its share, so their edens and old generations fill faster
+     *                   ({@link #whileOut})
      * @param collecting who holds a grant now (their times do not count)
      * @return whether the full collection fits now: no other member's full collection comes due before {@code until}
      *     and no later than this member's own (that one goes first), and either another one comes due before
      *     {@code near} and {@code room} is at least one (two full collections near: this one now, and who comes due
      *     during it collects beyond K), or the other members due before {@code until} are at most {@code room}. A full
      *     collection due during this one but after this member's own is near too: waiting would only bring the two
-     *     closer, as two members in step refused each other's offers until both had to collect.
+     *     closer, as two members in step refused each other's offers until both had to collect (the later one then
+     *     waits for a slot within K: a full collection never goes beyond K).
      */
-    boolean fullFits(String node, long until, long near, long room, Predicate<String> collecting) {
+    boolean fullFits(String node, long now, long until, long near, long room, int serving,
+                     Predicate<String> collecting) {
         long own = fullDueAt(node);
         boolean fullNear = false;
         for (Map.Entry<String, Long> d : fullDueAt.entrySet()) {
             if (!d.getKey().equals(node) && !collecting.test(d.getKey())) {
-                if (d.getValue() < until && d.getValue() <= own) {
+                long at = whileOut(d.getValue(), now, until, serving);
+                if (at < until && d.getValue() <= own) {
                     return false;
                 }
-                fullNear |= d.getValue() < near;
+                fullNear |= at < near;
             }
         }
         if (fullNear && room > 0) {
@@ -87,10 +94,26 @@ final class DueTimes {
         }
         int due = 0;
         for (Map.Entry<String, Long> d : dueAt.entrySet()) {
-            if (!d.getKey().equals(node) && !collecting.test(d.getKey()) && d.getValue() < until) {
+            if (!d.getKey().equals(node) && !collecting.test(d.getKey())
+                && whileOut(d.getValue(), now, until, serving) < until) {
                 due++;
             }
         }
         return due <= room;
+    }
+
+    /**
+     * @return when a member due at {@code at} comes due if one of {@code serving} members is out from {@code now} to
+     *     {@code until}: meanwhile its eden fills faster by {@code serving / (serving - 1)} (unchanged when nobody else
+     *     would serve)
+     */
+    static long whileOut(long at, long now, long until, int serving) {
+        if (at == Long.MAX_VALUE || at <= now || serving < 2) {
+            return at;
+        }
+        double faster = serving / (serving - 1.0);
+        double out = until - now;
+        double left = at - now;
+        return left <= out * faster ? now + (long) (left / faster) : at - (long) (out * (faster - 1));
     }
 }

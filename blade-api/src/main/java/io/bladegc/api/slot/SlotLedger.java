@@ -1,7 +1,6 @@
 package io.bladegc.api.slot;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -33,21 +32,28 @@ import java.util.TreeSet;
  *       whose ids start again from 1;</li>
  *   <li>a member silent for {@link SlotPolicy#memberTimeoutMillis()} is lost: it leaves the live members and the
  *       queue, but a grant it holds still runs to its deadline (it may be collecting while frozen);</li>
+ *   <li><b>who goes next</b> is {@link SlotChooser}'s proposal, which the ledger checks against K, min-healthy and its
+ *       leases before it grants: within K the most urgent request; beyond K only a due request for a young
+ *       collection, the shortest expected hold first (see below);</li>
+ *   <li><b>a re-sent acquire</b> (the same gcId) carries the node's newest lead time: its urgency moves with it;</li>
  *   <li><b>spreading full collections</b>: a node whose old generation fills up may offer, with a request for a young
- *       collection, to run the full collection in its place now ({@code fullPauseMillis}), before it comes due at a
- *       worse time. Its grant says {@link Grant#full() full} only when nobody else waits, no other member's full
- *       collection comes due (from its heartbeats) before that pause and {@value #FULL_MARGIN_MILLIS} ms have
- *       passed and no later than the offerer's own, and either another member's full collection comes due within
- *       one more such pause and one more node may collect beyond K meanwhile, or the other members that expect their JVM to collect (from their heartbeats
- *       and requests) before the pause has passed can each be granted as due, beyond K, meanwhile (none without
- *       {@link SlotPolicy#maxCollectingWhenDue()}): otherwise two full collections, or a full one and another node's
- *       young one, come due together and one of them escapes while it queues behind the other;</li>
- *   <li><b>due requests</b>: when K are collecting and the most urgent request's node is expected to collect on its
- *       own within {@value #DUE_MARGIN_MILLIS} ms, it is granted beyond K while fewer than
+ *       collection, to run the full collection in its place now ({@link Ask#fullOfferMillis()}), before it comes due
+ *       at a worse time. Its grant says {@link Grant#full() full} only within K, when nobody else waits, no other
+ *       full collection runs, no other member's full collection comes due (from its heartbeats) before that pause and
+ *       {@value #FULL_MARGIN_MILLIS} ms have passed and no later than the offerer's own, and either another member's
+ *       full collection comes due within one more such pause and one more node may collect beyond K meanwhile, or
+ *       the other members that expect their JVM to collect (from their heartbeats and requests) before the pause has
+ *       passed can each be granted as due, beyond K, meanwhile (none without
+ *       {@link SlotPolicy#maxCollectingWhenDue()}); those times are scaled for the offerer's share of the load going
+ *       to the others while it is out ({@link DueTimes#fullFits}). Otherwise two full collections, or a full one and
+ *       another node's young one, come due together and one of them escapes while it queues behind the other;</li>
+ *   <li><b>due requests</b>: when K are collecting and a waiting node that asks for a young collection is expected to
+ *       collect on its own within {@value #DUE_MARGIN_MILLIS} ms, it is granted beyond K while fewer than
  *       {@link SlotPolicy#maxCollectingWhenDue()} collect and {@code minHealthy} holds (its event says
- *       {@value #DUE_DETAIL}; such a grant never runs a full collection offered in place): otherwise it collects
- *       while it waits, in rotation with requests inside, as when a short young collection comes due during
- *       another node's long full one.</li>
+ *       {@value #DUE_DETAIL}), the shortest expected hold first: otherwise it collects while it waits, in rotation with
+ *       requests inside, as when a short young collection comes due during another node's long full one. A request
+ *       for a full collection ({@link Ask#full()}) never goes beyond K: its long pause would keep a second node out
+ *       of rotation meanwhile.</li>
  * </ul>
  * A ledger that takes over from an earlier one whose state is lost (a restarted coordinator) is made with
  * {@link #SlotLedger(SlotPolicy, long, long)}: its epochs continue above the old ones, and it grants nothing until the
@@ -59,9 +65,6 @@ import java.util.TreeSet;
  * <p>Not thread-safe: one caller at a time (the coordinator's single ledger thread, or a state machine's apply).
  */
 public final class SlotLedger {
-    private static final Comparator<Waiting> MOST_URGENT_FIRST =
-        Comparator.comparingLong(Waiting::urgentAt).thenComparingLong(Waiting::seq);
-
     /** What a full collection offered in place of a young one must leave free after its expected pause. */
     public static final long FULL_MARGIN_MILLIS = 100;
     /**
@@ -74,9 +77,6 @@ public final class SlotLedger {
     /** The detail of a {@link SlotEvent.Type#GRANTED} event beyond K, for a due request. */
     public static final String DUE_DETAIL = "due, beyond K";
 
-    private record Waiting(String node, long gcId, long urgentAt, long fullPauseMillis, long seq) {
-    }
-
     private final SlotPolicy policy;
     /** Members by when they were last seen, oldest first: a refresh moves a member to the end (time never goes back). */
     private final Map<String, Long> lastSeen = new LinkedHashMap<>();
@@ -85,7 +85,7 @@ public final class SlotLedger {
     private final Map<String, Grant> grants = new LinkedHashMap<>();
     /** Each member's newest ended GC request: it and older ones are never queued again. */
     private final Map<String, Long> endedGcIds = new HashMap<>();
-    private final TreeSet<Waiting> queue = new TreeSet<>(MOST_URGENT_FIRST);
+    private final TreeSet<Waiting> queue = new TreeSet<>(Waiting.MOST_URGENT_FIRST);
     private final long grantsFrom;
     private long epoch;
     private long seq;
@@ -179,35 +179,28 @@ public final class SlotLedger {
         return answer(Status.OK, node, "", events);
     }
 
-    /**
-     * Asks for a slot for GC request {@code gcId}, which the node expects to need within {@code leadMillis}.
-     *
-     * @return {@link Status#GRANTED}, {@link Status#QUEUED}, {@link Status#UNKNOWN_NODE}, or {@link Status#REJECTED}
-     *     (bad arguments, the node holds a grant for another request, or the request has ended or is older than the
-     *     one the node has queued: ids only grow)
-     */
+    /** Asks for a slot for a young collection of unknown length, offering no full one ({@link Ask#young}). */
     public Outcome acquire(String node, long gcId, long leadMillis, long now) {
-        return acquire(node, gcId, leadMillis, 0, now);
+        return acquire(node, Ask.young(gcId, leadMillis), now);
     }
 
     /**
-     * Asks for a slot as {@link #acquire(String, long, long, long)} does, offering to run a full collection in place
-     * of the requested one: the grant is {@link Grant#full() full} when it fits (see the class comment: nobody else
-     * waits, no other member's full collection comes due within {@code fullPauseMillis} +
-     * {@value #FULL_MARGIN_MILLIS} ms from the grant, and those who come due then can collect beyond K meanwhile).
-     * The offer is fixed with the first call for {@code gcId}.
+     * Asks for a slot. Idempotent per (node, gcId), except that a repeated ask's lead time replaces the one before (a
+     * waiting node asks again with what it has left); the rest of the ask is fixed with its first call.
      *
-     * @param fullPauseMillis the expected pause of that full collection; 0 offers none
+     * @return {@link Status#GRANTED}, {@link Status#QUEUED}, {@link Status#UNKNOWN_NODE}, or {@link Status#REJECTED}
+     *     (bad numbers, the node holds a grant for another request, or the request has ended or is older than the
+     *     one the node has queued: ids only grow)
      */
-    public Outcome acquire(String node, long gcId, long leadMillis, long fullPauseMillis, long now) {
+    public Outcome acquire(String node, Ask ask, long now) {
         List<SlotEvent> events = advance(now);
         if (!lastSeen.containsKey(node)) {
             return notAMember(node, events);
         }
-        if (gcId <= 0 || leadMillis < 0 || fullPauseMillis < 0) {
-            return answer(Status.REJECTED, node,
-                "gcId must be positive, leadMillis and fullPauseMillis not negative", events);
+        if (ask.problem() != null) {
+            return answer(Status.REJECTED, node, ask.problem(), events);
         }
+        long gcId = ask.gcId();
         seen(node);
         Grant held = grants.get(node);
         if (held != null) {
@@ -221,22 +214,27 @@ public final class SlotLedger {
                 + "ended request is gc " + ended + "); a new request needs a newer id", events);
         }
         Waiting waiting = waitingOf(node);
-        if (waiting != null && gcId < waiting.gcId()) {
+        if (waiting != null && gcId < waiting.ask().gcId()) {
             return answer(Status.REJECTED, node, "GC request " + gcId + " of node " + node + " is older than the one "
-                + "it has queued (gc " + waiting.gcId() + ")", events);
+                + "it has queued (gc " + waiting.ask().gcId() + ")", events);
         }
-        if (waiting == null || waiting.gcId() != gcId) {
+        long urgentAt = saturatedAdd(clock, ask.leadMillis());
+        due.due(node, urgentAt);
+        if (waiting != null && waiting.ask().gcId() == gcId) {
+            queue.remove(waiting); // the same request, asked again with the time it has left now
+            queue.add(new Waiting(new QueueEntry(node, new Ask(gcId, ask.leadMillis(), waiting.ask().full(),
+                waiting.ask().holdMillis(), waiting.ask().fullOfferMillis()), urgentAt), waiting.seq()));
+        } else {
             if (waiting != null) {
                 queue.remove(waiting); // a newer request replaces one the node no longer needs
-                ended(node, waiting.gcId());
+                ended(node, waiting.ask().gcId());
             }
-            long urgentAt = saturatedAdd(clock, leadMillis);
-            due.due(node, urgentAt);
-            queue.add(new Waiting(node, gcId, urgentAt, fullPauseMillis, seq++));
-            events.add(event(SlotEvent.Type.QUEUED, node, gcId, 0, "lead " + leadMillis + " ms"
-                + (fullPauseMillis > 0 ? ", full offered (" + fullPauseMillis + " ms)" : "")));
-            promote(events);
+            queue.add(new Waiting(new QueueEntry(node, ask, urgentAt), seq++));
+            events.add(event(SlotEvent.Type.QUEUED, node, gcId, 0, "lead " + ask.leadMillis() + " ms"
+                + (ask.full() ? ", full" : "") + (ask.holdMillis() > 0 ? ", hold " + ask.holdMillis() + " ms" : "")
+                + (ask.fullOfferMillis() > 0 ? ", full offered (" + ask.fullOfferMillis() + " ms)" : "")));
         }
+        promote(events);
         return answer(Status.OK, node, "", events);
     }
 
@@ -291,14 +289,14 @@ public final class SlotLedger {
         ended(node, gcId);
         Waiting w = waitingOf(node);
         if (w != null && w.gcId() <= gcId) {
-            due.collected(node, false);
+            due.collected(node, w.ask().full()); // the JVM collected on its own: a full collection when it needed one
             queue.remove(w);
             events.add(event(SlotEvent.Type.CANCELLED, node, w.gcId(), 0, "queued"));
         }
         Grant g = grants.get(node);
         if (g != null && g.gcId() == gcId) {
             grants.remove(node);
-            due.collected(node, false);
+            due.collected(node, g.full());
             events.add(event(SlotEvent.Type.CANCELLED, node, gcId, g.epoch(), "granted"));
             promote(events);
         }
@@ -314,7 +312,7 @@ public final class SlotLedger {
     public SlotView view() {
         List<QueueEntry> waiting = new ArrayList<>();
         for (Waiting w : queue) {
-            waiting.add(new QueueEntry(w.node(), w.gcId(), w.urgentAt(), w.fullPauseMillis()));
+            waiting.add(w.entry());
         }
         List<String> members = new ArrayList<>(lastSeen.keySet());
         members.sort(null);
@@ -328,7 +326,7 @@ public final class SlotLedger {
             due.dueAt(node), due.fullDueAt(node), endedGcIds.getOrDefault(node, 0L))));
         List<QueueEntry> waiting = new ArrayList<>();
         for (Waiting w : queue) {
-            waiting.add(new QueueEntry(w.node(), w.gcId(), w.urgentAt(), w.fullPauseMillis()));
+            waiting.add(w.entry());
         }
         return new LedgerState(members, new ArrayList<>(grants.values()), waiting, epoch, clock, grantsFrom);
     }
@@ -353,7 +351,7 @@ public final class SlotLedger {
             ledger.grants.put(g.node(), g);
         }
         for (QueueEntry q : state.queue()) { // most urgent first: sequence numbers keep that order among equals
-            ledger.queue.add(new Waiting(q.node(), q.gcId(), q.urgentAt(), q.fullPauseMillis(), ledger.seq++));
+            ledger.queue.add(new Waiting(q, ledger.seq++));
         }
         return ledger;
     }
@@ -430,48 +428,47 @@ public final class SlotLedger {
         return events;
     }
 
+    /**
+     * Grants what {@link SlotChooser} proposes, as long as it proposes and each proposal keeps the rules: at most
+     * K (K-when-due for a due request) collecting, {@code minHealthy} live members serving, nothing beyond K that
+     * runs a full collection.
+     */
     private void promote(List<SlotEvent> events) {
         if (clock < grantsFrom) {
             return; // an earlier ledger's leases may still run
         }
         while (!queue.isEmpty()) {
             int live = lastSeen.size();
-            long liveCollecting = 0;
-            for (String holder : grants.keySet()) {
-                liveCollecting += lastSeen.containsKey(holder) ? 1 : 0;
+            int liveCollecting = 0;
+            boolean fullRunning = false;
+            for (Grant g : grants.values()) {
+                liveCollecting += lastSeen.containsKey(g.node()) ? 1 : 0;
+                fullRunning |= g.full();
             }
-            if (live - liveCollecting - 1 < policy.minHealthy()) {
+            int serving = live - liveCollecting;
+            if (serving - 1 < policy.minHealthy()) {
                 return;
             }
-            boolean beyondK = grants.size() >= policy.allowance(live);
-            if (beyondK && !(grants.size() < policy.allowanceWhenDue(live) && headIsDue())) {
+            long fullRoom = Math.max(0, Math.min(policy.allowanceWhenDue(live) - grants.size() - 1,
+                serving - 1 - policy.minHealthy()));
+            SlotChooser.Choice c = SlotChooser.choose(queue, new SlotChooser.Slots(grants.size(),
+                policy.allowance(live), policy.allowanceWhenDue(live), fullRoom, fullRunning, serving,
+                grants::containsKey), due, clock);
+            if (c == null) {
                 return;
             }
-            Waiting w = queue.pollFirst();
-            boolean full = !beyondK && w.fullPauseMillis() > 0 && fullFits(w.node(),
-                saturatedAdd(clock, saturatedAdd(w.fullPauseMillis(), FULL_MARGIN_MILLIS)), w.fullPauseMillis(), live,
-                liveCollecting);
+            Waiting w = c.waiting();
+            int limit = c.beyondK() ? policy.allowanceWhenDue(live) : policy.allowance(live);
+            if (grants.size() >= limit || c.beyondK() && (c.full() || w.ask().full()) || !queue.remove(w)) {
+                throw new IllegalStateException("the chooser proposed what the ledger must not grant: " + c
+                    + " with " + grants.size() + " collecting of " + live + " live members, " + policy);
+            }
+            boolean full = c.full() || w.ask().full();
             Grant g = new Grant(w.node(), w.gcId(), ++epoch, clock, saturatedAdd(clock, policy.leaseMillis()), full);
             grants.put(w.node(), g);
             events.add(event(SlotEvent.Type.GRANTED, w.node(), w.gcId(), g.epoch(),
-                beyondK ? DUE_DETAIL : full ? FULL_DETAIL : ""));
+                c.beyondK() ? DUE_DETAIL : full ? FULL_DETAIL : ""));
         }
-    }
-
-    /** @return whether the most urgent request's node is expected to collect on its own within the due margin */
-    private boolean headIsDue() {
-        return queue.first().urgentAt() <= saturatedAdd(clock, DUE_MARGIN_MILLIS);
-    }
-
-    /**
-     * @return whether a full collection offered by {@code node} fits now: nobody else waits, and
-     *     {@link DueTimes#fullFits} with the room beyond K that {@code minHealthy} leaves
-     */
-    private boolean fullFits(String node, long until, long pauseMillis, int live, long liveCollecting) {
-        long room = Math.max(0, Math.min(policy.allowanceWhenDue(live) - grants.size() - 1,
-            live - liveCollecting - 1 - policy.minHealthy()));
-        return queue.isEmpty() && due.fullFits(node, until,
-            saturatedAdd(until, saturatedAdd(pauseMillis, FULL_MARGIN_MILLIS)), room, grants::containsKey);
     }
 
     /** @return {@link Status#UNKNOWN_NODE} for {@code node}, with the events of this call */

@@ -54,4 +54,19 @@ class ScheduleLeadTest {
         assertThat(lead.nanos(ScheduleLead.HORIZON_NANOS + 1)).as("the long wait aged out").isEqualTo(20_000_000L);
         assertThat(lead.nanos(3_000_000_000L + ScheduleLead.HORIZON_NANOS + 1)).as("every wait aged out").isZero();
     }
+
+    @Test
+    void aQueuedPollMovesTheNextRequestAtMostAQuarterOfTheNodesPeriodEarlier() {
+        ScheduleLead lead = new ScheduleLead(10_000_000_000L, 0);
+        lead.requested(0);
+        lead.requested(400_000_000L); // under load: a request every 400 ms
+        lead.leaveStep(500_000_000L); // a 500 ms full pause measured: 600 ms uncapped, more than the period
+        assertThat(lead.nanos()).as("a quarter of the period: the eden collected is three quarters full")
+            .isEqualTo(100_000_000L);
+        lead.requested(800_000_000L);
+        assertThat(lead.nanos()).as("spent").isZero();
+        lead.requested(10_800_000_000L); // light load: a request every 10 s
+        lead.leaveStep(500_000_000L);
+        assertThat(lead.nanos()).isEqualTo(500_000_000L + ScheduleLead.SHIFT_MARGIN_NANOS);
+    }
 }

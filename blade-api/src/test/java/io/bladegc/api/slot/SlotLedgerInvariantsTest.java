@@ -190,8 +190,8 @@ class SlotLedgerInvariantsTest {
             }
             case 1 -> l.heartbeat(node, r.nextInt(400) - 100, now); // a negative due time: unknown
             case 2 -> l.leave(node, now);
-            case 3, 4 -> l.acquire(node, callers.gcId(node, r), r.nextInt(200), r.nextBoolean() ? 0 : r.nextInt(300),
-                now);
+            case 3, 4 -> l.acquire(node, new Ask(callers.gcId(node, r), r.nextInt(200), r.nextInt(4) == 0,
+                r.nextInt(600), r.nextBoolean() ? 0 : r.nextInt(300)), now);
             case 5 -> l.release(node, epoch, r.nextInt(50), now);
             case 6 -> l.renew(node, epoch, now);
             case 7 -> l.cancel(node, callers.gcId(node, r), now);

@@ -8,6 +8,11 @@ import org.junit.jupiter.api.Test;
 class SlotLedgerTest {
     private static final SlotPolicy K1 = new SlotPolicy(1, 0, 1, 1_000, 500);
 
+    /** A young collection of unknown length, offering a full one of {@code fullOfferMillis} in its place (0: none). */
+    private static Ask offer(long gcId, long leadMillis, long fullOfferMillis) {
+        return new Ask(gcId, leadMillis, false, 0, fullOfferMillis);
+    }
+
     private static SlotLedger ledgerWith(SlotPolicy policy, String... nodes) {
         SlotLedger ledger = new SlotLedger(policy);
         for (String n : nodes) {
@@ -38,11 +43,11 @@ class SlotLedgerTest {
         SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 10_000, 5_000), "a", "b", "c");
         l.heartbeat("b", 2_000, 0); // b due at 2,000
         l.heartbeat("c", 900, 0); // c due at 900
-        Outcome a = l.acquire("a", 1, 50, 400, 0); // full until 400 + margin: ends before c is due
+        Outcome a = l.acquire("a", offer(1, 50, 400), 0); // full until 400 + margin: ends before c is due
         assertThat(a.grant().full()).isTrue();
         assertThat(a.events()).extracting(SlotEvent::detail).contains("full");
         l.release("a", a.grant().epoch(), 400, 400);
-        Outcome again = l.acquire("a", 2, 50, 500, 400); // until 400 + 500 + 100 = 1,000: c is due at 900
+        Outcome again = l.acquire("a", offer(2, 50, 500), 400); // until 400 + 500 + 100 = 1,000: c is due at 900
         assertThat(again.status()).isEqualTo(Status.GRANTED);
         assertThat(again.grant().full()).as("c comes due during it").isFalse();
     }
@@ -52,9 +57,9 @@ class SlotLedgerTest {
         SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 10_000, 5_000), "a", "b", "c");
         Grant a = l.acquire("a", 1, 50, 0).grant();
         assertThat(a.full()).as("not offered").isFalse();
-        assertThat(l.acquire("b", 1, 100, 300, 10).status()).isEqualTo(Status.QUEUED);
-        assertThat(l.view().queue()).extracting(QueueEntry::fullPauseMillis).containsExactly(300L);
-        assertThat(l.acquire("c", 1, 200, 0, 10).status()).isEqualTo(Status.QUEUED);
+        assertThat(l.acquire("b", offer(1, 100, 300), 10).status()).isEqualTo(Status.QUEUED);
+        assertThat(l.view().queue()).extracting(q -> q.ask().fullOfferMillis()).containsExactly(300L);
+        assertThat(l.acquire("c", offer(1, 200, 0), 10).status()).isEqualTo(Status.QUEUED);
         Outcome released = l.release("a", a.epoch(), 5, 20);
         Grant b = l.grantOf("b");
         assertThat(b).isNotNull();
@@ -95,7 +100,7 @@ class SlotLedgerTest {
         SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 10_000, 5_000, 2), "a", "b", "c");
         l.heartbeat("b", 300, 0); // b comes due during a's full collection: it may then collect beyond K
         l.heartbeat("c", 2_000, 0);
-        Grant a = l.acquire("a", 1, 50, 500, 0).grant();
+        Grant a = l.acquire("a", offer(1, 50, 500), 0).grant();
         assertThat(a.full()).isTrue();
         Outcome b = l.acquire("b", 1, 0, 300);
         assertThat(b.events()).extracting(SlotEvent::detail).as("granted as due, beyond K")
@@ -104,7 +109,7 @@ class SlotLedgerTest {
         l.release("a", a.epoch(), 500, 600);
         l.heartbeat("b", 300, 600);
         l.heartbeat("c", 300, 600); // both come due during it: one of them would collect with requests inside
-        assertThat(l.acquire("a", 2, 50, 500, 600).grant().full()).isFalse();
+        assertThat(l.acquire("a", offer(2, 50, 500), 600).grant().full()).isFalse();
     }
 
     @Test
@@ -112,28 +117,29 @@ class SlotLedgerTest {
         SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 10_000, 5_000, 2), "a", "b", "c");
         l.heartbeat("b", 100, 5_000, 0);
         l.heartbeat("c", 300, 8_000, 0);
-        Grant a = l.acquire("a", 1, 50, 500, 0).grant();
+        Grant a = l.acquire("a", offer(1, 50, 500), 0).grant();
         assertThat(a.full()).as("b and c come due during it, and no other full collection is near").isFalse();
         l.release("a", a.epoch(), 30, 40);
-        l.heartbeat("b", 100, 900, 40);
-        Grant again = l.acquire("a", 2, 50, 500, 50).grant();
-        assertThat(again.full()).as("b's full collection comes due at 940, right after this one (650): a runs its own "
-            + "now, and b and c their young ones beyond K meanwhile").isTrue();
+        l.heartbeat("b", 100, 960, 40);
+        Grant again = l.acquire("a", offer(2, 50, 500), 50).grant();
+        assertThat(again.full()).as("b's full collection comes due at 1,000, at 700 while a is out and b takes half its"
+            + " share, right after this one (650): a runs its own now, and b and c their young ones beyond K"
+            + " meanwhile").isTrue();
         l.release("a", again.epoch(), 500, 600);
         assertThat(l.state().members()).extracting(LedgerState.Member::node, LedgerState.Member::fullDueAt)
             .as("a's is unknown until it says again").containsExactlyInAnyOrder(
                 org.assertj.core.groups.Tuple.tuple("a", Long.MAX_VALUE),
-                org.assertj.core.groups.Tuple.tuple("b", 940L), org.assertj.core.groups.Tuple.tuple("c", 8_000L));
+                org.assertj.core.groups.Tuple.tuple("b", 1_000L), org.assertj.core.groups.Tuple.tuple("c", 8_000L));
     }
 
     @Test
     void anOfferIsNotTakenWhenAnotherMembersFullCollectionComesDueDuringIt() {
         SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 10_000, 5_000, 2), "a", "b", "c");
         l.heartbeat("b", 5_000, 400, 0); // b's full collection would start while a's runs: b's goes first
-        assertThat(l.acquire("a", 1, 50, 500, 0).grant().full()).isFalse();
+        assertThat(l.acquire("a", offer(1, 50, 500), 0).grant().full()).isFalse();
         l.release("a", l.grantOf("a").epoch(), 30, 40);
         l.heartbeat("b", 5_000, -1, 40); // b collected: its next full collection is unknown, and so no longer near
-        assertThat(l.acquire("a", 2, 50, 500, 50).grant().full()).as("nobody is due during it").isTrue();
+        assertThat(l.acquire("a", offer(2, 50, 500), 50).grant().full()).as("nobody is due during it").isTrue();
     }
 
     @Test
@@ -141,17 +147,17 @@ class SlotLedgerTest {
         SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 10_000, 5_000, 2), "a", "b", "c");
         l.heartbeat("a", 5_000, 300, 0);
         l.heartbeat("b", 5_000, 400, 0); // both within a's pause: one of them must go now, the first due
-        Grant b = l.acquire("b", 1, 50, 500, 0).grant();
+        Grant b = l.acquire("b", offer(1, 50, 500), 0).grant();
         assertThat(b.full()).as("a's full collection comes due first: a goes first").isFalse();
         l.release("b", b.epoch(), 20, 30);
-        assertThat(l.acquire("a", 1, 50, 500, 40).grant().full()).as("b's comes due after a's own").isTrue();
+        assertThat(l.acquire("a", offer(1, 50, 500), 40).grant().full()).as("b's comes due after a's own").isTrue();
     }
 
     @Test
     void aGrantBeyondKNeverRunsTheFullCollectionOffered() {
         SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 10_000, 5_000, 2), "a", "b", "c");
         l.acquire("a", 1, 50, 0);
-        Outcome b = l.acquire("b", 1, 100, 300, 10); // due within the margin, offers a full collection
+        Outcome b = l.acquire("b", offer(1, 100, 300), 10); // due within the margin, offers a full collection
         assertThat(b.status()).isEqualTo(Status.GRANTED);
         assertThat(b.grant().full()).isFalse();
     }
@@ -160,15 +166,15 @@ class SlotLedgerTest {
     void aMemberThatCollectedOrLeftIsNoLongerDue() {
         SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 10_000, 5_000), "a", "b", "c");
         Grant b = l.acquire("b", 1, 100, 0).grant(); // b due at 100, and holding
-        assertThat(l.acquire("a", 1, 50, 400, 1).status()).isEqualTo(Status.QUEUED);
+        assertThat(l.acquire("a", offer(1, 50, 400), 1).status()).isEqualTo(Status.QUEUED);
         l.release("b", b.epoch(), 30, 40); // b collected: its due time goes
         assertThat(l.grantOf("a").full()).isTrue();
         l.release("a", l.grantOf("a").epoch(), 400, 500);
         l.heartbeat("c", 100, 500);
-        assertThat(l.acquire("a", 2, 50, 400, 510).grant().full()).as("c is due at 600").isFalse();
+        assertThat(l.acquire("a", offer(2, 50, 400), 510).grant().full()).as("c is due at 600").isFalse();
         l.release("a", l.grantOf("a").epoch(), 20, 530);
         l.leave("c", 540);
-        assertThat(l.acquire("a", 3, 50, 400, 550).grant().full()).as("c left").isTrue();
+        assertThat(l.acquire("a", offer(3, 50, 400), 550).grant().full()).as("c left").isTrue();
     }
 
     @Test
@@ -177,7 +183,7 @@ class SlotLedgerTest {
         SlotLedger l = ledgerWith(policy, "a", "b", "c");
         l.heartbeat("c", 700, 0);
         l.acquire("a", 1, 50, 0);
-        l.acquire("b", 1, 100, 300, 0);
+        l.acquire("b", offer(1, 100, 300), 0);
         SlotLedger restored = SlotLedger.restore(policy, l.state());
         assertThat(restored.state()).isEqualTo(l.state());
         l.heartbeat("c", 700, 2_000, 0);
@@ -274,11 +280,11 @@ class SlotLedgerTest {
     void aWithdrawnRequestThatArrivesAgainIsNeverQueuedOrGranted() {
         SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 5_000, 60_000), "n1", "n2", "n3");
         Grant n2 = l.acquire("n2", 1, 0, 0).grant();
-        assertThat(l.acquire("n1", 3, 4, 250, 690).status()).isEqualTo(Status.QUEUED);
+        assertThat(l.acquire("n1", offer(3, 4, 250), 690).status()).isEqualTo(Status.QUEUED);
         assertThat(l.cancel("n1", 3, 3_902).events()).extracting(SlotEvent::type, SlotEvent::gcId)
             .containsExactly(org.assertj.core.groups.Tuple.tuple(SlotEvent.Type.CANCELLED, 3L));
 
-        Outcome late = l.acquire("n1", 3, 3, 250, 3_906);
+        Outcome late = l.acquire("n1", offer(3, 3, 250), 3_906);
         assertThat(late.status()).isEqualTo(Status.REJECTED);
         assertThat(late.message()).contains("GC request 3 of node n1 has ended");
         assertThat(late.events()).isEmpty();

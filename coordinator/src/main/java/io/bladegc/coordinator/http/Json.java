@@ -102,11 +102,12 @@ public final class Json {
         int position = 1;
         for (QueueEntry q : v.queue()) {
             queue.addObject().put("position", position++).put("node", q.node()).put("gcId", q.gcId())
-                .put("urgentAt", q.urgentAt());
+                .put("urgentAt", q.urgentAt()).put("full", q.ask().full()).put("holdMillis", q.ask().holdMillis());
         }
         o.put("waiting", s.waiting());
         o.put("slotDemand", Math.round(s.slotDemand() * 1000) / 1000.0);
         o.put("infeasible", s.infeasible());
+        o.put("mode", s.observing() ? "observe" : "hide");
         SlotPolicy p = v.policy();
         o.putObject("policy").put("maxCollecting", p.maxCollecting())
             .put("maxCollectingFraction", p.maxCollectingFraction()).put("minHealthy", p.minHealthy())

@@ -2,6 +2,7 @@ package io.bladegc.coordinator.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.bladegc.api.slot.Ask;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import java.io.IOException;
@@ -20,7 +21,7 @@ public final class RequestBodies {
     public static final long MAX_PAUSE_MILLIS = 3_600_000L;
 
     /** {@code POST /v1/nodes/{id}/acquire}. */
-    public record Acquire(long gcId, long leadMillis, long fullPauseMillis, long waitMillis) {
+    public record Acquire(Ask ask, long waitMillis) {
     }
 
     /** {@code POST /v1/nodes/{id}/heartbeat}: each -1 when absent. */
@@ -35,14 +36,17 @@ public final class RequestBodies {
     }
 
     /**
-     * {@code {"gcId": 1.., "leadMillis": 0..1 day, "fullPauseMillis": 0..1 hour (default 0), "waitMillis":
-     * 0..maxWaitMillis (default 0)}}.
+     * {@code {"gcId": 1.., "leadMillis": 0..1 day, "full": true or false (default false), "holdMillis": 0..1 hour
+     * (default 0, unknown), "fullPauseMillis": 0..1 hour (default 0), "waitMillis": 0..maxWaitMillis (default 0)}}:
+     * {@code full} and {@code holdMillis} say which collection the node asks for and how long it expects to hold the
+     * slot, {@code fullPauseMillis} the full collection it offers in place of a young one ({@link Ask}).
      */
     public static Acquire acquire(ByteBuf body, long maxWaitMillis) throws ApiException {
         JsonNode o = object(body, true);
-        return new Acquire(integer(o, "gcId", 1, Long.MAX_VALUE, null),
-            integer(o, "leadMillis", 0, MAX_LEAD_MILLIS, null),
-            integer(o, "fullPauseMillis", 0, MAX_PAUSE_MILLIS, 0L),
+        return new Acquire(new Ask(integer(o, "gcId", 1, Long.MAX_VALUE, null),
+            integer(o, "leadMillis", 0, MAX_LEAD_MILLIS, null), bool(o, "full"),
+            integer(o, "holdMillis", 0, MAX_PAUSE_MILLIS, 0L),
+            integer(o, "fullPauseMillis", 0, MAX_PAUSE_MILLIS, 0L)),
             integer(o, "waitMillis", 0, maxWaitMillis, 0L));
     }
 
@@ -128,6 +132,18 @@ public final class RequestBodies {
                 + Route.printable(v.asText()));
         }
         return v.longValue();
+    }
+
+    /** @return the boolean {@code field}, {@code false} when absent */
+    private static boolean bool(JsonNode o, String field) throws ApiException {
+        JsonNode v = o.get(field);
+        if (v == null) {
+            return false;
+        }
+        if (!v.isBoolean()) {
+            throw ApiException.badRequest("field '" + field + "' must be true or false, got " + kind(v));
+        }
+        return v.booleanValue();
     }
 
     private static String kind(JsonNode v) {

@@ -14,9 +14,11 @@ import java.util.List;
  * @param replica      who this replica is and who leads (replicated mode), else empty
  * @param slotDemand   the slots the members' collections need ({@link SlotDemand}), as the answering replica measured
  * @param infeasible   whether that demand exceeds the slots
+ * @param observing    whether the coordinator has stepped down and leaves every collection to the JVMs
+ *                     ({@link Governor})
  */
 public record ClusterSnapshot(SlotView view, List<SlotEvent> recentEvents, int waiting, long now, String replica,
-                              double slotDemand, boolean infeasible) {
+                              double slotDemand, boolean infeasible, boolean observing) {
     public ClusterSnapshot {
         recentEvents = List.copyOf(recentEvents);
     }

@@ -1,5 +1,6 @@
 package io.bladegc.coordinator.slots;
 
+import io.bladegc.api.slot.Ask;
 import io.bladegc.api.slot.Grant;
 import io.bladegc.api.slot.Outcome;
 import io.bladegc.api.slot.SlotEvent;
@@ -21,7 +22,7 @@ public interface Ledger {
 
     Outcome leave(String node, long now);
 
-    Outcome acquire(String node, long gcId, long leadMillis, long fullPauseMillis, long now);
+    Outcome acquire(String node, Ask ask, long now);
 
     Outcome release(String node, long epoch, long pauseMillis, long now);
 

@@ -1,5 +1,6 @@
 package io.bladegc.coordinator.slots;
 
+import io.bladegc.api.slot.Ask;
 import io.bladegc.api.slot.Grant;
 import io.bladegc.api.slot.Outcome;
 import io.bladegc.api.slot.SlotEvent;
@@ -31,8 +32,8 @@ final class LocalLedger implements Ledger {
     }
 
     @Override
-    public Outcome acquire(String node, long gcId, long leadMillis, long fullPauseMillis, long now) {
-        return ledger.acquire(node, gcId, leadMillis, fullPauseMillis, now);
+    public Outcome acquire(String node, Ask ask, long now) {
+        return ledger.acquire(node, ask, now);
     }
 
     @Override

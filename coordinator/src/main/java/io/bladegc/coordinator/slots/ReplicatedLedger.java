@@ -1,5 +1,6 @@
 package io.bladegc.coordinator.slots;
 
+import io.bladegc.api.slot.Ask;
 import io.bladegc.api.slot.Grant;
 import io.bladegc.api.slot.Outcome;
 import io.bladegc.api.slot.QueueEntry;
@@ -79,8 +80,8 @@ public final class ReplicatedLedger implements Ledger {
     }
 
     @Override
-    public Outcome acquire(String node, long gcId, long leadMillis, long fullPauseMillis, long now) {
-        return write(() -> client.acquire(node, gcId, leadMillis, fullPauseMillis));
+    public Outcome acquire(String node, Ask ask, long now) {
+        return write(() -> client.acquire(node, ask));
     }
 
     @Override

@@ -50,6 +50,11 @@ final class SlotDemand {
         }
     }
 
+    /** {@code node}'s JVM collected at {@code at} without a grant (left to it): a period ends, no hold is measured. */
+    void collected(String node, long at) {
+        ended(member(node), at);
+    }
+
     /** @return the slots the members' collections need, from the members with a measured hold and period */
     double slots() {
         double sum = 0;

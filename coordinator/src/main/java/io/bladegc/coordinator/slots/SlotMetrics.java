@@ -22,8 +22,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *   <li>{@code blade.coordinator.members}, {@code .collecting}, {@code .queue}, {@code .waiting}: gauges, refreshed on
  *       every tick;</li>
  *   <li>{@code blade.coordinator.slot.demand}: the slots the members' collections need ({@link SlotDemand}), and
- *       {@code blade.coordinator.slot.infeasible}: 1 while that exceeds the slots, else 0; refreshed on every
- *       tick;</li>
+ *       {@code blade.coordinator.slot.infeasible}: 1 while that exceeds the slots, else 0, and
+ *       {@code blade.coordinator.slot.observing}: 1 while the coordinator has stepped down and leaves every
+ *       collection to the JVMs ({@link Governor}), else 0; refreshed on every tick;</li>
  *   <li>{@code blade.coordinator.requests}: HTTP requests by {@code route} and {@code status};</li>
  *   <li>{@code blade.coordinator.lb.errors}: failed load-balancer calls by {@code op} (drain, ready).</li>
  * </ul>
@@ -45,6 +46,7 @@ public final class SlotMetrics {
     private final AtomicInteger waiting = new AtomicInteger();
     private final AtomicLong demandMicros = new AtomicLong();
     private final AtomicInteger infeasible = new AtomicInteger();
+    private final AtomicInteger observing = new AtomicInteger();
     /** Request counters by route, then by status code: a registry lookup builds tags and an id every time. */
     private final ConcurrentHashMap<String, AtomicReferenceArray<Counter>> requests = new ConcurrentHashMap<>();
 
@@ -70,6 +72,8 @@ public final class SlotMetrics {
         Gauge.builder("blade.coordinator.slot.demand", demandMicros, d -> d.get() / 1e6)
             .description("slots the members' collections need").register(registry);
         gauge("blade.coordinator.slot.infeasible", infeasible, "1 while the slot demand exceeds the slots");
+        gauge("blade.coordinator.slot.observing", observing, "1 while the coordinator has stepped down and leaves every"
+            + " collection to the JVMs");
     }
 
     /** @return the registry, for callers that add their own meters */
@@ -122,13 +126,15 @@ public final class SlotMetrics {
         registry.counter("blade.coordinator.lb.errors", "op", op).increment();
     }
 
-    void gauges(int members, int collecting, int queue, int waiting, double slotDemand, boolean infeasible) {
+    void gauges(int members, int collecting, int queue, int waiting, double slotDemand, boolean infeasible,
+                boolean observing) {
         this.members.set(members);
         this.collecting.set(collecting);
         this.queue.set(queue);
         this.waiting.set(waiting);
         this.demandMicros.set(Math.round(slotDemand * 1e6));
         this.infeasible.set(infeasible ? 1 : 0);
+        this.observing.set(observing ? 1 : 0);
     }
 
     private Counter counter(String name, String description) {

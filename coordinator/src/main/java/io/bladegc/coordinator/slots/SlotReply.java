@@ -28,6 +28,11 @@ public record SlotReply(Kind kind, String node, long gcId, Grant grant, int posi
         QUEUED,
         /** The request the node waited for is gone (cancelled, or replaced by a newer one). */
         CANCELLED,
+        /**
+         * No slot for this collection: the coordinator has stepped down (the schedule cannot keep up, see
+         * {@link Governor}) and leaves every collection to the node's JVM; the message says why.
+         */
+        UNSCHEDULED,
         /** The node is not a member. */
         UNKNOWN_NODE,
         /** The call does not carry the node's member key: it does not come from the process that joined as it. */

@@ -1,5 +1,6 @@
 package io.bladegc.coordinator.slots;
 
+import io.bladegc.api.slot.Ask;
 import io.bladegc.api.slot.Grant;
 import io.bladegc.api.slot.Outcome;
 import io.bladegc.api.slot.SlotEvent;
@@ -10,6 +11,7 @@ import io.bladegc.api.slot.Status;
 import io.bladegc.coordinator.lb.LoadBalancer;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -21,7 +23,9 @@ import java.util.function.LongSupplier;
  * The coordinator's slots: owns the {@link SlotLedger} and runs every call to it one at a time, in order, through the
  * {@link SlotExecutor} (by default a {@link SerialSlotExecutor}: on the calling thread when no other call runs, so a
  * request costs no thread hop), ticks it every {@link #TICK_MILLIS} ms, keeps the recent events, the gauges and the
- * {@link SlotDemand demand on the slots} (one log line when it comes to exceed them, one when it is back under),
+ * {@link SlotDemand demand on the slots} (one log line when it comes to exceed them, one when it is back under) and,
+ * from it, whether to hide collections at all ({@link Governor}: an acquire while it observes is answered
+ * {@link SlotReply.Kind#UNSCHEDULED}, one log line per step),
  * answers the acquire long-polls ({@link LongPolls}), and drives the load balancer through {@link Rotation}. Made by
  * {@link #builder()}.
  *
@@ -55,7 +59,7 @@ public final class SlotService implements AutoCloseable {
     private final Set<String> members = new HashSet<>();
     private final MemberKeys keys = new MemberKeys();
     private final RecentEvents recent = new RecentEvents(RECENT_EVENTS);
-    private final SlotDemand demand = new SlotDemand();
+    private final Governor governor = new Governor();
     private volatile boolean closed;
     /**
      * Whether the last tick found this process serving; touched by executor tasks only. A local ledger serves from
@@ -127,11 +131,11 @@ public final class SlotService implements AutoCloseable {
      * (after it was taken out of rotation), its request is gone, or {@code waitMillis} passed (then: its queue
      * position). A newer acquire from the same node answers an older one that still waits: with its own answer for
      * the same {@code gcId}, {@link SlotReply.Kind#CANCELLED} for another one (replaced); one the ledger refuses (an
-     * ended request's, arriving late) answers none. {@code fullPauseMillis}
-     * offers a full collection in place of the young one (0: none); the grant says whether it was taken.
+     * ended request's, arriving late) answers none. The ask's {@link Ask#fullOfferMillis()} offers a full collection
+     * in place of the young one (0: none); the grant says whether it was taken.
      */
-    public CompletableFuture<SlotReply> acquire(String node, String key, long gcId, long leadMillis,
-                                                long fullPauseMillis, long waitMillis) {
+    public CompletableFuture<SlotReply> acquire(String node, String key, Ask ask, long waitMillis) {
+        long gcId = ask.gcId();
         CompletableFuture<SlotReply> result = new CompletableFuture<>();
         run(result, () -> {
             long now = clock.getAsLong();
@@ -139,7 +143,11 @@ public final class SlotService implements AutoCloseable {
                 result.complete(forbidden(node, gcId, now));
                 return;
             }
-            SlotReply reply = apply(ledger.acquire(node, gcId, leadMillis, fullPauseMillis, now), node, gcId, now);
+            if (governor.mode() == Governor.Mode.OBSERVE) {
+                result.complete(unscheduled(node, gcId, now));
+                return;
+            }
+            SlotReply reply = apply(ledger.acquire(node, ask, now), node, gcId, now);
             // a refused acquire (a request that ended, arriving late) leaves the node's live poll alone
             CompletableFuture<SlotReply> previous = reply.kind() == SlotReply.Kind.REJECTED ? null
                 : polls.replace(node, gcId, now);
@@ -185,7 +193,8 @@ public final class SlotService implements AutoCloseable {
                 publish(ledger.tick(now), now);
             }
             result.complete(new ClusterSnapshot(ledger.view(), recent.snapshot(), polls.size(), now,
-                ledger.replicaDescription(), demand.slots(), demand.infeasible()));
+                ledger.replicaDescription(), governor.demand(), governor.infeasible(),
+                governor.mode() == Governor.Mode.OBSERVE));
         }, null);
         return result;
     }
@@ -329,13 +338,15 @@ public final class SlotService implements AutoCloseable {
             }
             if (serving) {
                 publish(ledger.tick(now), now);
-                String change = demand.judge(policy.allowance(ledger.memberCount()));
-                if (change != null) {
-                    LOG.log(demand.infeasible() ? System.Logger.Level.WARNING : System.Logger.Level.INFO, change);
+                int live = ledger.memberCount();
+                for (String line : governor.judge(Math.max(0, Math.min(policy.allowance(live),
+                        live - policy.minHealthy())), now)) {
+                    LOG.log(governor.infeasible() || governor.mode() == Governor.Mode.OBSERVE
+                        ? System.Logger.Level.WARNING : System.Logger.Level.INFO, line);
                 }
             }
             metrics.gauges(ledger.memberCount(), ledger.collectingCount(), ledger.queueLength(), polls.size(),
-                demand.slots(), demand.infeasible());
+                governor.demand(), governor.infeasible(), governor.mode() == Governor.Mode.OBSERVE);
         } catch (ReplicatedLedger.LedgerUnavailableException e) {
             LOG.log(System.Logger.Level.WARNING, "slot tick: " + e.getMessage());
         } catch (RuntimeException e) {
@@ -371,7 +382,7 @@ public final class SlotService implements AutoCloseable {
         for (SlotEvent e : events) {
             recent.add(e);
             metrics.event(e);
-            demand.event(e);
+            governor.event(e);
             switch (e.type()) {
                 case JOINED -> members.add(e.node());
                 case LEFT, LOST -> {
@@ -403,6 +414,22 @@ public final class SlotService implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * The coordinator observes: {@code node}'s request {@code gcId} gets no slot, and one it had queued is withdrawn.
+     *
+     * @return {@link SlotReply.Kind#UNSCHEDULED}, or {@link SlotReply.Kind#UNKNOWN_NODE} for a node that is no member
+     */
+    private SlotReply unscheduled(String node, long gcId, long now) {
+        SlotReply cancelled = apply(ledger.cancel(node, gcId, now), node, gcId, now);
+        if (cancelled.kind() == SlotReply.Kind.UNKNOWN_NODE) {
+            return cancelled;
+        }
+        governor.unscheduled(node, gcId, now);
+        return SlotReply.of(SlotReply.Kind.UNSCHEDULED, node, gcId, String.format(Locale.ROOT, "the coordinator has"
+            + " stepped down: the slot demand (%.2f) exceeds what the slots serve, so the JVM collects on its own",
+            governor.demand()), now);
     }
 
     static long saturatedAdd(long a, long b) {

@@ -3,6 +3,7 @@ package io.bladegc.coordinator.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.bladegc.api.slot.Ask;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -21,9 +22,19 @@ class RequestBodiesTest {
     void readsAnAcquire() throws ApiException {
         RequestBodies.Acquire a = RequestBodies.acquire(body("{\"gcId\":1,\"leadMillis\":120,\"waitMillis\":5000}"),
             60_000);
-        assertThat(a).isEqualTo(new RequestBodies.Acquire(1, 120, 0, 5_000));
+        assertThat(a).isEqualTo(new RequestBodies.Acquire(Ask.young(1, 120), 5_000));
         assertThat(RequestBodies.acquire(body("{\"gcId\":1,\"leadMillis\":120,\"fullPauseMillis\":450}"), 60_000))
-            .isEqualTo(new RequestBodies.Acquire(1, 120, 450, 0));
+            .isEqualTo(new RequestBodies.Acquire(new Ask(1, 120, false, 0, 450), 0));
+    }
+
+    @Test
+    void anAcquireSaysWhichCollectionItAsksForAndHowLongItExpectsToHold() throws ApiException {
+        assertThat(RequestBodies.acquire(body("{\"gcId\":3,\"leadMillis\":80,\"full\":true,\"holdMillis\":520}"),
+            60_000)).isEqualTo(new RequestBodies.Acquire(new Ask(3, 80, true, 520, 0), 0));
+        assertThatThrownBy(() -> RequestBodies.acquire(body("{\"gcId\":3,\"leadMillis\":80,\"full\":\"yes\"}"),
+            60_000)).hasMessage("field 'full' must be true or false, got a string");
+        assertThatThrownBy(() -> RequestBodies.acquire(body("{\"gcId\":3,\"leadMillis\":80,\"holdMillis\":-1}"),
+            60_000)).hasMessageContaining("field 'holdMillis' must be between 0 and 3600000");
     }
 
     @Test

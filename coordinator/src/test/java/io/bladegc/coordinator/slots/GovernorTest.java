@@ -1,0 +1,90 @@
+package io.bladegc.coordinator.slots;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bladegc.api.slot.SlotEvent;
+import org.junit.jupiter.api.Test;
+
+class GovernorTest {
+    private final Governor governor = new Governor();
+
+    private void collect(String node, long gcId, long grantedAt, long releasedAt) {
+        governor.event(new SlotEvent(SlotEvent.Type.GRANTED, node, gcId, gcId, grantedAt, ""));
+        governor.event(new SlotEvent(SlotEvent.Type.RELEASED, node, gcId, gcId, releasedAt, ""));
+    }
+
+    /** Three members each holding 400 ms of every 500: 2.4 slots needed. */
+    private long overloaded(long from, long until) {
+        long t = from;
+        for (long id = from / 500 + 1; t < until; id++, t += 500) {
+            collect("a", id, t, t + 400);
+            collect("b", id, t, t + 400);
+            collect("c", id, t, t + 400);
+        }
+        return t;
+    }
+
+    @Test
+    void stepsDownOnlyOnceTheDemandHasExceededTheSlotsForAWhile() {
+        long t = overloaded(0, 2_000);
+        assertThat(governor.demand()).isGreaterThan(2);
+        assertThat(governor.judge(1, t)).as("the demand comes to exceed the slot: said, not yet acted on")
+            .singleElement().asString().contains("exceeds the 1 slot(s)");
+        assertThat(governor.mode()).isEqualTo(Governor.Mode.HIDE);
+        t = overloaded(t, t + Governor.STEP_DOWN_MILLIS - 500);
+        assertThat(governor.judge(1, t)).isEmpty();
+        assertThat(governor.mode()).isEqualTo(Governor.Mode.HIDE);
+        t = overloaded(t, t + 1_000);
+        assertThat(governor.judge(1, t)).singleElement().asString().startsWith("stepping down")
+            .contains("G1");
+        assertThat(governor.mode()).isEqualTo(Governor.Mode.OBSERVE);
+    }
+
+    @Test
+    void stepsBackUpOnlyOnceTheDemandHasStayedWellUnderTheSlots() {
+        long t = overloaded(0, 8_000);
+        governor.judge(1, 2_000);
+        governor.judge(1, t);
+        assertThat(governor.mode()).isEqualTo(Governor.Mode.OBSERVE);
+        // observing: the JVMs collect on their own, now every 4 s each; the holds stay as measured (400 ms)
+        long id = 100;
+        for (long end = t + 40_000; t < end; t += 4_000, id++) {
+            governor.unscheduled("a", id, t);
+            governor.unscheduled("b", id, t + 1_300);
+            governor.unscheduled("c", id, t + 2_600);
+        }
+        assertThat(governor.demand()).as("3 x 400 / 4,000").isLessThan(SlotDemand.FEASIBLE_AGAIN);
+        long under = t;
+        governor.judge(1, under);
+        assertThat(governor.judge(1, under + Governor.STEP_UP_MILLIS - 1)).isEmpty();
+        assertThat(governor.mode()).isEqualTo(Governor.Mode.OBSERVE);
+        assertThat(governor.judge(1, under + Governor.STEP_UP_MILLIS)).anySatisfy(
+            line -> assertThat(line).startsWith("stepping up"));
+        assertThat(governor.mode()).isEqualTo(Governor.Mode.HIDE);
+    }
+
+    @Test
+    void aDemandBetweenTheBoundsNeitherStepsNorCountsTowardsAStep() {
+        for (long t = 0, id = 1; t < 20_000; t += 1_000, id++) { // 0.95 of a slot: under it, not well under it
+            collect("a", id, t, t + 475);
+            collect("b", id, t + 500, t + 975);
+        }
+        for (long t = 0; t <= 60_000; t += 100) {
+            governor.judge(1, t);
+        }
+        assertThat(governor.mode()).isEqualTo(Governor.Mode.HIDE);
+        governor.judge(1, 60_000);
+        assertThat(governor.infeasible()).isFalse();
+    }
+
+    @Test
+    void anAcquireSentAgainForTheSameRequestIsNotAnotherCollection() {
+        collect("a", 1, 0, 100);
+        governor.unscheduled("a", 2, 1_000);
+        assertThat(governor.demand()).as("a hold of 100 ms every 900").isEqualTo(100.0 / 900);
+        governor.unscheduled("a", 2, 1_010); // the same request, asked again 10 ms later
+        assertThat(governor.demand()).as("no period of 10 ms").isEqualTo(100.0 / 900);
+        governor.unscheduled("a", 3, 2_000);
+        assertThat(governor.demand()).as("then one of 1,000").isEqualTo(100.0 / (900 + SlotDemand.WEIGHT * 100));
+    }
+}
