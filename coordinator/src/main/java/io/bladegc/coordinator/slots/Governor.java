@@ -25,7 +25,7 @@ final class Governor {
     /** How long the demand must exceed the capacity before the coordinator steps down. */
     static final long STEP_DOWN_MILLIS = 5_000;
     /** How long it must stay under {@link SlotDemand#FEASIBLE_AGAIN} of the capacity before it steps back up. */
-    static final long STEP_UP_MILLIS = 30_000;
+    static final long STEP_UP_MILLIS = 10_000;
 
     /** What the coordinator does with the collections members ask a slot for. */
     enum Mode {
@@ -69,9 +69,9 @@ final class Governor {
         return mode;
     }
 
-    /** @return the slots the members' collections need */
-    double demand() {
-        return demand.slots();
+    /** @return the slots the members' collections need at {@code now} */
+    double demand(long now) {
+        return demand.slots(now);
     }
 
     /** @return whether the last judgement found the demand beyond the slots */
@@ -88,11 +88,11 @@ final class Governor {
      */
     List<String> judge(int capacity, long now) {
         List<String> lines = new ArrayList<>();
-        String change = demand.judge(capacity);
+        String change = demand.judge(capacity, now);
         if (change != null) {
             lines.add(change);
         }
-        double need = demand.slots();
+        double need = demand.slots(now);
         if (need > capacity) {
             underSince = -1;
             overSince = overSince < 0 ? now : overSince;

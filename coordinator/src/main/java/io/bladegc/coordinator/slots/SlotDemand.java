@@ -8,7 +8,9 @@ import java.util.Map;
 /**
  * How many slots the members' collections need: per member, the time it holds a slot (grant to release) over the
  * time between its collections (one release or cancel to the next: a cancel is a collection its JVM ran on its own,
- * or one it no longer needs), each an exponentially weighted average, summed over the members. When the sum exceeds
+ * or one it no longer needs), each an exponentially weighted average, summed over the members. A period still open
+ * that has lasted longer than the average counts as the period: a member that stopped collecting (its load fell, or
+ * went) stops needing slots at once, not at its next collection. When the sum exceeds
  * the slots (K), collections come due faster than K slots can serve them: however they are ordered, some wait until
  * their JVM collects on its own. The schedule is <em>infeasible</em> from the moment the demand exceeds K until it
  * falls below {@value #FEASIBLE_AGAIN} K (so that a demand near K does not flap).
@@ -55,24 +57,27 @@ final class SlotDemand {
         ended(member(node), at);
     }
 
-    /** @return the slots the members' collections need, from the members with a measured hold and period */
-    double slots() {
+    /**
+     * @param now the coordinator's clock
+     * @return the slots the members' collections need, from the members with a measured hold and period
+     */
+    double slots(long now) {
         double sum = 0;
         for (Member m : members.values()) {
             if (m.hold >= 0 && m.period > 0) {
-                sum += m.hold / m.period;
+                sum += m.hold / Math.max(m.period, m.lastEnd >= 0 ? now - m.lastEnd : 0);
             }
         }
         return sum;
     }
 
     /**
-     * Judges the schedule against {@code allowance} slots.
+     * Judges the schedule against {@code allowance} slots at {@code now}.
      *
      * @return a line to log when the judgement changed (infeasible, or feasible again), else {@code null}
      */
-    String judge(int allowance) {
-        double need = slots();
+    String judge(int allowance, long now) {
+        double need = slots(now);
         if (!infeasible && need > allowance) {
             infeasible = true;
             return String.format(Locale.ROOT, "slot demand %.2f exceeds the %d slot(s): the members' collections come"

@@ -193,7 +193,7 @@ public final class SlotService implements AutoCloseable {
                 publish(ledger.tick(now), now);
             }
             result.complete(new ClusterSnapshot(ledger.view(), recent.snapshot(), polls.size(), now,
-                ledger.replicaDescription(), governor.demand(), governor.infeasible(),
+                ledger.replicaDescription(), governor.demand(now), governor.infeasible(),
                 governor.mode() == Governor.Mode.OBSERVE));
         }, null);
         return result;
@@ -346,7 +346,7 @@ public final class SlotService implements AutoCloseable {
                 }
             }
             metrics.gauges(ledger.memberCount(), ledger.collectingCount(), ledger.queueLength(), polls.size(),
-                governor.demand(), governor.infeasible(), governor.mode() == Governor.Mode.OBSERVE);
+                governor.demand(now), governor.infeasible(), governor.mode() == Governor.Mode.OBSERVE);
         } catch (ReplicatedLedger.LedgerUnavailableException e) {
             LOG.log(System.Logger.Level.WARNING, "slot tick: " + e.getMessage());
         } catch (RuntimeException e) {
@@ -429,7 +429,7 @@ public final class SlotService implements AutoCloseable {
         governor.unscheduled(node, gcId, now);
         return SlotReply.of(SlotReply.Kind.UNSCHEDULED, node, gcId, String.format(Locale.ROOT, "the coordinator has"
             + " stepped down: the slot demand (%.2f) exceeds what the slots serve, so the JVM collects on its own",
-            governor.demand()), now);
+            governor.demand(now)), now);
     }
 
     static long saturatedAdd(long a, long b) {

@@ -27,7 +27,7 @@ class GovernorTest {
     @Test
     void stepsDownOnlyOnceTheDemandHasExceededTheSlotsForAWhile() {
         long t = overloaded(0, 2_000);
-        assertThat(governor.demand()).isGreaterThan(2);
+        assertThat(governor.demand(t)).isGreaterThan(2);
         assertThat(governor.judge(1, t)).as("the demand comes to exceed the slot: said, not yet acted on")
             .singleElement().asString().contains("exceeds the 1 slot(s)");
         assertThat(governor.mode()).isEqualTo(Governor.Mode.HIDE);
@@ -53,7 +53,7 @@ class GovernorTest {
             governor.unscheduled("b", id, t + 1_300);
             governor.unscheduled("c", id, t + 2_600);
         }
-        assertThat(governor.demand()).as("3 x 400 / 4,000").isLessThan(SlotDemand.FEASIBLE_AGAIN);
+        assertThat(governor.demand(t)).as("3 x 400 / 4,000").isLessThan(SlotDemand.FEASIBLE_AGAIN);
         long under = t;
         governor.judge(1, under);
         assertThat(governor.judge(1, under + Governor.STEP_UP_MILLIS - 1)).isEmpty();
@@ -64,27 +64,46 @@ class GovernorTest {
     }
 
     @Test
-    void aDemandBetweenTheBoundsNeitherStepsNorCountsTowardsAStep() {
-        for (long t = 0, id = 1; t < 20_000; t += 1_000, id++) { // 0.95 of a slot: under it, not well under it
-            collect("a", id, t, t + 475);
-            collect("b", id, t + 500, t + 975);
-        }
-        for (long t = 0; t <= 60_000; t += 100) {
+    void aDemandBetweenTheBoundsNeitherStepsUpNorCountsTowardsAStepUp() {
+        long t = overloaded(0, 8_000);
+        governor.judge(1, 2_000);
+        governor.judge(1, t);
+        assertThat(governor.mode()).isEqualTo(Governor.Mode.OBSERVE);
+        long id = 100;
+        t = leftToJvm(t, t + 30_000, 1_263, id); // holds of 400 ms: 3 x 400 / 1,263 = 0.95, under 1, not under 0.9
+        assertThat(governor.demand(t)).isBetween(SlotDemand.FEASIBLE_AGAIN, 1.0);
+        assertThat(governor.mode()).isEqualTo(Governor.Mode.OBSERVE);
+        long switched = t;
+        t = leftToJvm(t, switched + Governor.STEP_UP_MILLIS - 100, 2_000, id + 1_000); // 0.6 from now on
+        assertThat(governor.mode()).as("the time between the bounds did not count").isEqualTo(Governor.Mode.OBSERVE);
+        leftToJvm(t, switched + 2 * Governor.STEP_UP_MILLIS, 2_000, id + 2_000);
+        assertThat(governor.mode()).isEqualTo(Governor.Mode.HIDE);
+    }
+
+    /** Every member's JVM collects on its own every {@code period} ms from {@code from}, judged every 100 ms. */
+    private long leftToJvm(long from, long until, long period, long firstId) {
+        long t = from;
+        for (long id = firstId; t < until; t += 100) {
+            if ((t - from) % period < 100) {
+                governor.unscheduled("a", id, t);
+                governor.unscheduled("b", id, t);
+                governor.unscheduled("c", id, t);
+                id++;
+            }
             governor.judge(1, t);
         }
-        assertThat(governor.mode()).isEqualTo(Governor.Mode.HIDE);
-        governor.judge(1, 60_000);
-        assertThat(governor.infeasible()).isFalse();
+        return t;
     }
 
     @Test
     void anAcquireSentAgainForTheSameRequestIsNotAnotherCollection() {
         collect("a", 1, 0, 100);
         governor.unscheduled("a", 2, 1_000);
-        assertThat(governor.demand()).as("a hold of 100 ms every 900").isEqualTo(100.0 / 900);
+        assertThat(governor.demand(1_000)).as("a hold of 100 ms every 900").isEqualTo(100.0 / 900);
         governor.unscheduled("a", 2, 1_010); // the same request, asked again 10 ms later
-        assertThat(governor.demand()).as("no period of 10 ms").isEqualTo(100.0 / 900);
+        assertThat(governor.demand(1_010)).as("no period of 10 ms").isEqualTo(100.0 / 900);
         governor.unscheduled("a", 3, 2_000);
-        assertThat(governor.demand()).as("then one of 1,000").isEqualTo(100.0 / (900 + SlotDemand.WEIGHT * 100));
+        assertThat(governor.demand(2_000)).as("then one of 1,000")
+            .isEqualTo(100.0 / (900 + SlotDemand.WEIGHT * 100));
     }
 }
