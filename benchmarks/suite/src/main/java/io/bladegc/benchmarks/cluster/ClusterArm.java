@@ -28,13 +28,14 @@ public final class ClusterArm {
     /** How long the measured-window hook may take before the load's end gives up waiting for it. */
     private static final long START_SNAPSHOT_TIMEOUT_S = 60;
     /**
-     * The client's requests (connections) in flight: enough that a backend stalled by a half-second collection holds
-     * only its own share of them (HAProxy's round robin sends it a third of 7,000 requests/s, about 1,200, meanwhile),
-     * not every one the client has, as a user's many clients would. (HAProxy's per-server {@code maxconn} would hold
-     * it back instead, but with it HAProxy 2.6.12 left 256 requests in its backend queue beside three idle servers
-     * for minutes after the coordinator's drains, 2026-11-29.)
+     * The client's requests (connections) in flight, shared by every backend behind HAProxy: 64, so one stalled backend
+     * can hold most of them. Two ways to bound them per backend failed here (2026-11-29): HAProxy 2.6.12 with
+     * {@code maxconn 16} per server left 256 requests in its backend queue beside three idle servers for minutes after
+     * the coordinator's drains, and 2,048 in flight made HAProxy open a connection to a stalled backend per request
+     * sent meanwhile, overflowing the backends' accept queues (11,000 listen drops in a few windows at 70 % of G1's
+     * saturation: G1 alone at 2.8 s p99.9, against 0.1-0.4 s with 64).
      */
-    public static final int IN_FLIGHT = 2_048;
+    public static final int IN_FLIGHT = 64;
     private static final OperatingSystemMXBean OS = ManagementFactory.getOperatingSystemMXBean();
 
     /**

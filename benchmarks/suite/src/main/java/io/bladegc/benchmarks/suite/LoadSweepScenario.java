@@ -39,9 +39,9 @@ import org.HdrHistogram.HistogramLogReader;
  * The rates are fixed, absolute: shares ({@link #percents}) of G1's closed-loop saturation as calibrated once
  * ({@code --rate}; {@code benchmarks/run.sh} passes {@code G1_SATURATION}), so every sweep, and every arm in it, runs
  * the same rates; the table also shows what G1's closed loop measured in this run. The client keeps up to
- * {@link ClusterArm#IN_FLIGHT} requests in flight, so one stalled backend holds only its own share of them. Stateless; {@link #run} writes {@code table.md}
- * ({@link LoadSweepTable}) and keeps wrk's output, the windows' interval logs and the children's logs in
- * {@code logs/}.
+ * {@link ClusterArm#IN_FLIGHT} requests in flight over all backends (why not per backend: there). Stateless;
+ * {@link #run} writes {@code table.md} ({@link LoadSweepTable}) and keeps wrk's output, the windows' interval logs and
+ * the children's logs in {@code logs/}.
  */
 final class LoadSweepScenario {
     /** The scenario's name on the command line. */
@@ -265,9 +265,9 @@ final class LoadSweepScenario {
     }
 
     private static String footer(SuiteOptions o) {
-        return String.format(Locale.ROOT, "%n%d backends behind HAProxy (retry-on 503, redispatch), up to %d requests"
-            + " in flight. One cluster per arm, all started first, each warmed up by %d s of saturating"
-            + " wrk load; %d rounds, the arms' order rotated by one each round. Per round and arm: a closed-loop window"
+        return String.format(Locale.ROOT, "%n%d backends behind HAProxy (retry-on 503, redispatch), up to %d"
+            + " requests in flight over all of them. One cluster per arm, all started first, each warmed up by %d s of"
+            + " saturating wrk load; %d rounds, the arms' order rotated by one each round. Per round and arm: a closed-loop window"
             + " (wrk, %d connections, 2 threads, %d s burst, %d s measured), then per rate, lowest first, an open-loop"
             + " window (%d s of the same saturating wrk load, 1 s at the rate, %d s measured from the intended send"
             + " times; its first %d s are the recovery, the rest the steady state). Raw: `logs/<arm>/` (wrk's output,"
