@@ -3,6 +3,8 @@ package io.bladegc.coordinator.slots;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bladegc.api.slot.SlotEvent;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class GovernorTest {
@@ -38,6 +40,45 @@ class GovernorTest {
         assertThat(governor.judge(1, t)).singleElement().asString().startsWith("stepping down")
             .contains("G1");
         assertThat(governor.mode()).isEqualTo(Governor.Mode.OBSERVE);
+    }
+
+    @Test
+    void stepsDownWhenManyCollectionsEscapeThoughTheDemandIsLow() {
+        long t = 0;
+        for (long id = 1; t < 4_000; t += 500, id++) { // a holds 50 ms of every 500, b's JVM collects as b waits
+            collect("a", id, t, t + 50);
+            governor.event(new SlotEvent(SlotEvent.Type.CANCELLED, "b", id, 0, t + 300, "queued"));
+            governor.judge(1, t + 300);
+        }
+        assertThat(governor.escapedShare()).as("half escaped, judged over the last 20").isZero();
+        List<String> lines = new ArrayList<>();
+        for (long id = 9; t < 12_000; t += 500, id++) {
+            collect("a", id, t, t + 50);
+            governor.event(new SlotEvent(SlotEvent.Type.CANCELLED, "b", id, 0, t + 300, "queued"));
+            lines.addAll(governor.judge(1, t + 300));
+        }
+        assertThat(governor.demand(t)).isLessThan(1);
+        assertThat(governor.mode()).isEqualTo(Governor.Mode.OBSERVE);
+        assertThat(lines).singleElement().asString().startsWith("stepping down")
+            .contains("50 % of the last 20 collections escaped");
+        // observing: a's and b's JVMs collect every 500 ms; the demand at which it stepped down does not step it up
+        long id = 100;
+        for (long end = t + 20_000; t < end; t += 100) {
+            if (t % 500 == 0) {
+                governor.unscheduled("a", id, t);
+                governor.unscheduled("b", id++, t);
+            }
+            governor.judge(1, t);
+        }
+        assertThat(governor.mode()).as("the load did not fall").isEqualTo(Governor.Mode.OBSERVE);
+        for (long end = t + 30_000; t < end; t += 100) { // the load falls: a collection every 2 s each
+            if (t % 2_000 == 0) {
+                governor.unscheduled("a", id, t);
+                governor.unscheduled("b", id++, t);
+            }
+            governor.judge(1, t);
+        }
+        assertThat(governor.mode()).isEqualTo(Governor.Mode.HIDE);
     }
 
     @Test
