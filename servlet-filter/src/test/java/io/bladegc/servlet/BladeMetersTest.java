@@ -96,7 +96,7 @@ class BladeMetersTest {
     void coordinationCountersAndPhases() throws Exception {
         register(BladeMeters.COORDINATION, Map.ofEntries(
             Map.entry("Grants", 9L), Map.entry("QueuedWaits", 3L), Map.entry("FailOpens", 2L),
-            Map.entry("Cancels", 1L), Map.entry("Overtaken", 8L), Map.entry("Fenced", 4L),
+            Map.entry("Cancels", 1L), Map.entry("Overtaken", 8L), Map.entry("Unscheduled", 11L), Map.entry("Fenced", 4L),
             Map.entry("StaleReleases", 5L),
             Map.entry("Rejoins", 6L), Map.entry("Failovers", 7L),
             Map.entry("ScheduleMsSum", 30.5), Map.entry("ScheduleCount", 9L),
@@ -110,6 +110,7 @@ class BladeMetersTest {
         assertThat(counter("blade.coordination.fail.opens")).isEqualTo(2);
         assertThat(counter("blade.coordination.cancels")).isEqualTo(1);
         assertThat(counter("blade.coordination.overtaken")).isEqualTo(8);
+        assertThat(counter("blade.coordination.unscheduled")).isEqualTo(11);
         assertThat(counter("blade.coordination.fenced")).isEqualTo(4);
         assertThat(counter("blade.coordination.stale.releases")).isEqualTo(5);
         assertThat(counter("blade.coordination.rejoins")).isEqualTo(6);
@@ -148,7 +149,7 @@ class BladeMetersTest {
     void absentMBeansReadAsZeroOrNaNAndAreFoundWhenTheyAppear() throws Exception {
         meters.bindTo(registry);
 
-        assertThat(registry.getMeters()).as("exactly the documented meters").hasSize(11 + 1 + 5 + 9 + 4 + 3 + 1);
+        assertThat(registry.getMeters()).as("exactly the documented meters").hasSize(11 + 1 + 5 + 10 + 4 + 3 + 1);
         for (Meter m : registry.getMeters()) {
             for (var measurement : m.measure()) {
                 if (m.getId().getType() == Meter.Type.GAUGE) {
