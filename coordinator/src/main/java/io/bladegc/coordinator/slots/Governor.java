@@ -5,8 +5,8 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Whether the coordinator hides the members' collections or leaves them to their JVMs, from what hiding achieved.
@@ -22,9 +22,9 @@ import java.util.Locale;
  * {@code minHealthy}. While it observes, the demand is what hiding every collection would need: the holds measured
  * while it hid, over the periods measured since.
  *
- * <p>Measured in the load sweep of 2026-11-29 (G1 at 70 and 85 % of its saturation): the demand stayed at 0.4-0.5 of
- * the one slot while 28-59 % of the collections escaped and Blade's p99.9 was 5-8x G1's; the demand alone never stepped
- * down.
+ * <p>Measured in the load sweep of 2026-11-29 (Blade on G1, K = 1): the demand stayed at 0.3-0.6 of the one slot while
+ * 20-59 % of the collections escaped at 70-110 % of G1's saturation and Blade's p99.9 was 1.07-1.15x G1's at 70-85 %
+ * (its steady state 6x at 70 %); the demand alone never stepped down.
  *
  * <p>Fed and judged on the slot executor's thread only; not thread-safe.
  */
