@@ -122,11 +122,17 @@ final class Governor {
     /**
      * Judges what hiding achieves and steps down or up.
      *
-     * @param capacity how many may collect at once: K, at most the live members less {@code minHealthy}
+     * @param capacity how many may collect at once: K, at most the live members less {@code minHealthy}; below 1
+     *                 (too few members to grant anything, as while they join) nothing is judged
      * @param now      the coordinator's clock
      * @return the lines to log: the demand coming to exceed the capacity or going back under it, and a step
      */
     List<String> judge(int capacity, long now) {
+        if (capacity < 1) {
+            failingSince = -1;
+            underSince = -1;
+            return List.of();
+        }
         List<String> lines = new ArrayList<>();
         String change = demand.judge(capacity, now);
         if (change != null) {

@@ -43,6 +43,16 @@ class GovernorTest {
     }
 
     @Test
+    void tooFewMembersToGrantAnythingIsNotJudged() {
+        long t = overloaded(0, 8_000);
+        for (long now = t; now < t + 2 * Governor.STEP_DOWN_MILLIS; now += 100) {
+            assertThat(governor.judge(0, now)).as("one member and min-healthy 1: nothing to hide, nothing to say")
+                .isEmpty();
+        }
+        assertThat(governor.mode()).isEqualTo(Governor.Mode.HIDE);
+    }
+
+    @Test
     void stepsDownWhenManyCollectionsEscapeThoughTheDemandIsLow() {
         long t = 0;
         for (long id = 1; t < 4_000; t += 500, id++) { // a holds 50 ms of every 500, b's JVM collects as b waits
