@@ -19,6 +19,11 @@ public record Ask(long gcId, long leadMillis, boolean full, long holdMillis, lon
         return new Ask(gcId, leadMillis, false, 0, 0);
     }
 
+    /** @return this ask with the newest lead time (a waiting node asks again with what it has left) */
+    Ask withLead(long newLeadMillis) {
+        return new Ask(gcId, newLeadMillis, full, holdMillis, fullOfferMillis);
+    }
+
     /** @return what is wrong with the numbers, or {@code null} when nothing is */
     String problem() {
         return gcId <= 0 || leadMillis < 0 || holdMillis < 0 || fullOfferMillis < 0

@@ -222,8 +222,8 @@ public final class SlotLedger {
         due.due(node, urgentAt);
         if (waiting != null && waiting.ask().gcId() == gcId) {
             queue.remove(waiting); // the same request, asked again with the time it has left now
-            queue.add(new Waiting(new QueueEntry(node, new Ask(gcId, ask.leadMillis(), waiting.ask().full(),
-                waiting.ask().holdMillis(), waiting.ask().fullOfferMillis()), urgentAt), waiting.seq()));
+            queue.add(new Waiting(new QueueEntry(node, waiting.ask().withLead(ask.leadMillis()), urgentAt),
+                waiting.seq()));
         } else {
             if (waiting != null) {
                 queue.remove(waiting); // a newer request replaces one the node no longer needs

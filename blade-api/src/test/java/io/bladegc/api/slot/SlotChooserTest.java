@@ -1,5 +1,6 @@
 package io.bladegc.api.slot;
 
+import static io.bladegc.api.slot.SlotLedgerTest.ledgerWith;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
@@ -8,14 +9,6 @@ import org.junit.jupiter.api.Test;
 class SlotChooserTest {
     /** K = 1, a due request may go beyond it while fewer than 2 collect. */
     private static final SlotPolicy K1_DUE2 = new SlotPolicy(1, 0, 1, 10_000, 5_000, 2);
-
-    private static SlotLedger ledgerWith(SlotPolicy policy, String... nodes) {
-        SlotLedger ledger = new SlotLedger(policy);
-        for (String n : nodes) {
-            ledger.join(n, 0);
-        }
-        return ledger;
-    }
 
     @Test
     void aResentAcquireCarriesTheNodesNewestLead() {

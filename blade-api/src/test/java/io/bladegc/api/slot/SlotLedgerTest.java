@@ -13,7 +13,8 @@ class SlotLedgerTest {
         return new Ask(gcId, leadMillis, false, 0, fullOfferMillis);
     }
 
-    private static SlotLedger ledgerWith(SlotPolicy policy, String... nodes) {
+    /** @return a ledger under {@code policy} whose members {@code nodes} joined at 0 */
+    static SlotLedger ledgerWith(SlotPolicy policy, String... nodes) {
         SlotLedger ledger = new SlotLedger(policy);
         for (String n : nodes) {
             ledger.join(n, 0);

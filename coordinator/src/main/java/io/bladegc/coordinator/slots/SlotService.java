@@ -3,6 +3,7 @@ package io.bladegc.coordinator.slots;
 import io.bladegc.api.slot.Ask;
 import io.bladegc.api.slot.Grant;
 import io.bladegc.api.slot.Outcome;
+import io.bladegc.api.slot.QueueEntry;
 import io.bladegc.api.slot.SlotEvent;
 import io.bladegc.api.slot.SlotLedger;
 import io.bladegc.api.slot.SlotPolicy;
@@ -339,10 +340,14 @@ public final class SlotService implements AutoCloseable {
             if (serving) {
                 publish(ledger.tick(now), now);
                 int live = ledger.memberCount();
+                Governor.Mode before = governor.mode();
                 for (String line : governor.judge(Math.max(0, Math.min(policy.allowance(live),
                         live - policy.minHealthy())), now)) {
                     LOG.log(governor.infeasible() || governor.mode() == Governor.Mode.OBSERVE
                         ? System.Logger.Level.WARNING : System.Logger.Level.INFO, line);
+                }
+                if (before == Governor.Mode.HIDE && governor.mode() == Governor.Mode.OBSERVE) {
+                    withdrawQueue(now);
                 }
             }
             metrics.gauges(ledger.memberCount(), ledger.collectingCount(), ledger.queueLength(), polls.size(),
@@ -417,14 +422,25 @@ public final class SlotService implements AutoCloseable {
     }
 
     /**
-     * The coordinator observes: {@code node}'s request {@code gcId} gets no slot, and one it had queued is withdrawn.
+     * The coordinator has stepped down: every request queued is withdrawn, once (its long-poll is answered
+     * {@link SlotReply.Kind#CANCELLED}, and the node's next acquire {@link SlotReply.Kind#UNSCHEDULED}), so that
+     * acquires while it observes need no ledger write.
+     */
+    private void withdrawQueue(long now) {
+        for (QueueEntry q : ledger.view().queue()) {
+            publish(ledger.cancel(q.node(), q.gcId(), now).events(), now);
+        }
+    }
+
+    /**
+     * The coordinator observes: {@code node}'s request {@code gcId} gets no slot (the ledger is not asked).
      *
      * @return {@link SlotReply.Kind#UNSCHEDULED}, or {@link SlotReply.Kind#UNKNOWN_NODE} for a node that is no member
      */
     private SlotReply unscheduled(String node, long gcId, long now) {
-        SlotReply cancelled = apply(ledger.cancel(node, gcId, now), node, gcId, now);
-        if (cancelled.kind() == SlotReply.Kind.UNKNOWN_NODE) {
-            return cancelled;
+        if (!members.contains(node)) {
+            return SlotReply.of(SlotReply.Kind.UNKNOWN_NODE, node, gcId,
+                "node " + node + " is not a member; join first", now);
         }
         governor.unscheduled(node, gcId, now);
         return SlotReply.of(SlotReply.Kind.UNSCHEDULED, node, gcId, String.format(Locale.ROOT, "the coordinator has"

@@ -54,19 +54,10 @@ class GovernorTest {
 
     @Test
     void stepsDownWhenManyCollectionsEscapeThoughTheDemandIsLow() {
-        long t = 0;
-        for (long id = 1; t < 4_000; t += 500, id++) { // a holds 50 ms of every 500, b's JVM collects as b waits
-            collect("a", id, t, t + 50);
-            governor.event(new SlotEvent(SlotEvent.Type.CANCELLED, "b", id, 0, t + 300, "queued"));
-            governor.judge(1, t + 300);
-        }
-        assertThat(governor.escapedShare()).as("half escaped, judged over the last 20").isZero();
         List<String> lines = new ArrayList<>();
-        for (long id = 9; t < 12_000; t += 500, id++) {
-            collect("a", id, t, t + 50);
-            governor.event(new SlotEvent(SlotEvent.Type.CANCELLED, "b", id, 0, t + 300, "queued"));
-            lines.addAll(governor.judge(1, t + 300));
-        }
+        long t = escaping(0, 4_000, lines);
+        assertThat(governor.escapedShare()).as("half escaped, but fewer than 20 collections yet").isZero();
+        t = escaping(t, 12_000, lines);
         assertThat(governor.demand(t)).isLessThan(1);
         assertThat(governor.mode()).isEqualTo(Governor.Mode.OBSERVE);
         assertThat(lines).singleElement().asString().startsWith("stepping down")
@@ -129,6 +120,20 @@ class GovernorTest {
         assertThat(governor.mode()).as("the time between the bounds did not count").isEqualTo(Governor.Mode.OBSERVE);
         leftToJvm(t, switched + 2 * Governor.STEP_UP_MILLIS, 2_000, id + 2_000);
         assertThat(governor.mode()).isEqualTo(Governor.Mode.HIDE);
+    }
+
+    /**
+     * Every 500 ms from {@code from}: a holds the slot for 50 ms, and b's JVM collects on its own while b waits; judged
+     * after each, the lines into {@code lines}.
+     */
+    private long escaping(long from, long until, List<String> lines) {
+        long t = from;
+        for (long id = from / 500 + 1; t < until; t += 500, id++) {
+            collect("a", id, t, t + 50);
+            governor.event(new SlotEvent(SlotEvent.Type.CANCELLED, "b", id, 0, t + 300, "queued"));
+            lines.addAll(governor.judge(1, t + 300));
+        }
+        return t;
     }
 
     /** Every member's JVM collects on its own every {@code period} ms from {@code from}, judged every 100 ms. */

@@ -67,7 +67,15 @@ public final class ClusterArm {
     public record NodeWindow(String node, JsonNode start, JsonNode end) {
         /** @return how much Blade's counter {@code name} (e.g. {@code Forced}) grew in the window; 0 without Blade */
         public long counterDelta(String name) {
-            return end.path("node").path(name).asLong() - start.path("node").path(name).asLong();
+            return counterDelta("node", name);
+        }
+
+        /**
+         * @param mbean the section of {@code /stats}: {@code node} or {@code coordination}
+         * @return how much that MBean's counter {@code name} grew in the window; 0 where it is not published
+         */
+        public long counterDelta(String mbean, String name) {
+            return end.path(mbean).path(name).asLong() - start.path(mbean).path(name).asLong();
         }
     }
 

@@ -1,11 +1,9 @@
 package io.bladegc.benchmarks.suite;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.bladegc.benchmarks.cluster.Cluster;
 import io.bladegc.benchmarks.cluster.ClusterArm;
 import io.bladegc.benchmarks.cluster.ClusterDemo;
 import io.bladegc.benchmarks.cluster.ClusterSpec;
-import io.bladegc.benchmarks.demo.DemoTable;
 import io.bladegc.benchmarks.load.LoadResult;
 import io.bladegc.benchmarks.load.OpenLoopLoad;
 import io.bladegc.benchmarks.load.Wrk;
@@ -220,41 +218,24 @@ final class LoadSweepScenario {
     static String collections(ClusterArm.Result r) {
         String overlaps = "; " + PauseOverlaps.of(r).cell(r.observer() != null);
         if (r.observer() == null) {
-            return "collections " + pauses(r) + overlaps;
+            return "collections " + PauseOverlaps.of(r).pauses() + overlaps;
         }
         long from = r.windowStart();
         return String.format(Locale.ROOT, "forced %d, escaped %d, unscheduled %d, beyond K %d, demand %.2f%s%s",
-            counter(r, "Forced"), counter(r, "Escaped"), unscheduled(r), r.observer().dueGrants(from),
+            counter(r, "node", "Forced"), counter(r, "node", "Escaped"), counter(r, "coordination", "Unscheduled"),
+            r.observer().dueGrants(from),
             r.observer().lastSlotDemand(), r.observer().infeasiblePolls(from) > 0 ? " infeasible" : "",
             r.observer().observingPolls(from) > 0 ? " observing" : "") + overlaps;
     }
 
-    /** @return the backends' pauses in the window */
-    static long pauses(ClusterArm.Result r) {
-        long pauses = 0;
-        for (ClusterArm.NodeWindow n : r.nodes()) {
-            for (JsonNode e : n.end().path("gcPauses")) {
-                pauses += DemoTable.isPause(e) ? 1 : 0;
-            }
-        }
-        return pauses;
-    }
-
-    /** @return collections the coordinator left to the backends' JVMs, having stepped down (coordination counters) */
-    static long unscheduled(ClusterArm.Result r) {
+    /**
+     * @return how much the backends' counter {@code name} of MBean section {@code mbean} ({@code node}: {@code Forced},
+     *     {@code Escaped}; {@code coordination}: {@code Unscheduled}) grew in the window, all backends together
+     */
+    static long counter(ClusterArm.Result r, String mbean, String name) {
         long sum = 0;
         for (ClusterArm.NodeWindow n : r.nodes()) {
-            sum += n.end().path("coordination").path("Unscheduled").asLong()
-                - n.start().path("coordination").path("Unscheduled").asLong();
-        }
-        return sum;
-    }
-
-    /** @return how much Blade's counter {@code name} ({@code Forced}, {@code Escaped}) grew on all backends */
-    static long counter(ClusterArm.Result r, String name) {
-        long sum = 0;
-        for (ClusterArm.NodeWindow n : r.nodes()) {
-            sum += n.counterDelta(name);
+            sum += n.counterDelta(mbean, name);
         }
         return sum;
     }
@@ -267,13 +248,13 @@ final class LoadSweepScenario {
     private static String footer(SuiteOptions o) {
         return String.format(Locale.ROOT, "%n%d backends behind HAProxy (retry-on 503, redispatch), up to %d"
             + " requests in flight over all of them. One cluster per arm, all started first, each warmed up by %d s of"
-            + " saturating wrk load; %d rounds, the arms' order rotated by one each round. Per round and arm: a closed-loop window"
-            + " (wrk, %d connections, 2 threads, %d s burst, %d s measured), then per rate, lowest first, an open-loop"
-            + " window (%d s of the same saturating wrk load, 1 s at the rate, %d s measured from the intended send"
-            + " times; its first %d s are the recovery, the rest the steady state). Raw: `logs/<arm>/` (wrk's output,"
-            + " each window's `<percent>-<round>.hlog` and `.load.properties`, the children's logs).%n",
-            ClusterDemo.BACKENDS, ClusterArm.IN_FLIGHT, warmup(o).toSeconds(), rounds(o), CONNECTIONS,
-            burst(o).toSeconds(), closedWindow(o).toSeconds(), burst(o).toSeconds(), window(o).toSeconds(),
-            RECOVERY_SECONDS);
+            + " saturating wrk load; %d rounds, the arms' order rotated by one each round. Per round and arm: a"
+            + " closed-loop window (wrk, %d connections, 2 threads, %d s burst, %d s measured), then per rate, lowest"
+            + " first, an open-loop window (%d s of the same saturating wrk load, 1 s at the rate, %d s measured from"
+            + " the intended send times; its first %d s are the recovery, the rest the steady state). Raw:"
+            + " `logs/<arm>/` (wrk's output, each window's `<percent>-<round>.hlog` and `.load.properties`, the"
+            + " children's logs).%n", ClusterDemo.BACKENDS, ClusterArm.IN_FLIGHT, warmup(o).toSeconds(), rounds(o),
+            CONNECTIONS, burst(o).toSeconds(), closedWindow(o).toSeconds(), burst(o).toSeconds(),
+            window(o).toSeconds(), RECOVERY_SECONDS);
     }
 }

@@ -4,9 +4,11 @@ import io.bladegc.benchmarks.cluster.ClusterArm;
 import io.bladegc.benchmarks.suite.LoadSweepScenario.ClosedWindow;
 import io.bladegc.benchmarks.suite.LoadSweepScenario.OpenWindow;
 import java.util.ArrayList;
+import java.util.DoubleSummaryStatistics;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -98,15 +100,14 @@ final class LoadSweepTable {
         StringBuilder md = new StringBuilder("Closed loop (wrk, " + LoadSweepScenario.CONNECTIONS + " connections),"
             + " per arm the mean over its windows and the lowest and highest window:\n\n| arm | windows | throughput"
             + " (/s) | / g1 | p99 (ms) | non-2xx, socket errors |\n|---|---:|---:|---:|---:|---|\n");
-        double g1 = mean(closed, "g1", w -> w.result().requestsPerSecond());
+        double g1 = stats(closed, "g1", w -> w.result().requestsPerSecond()).getAverage();
         for (String a : arms) {
             List<ClosedWindow> ws = closed.stream().filter(w -> w.arm().equals(a)).toList();
+            DoubleSummaryStatistics rate = stats(closed, a, w -> w.result().requestsPerSecond());
+            DoubleSummaryStatistics p99 = stats(closed, a, w -> w.result().percentile(99));
             md.append(String.format(Locale.ROOT, "| %s | %d | %.0f (%.0f-%.0f) | %.3fx | %.1f (%.1f-%.1f) | %d, %d |%n",
-                a, ws.size(), mean(closed, a, w -> w.result().requestsPerSecond()),
-                min(ws, w -> w.result().requestsPerSecond()), max(ws, w -> w.result().requestsPerSecond()),
-                mean(closed, a, w -> w.result().requestsPerSecond()) / g1,
-                mean(closed, a, w -> w.result().percentile(99)), min(ws, w -> w.result().percentile(99)),
-                max(ws, w -> w.result().percentile(99)), ws.stream().mapToLong(w -> w.result().non2xx()).sum(),
+                a, ws.size(), rate.getAverage(), rate.getMin(), rate.getMax(), rate.getAverage() / g1,
+                p99.getAverage(), p99.getMin(), p99.getMax(), ws.stream().mapToLong(w -> w.result().non2xx()).sum(),
                 ws.stream().mapToLong(w -> w.result().socketErrors()).sum()));
         }
         return md.toString();
@@ -116,10 +117,10 @@ final class LoadSweepTable {
         if (closed.stream().noneMatch(w -> w.arm().equals("blade-g1"))) {
             return "";
         }
-        double throughput = mean(closed, "blade-g1", w -> w.result().requestsPerSecond())
-            / mean(closed, "g1", w -> w.result().requestsPerSecond());
-        double p99 = mean(closed, "blade-g1", w -> w.result().percentile(99));
-        double g1p99 = mean(closed, "g1", w -> w.result().percentile(99));
+        double throughput = stats(closed, "blade-g1", w -> w.result().requestsPerSecond()).getAverage()
+            / stats(closed, "g1", w -> w.result().requestsPerSecond()).getAverage();
+        double p99 = stats(closed, "blade-g1", w -> w.result().percentile(99)).getAverage();
+        double g1p99 = stats(closed, "g1", w -> w.result().percentile(99)).getAverage();
         return String.format(Locale.ROOT, "- closed loop, blade-g1's mean throughput at least %.2fx G1's: %s (%.3fx)%n"
                 + "- closed loop, blade-g1's mean p99 at most G1's: %s (%.1f against %.1f ms)%n", THROUGHPUT_RATIO,
             throughput >= THROUGHPUT_RATIO ? "**met**" : "**not met**", throughput, p99 <= g1p99 ? "**met**"
@@ -128,16 +129,16 @@ final class LoadSweepTable {
 
     /**
      * Per rate and arm, summed over its windows: collections (with Blade forced and escaped), grants beyond K, windows
-     * the coordinator judged infeasible and windows in which it had stepped down (observing), pauses of two backends at once not granted, the median window's
-     * {@link PauseOverlaps#lastOverlapAt} (how many collections until they were spread again after the burst), failed
+     * the coordinator judged infeasible and windows in which it had stepped down (observing), pauses of two backends
+     * at once not granted, the median window's {@link PauseOverlaps#lastOverlapAt} (how many collections until they were spread again after the burst), failed
      * requests, and the client's largest send lag.
      */
     private static String collections(List<String> arms, List<Integer> percents, List<OpenWindow> open) {
         StringBuilder md = new StringBuilder("\nCollections per rate and arm, summed over its windows (in step: the"
             + " median window's position of the last unplanned overlap, i.e. collections until the backends were"
             + " spread again after the burst; lag: the client's largest send lag, ms):\n\n| share | arm | collections"
-            + " | beyond K | infeasible windows | observing windows | overlaps (not granted) | in step | failed | lag |\n"
-            + "|---:|---|---|---:|---:|---:|---|---:|---:|---:|\n");
+            + " | beyond K | infeasible windows | observing windows | overlaps (not granted) | in step | failed"
+            + " | lag |\n|---:|---|---|---:|---:|---:|---|---:|---:|---:|\n");
         for (int p : percents) {
             for (String a : arms) {
                 List<OpenWindow> ws = open.stream().filter(w -> w.arm().equals(a) && w.percent() == p).toList();
@@ -156,9 +157,9 @@ final class LoadSweepTable {
                 for (OpenWindow w : ws) {
                     ClusterArm.Result r = w.result();
                     PauseOverlaps o = PauseOverlaps.of(r);
-                    pauses += LoadSweepScenario.pauses(r);
-                    forced += LoadSweepScenario.counter(r, "Forced");
-                    escaped += LoadSweepScenario.counter(r, "Escaped");
+                    pauses += o.pauses();
+                    forced += LoadSweepScenario.counter(r, "node", "Forced");
+                    escaped += LoadSweepScenario.counter(r, "node", "Escaped");
                     if (blade) {
                         beyondK += r.observer().dueGrants(r.windowStart());
                         infeasible += r.observer().infeasiblePolls(r.windowStart()) > 0 ? 1 : 0;
@@ -171,8 +172,8 @@ final class LoadSweepTable {
                     lag = Math.max(lag, r.load().maxSendLagMicros());
                 }
                 inStep.sort(null);
-                md.append(String.format(Locale.ROOT, "| %d %% | %s | %s | %s | %s | %s | %d (%d) | %d | %d | %.0f |%n", p,
-                    a, blade ? pauses + ": forced " + forced + ", escaped " + escaped : "" + pauses,
+                md.append(String.format(Locale.ROOT, "| %d %% | %s | %s | %s | %s | %s | %d (%d) | %d | %d | %.0f |%n",
+                    p, a, blade ? pauses + ": forced " + forced + ", escaped " + escaped : "" + pauses,
                     blade ? "" + beyondK : "", blade ? "" + infeasible : "", blade ? "" + observing : "", overlaps,
                     ungranted,
                     inStep.isEmpty() ? 0 : inStep.get(inStep.size() / 2), failed, lag / 1000.0));
@@ -207,15 +208,9 @@ final class LoadSweepTable {
         return String.format(Locale.ROOT, "%.1f [%.1f, %.1f]", e.value() / 1000, e.low() / 1000, e.high() / 1000);
     }
 
-    private static double mean(List<ClosedWindow> closed, String arm, Function<ClosedWindow, Double> value) {
-        return closed.stream().filter(w -> w.arm().equals(arm)).mapToDouble(value::apply).average().orElse(Double.NaN);
-    }
-
-    private static double min(List<ClosedWindow> ws, Function<ClosedWindow, Double> value) {
-        return ws.stream().mapToDouble(value::apply).min().orElse(Double.NaN);
-    }
-
-    private static double max(List<ClosedWindow> ws, Function<ClosedWindow, Double> value) {
-        return ws.stream().mapToDouble(value::apply).max().orElse(Double.NaN);
+    /** @return {@code value} over {@code arm}'s closed-loop windows */
+    private static DoubleSummaryStatistics stats(List<ClosedWindow> closed, String arm,
+                                                 ToDoubleFunction<ClosedWindow> value) {
+        return closed.stream().filter(w -> w.arm().equals(arm)).mapToDouble(value).summaryStatistics();
     }
 }
