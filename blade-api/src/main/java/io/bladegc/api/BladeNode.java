@@ -127,6 +127,15 @@ public interface BladeNode {
     }
 
     /**
+     * @return how many collections the JVM ran on its own while Blade meant to plan them (escapes: the JVM's
+     *     requests were inside), since the node started, or -1 when unknown. A coordinator judges from it whether
+     *     hiding the members' collections still works. The default implementation returns -1.
+     */
+    default long escapedCollections() {
+        return -1;
+    }
+
+    /**
      * @return the heap watcher's latest prediction of the time left until the JVM collects on its own, in
      *     milliseconds, or -1 when it has none (no allocation measured yet). The default implementation returns -1.
      */

@@ -157,22 +157,22 @@ final class CoordinatorClient implements AutoCloseable {
     }
 
     /**
-     * Says the node is alive, and when its JVM expects to collect and to run a full collection;
-     * {@link Kind#UNKNOWN_NODE} means join again.
-     *
-     * @param dueInMillis     the heap watcher's time left before the JVM collects on its own, or -1 when it has none;
-     *                        beyond {@value #MAX_DUE_MILLIS} ms (a nearly idle JVM) it is sent as unknown, which it
-     *                        practically is: the coordinator refuses a larger value, and a refused heartbeat makes
-     *                        the node collect on its own until the next one (seen in the load sweep: 36,733,645,506 ms)
-     * @param fullDueInMillis the same for the JVM's next full collection
+     * Says the node is alive, when its JVM expects to collect and to run a full collection, and how many of its
+     * collections escaped; {@link Kind#UNKNOWN_NODE} means join again. A due time beyond {@value #MAX_DUE_MILLIS} ms
+     * (a nearly idle JVM) is sent as unknown, which it practically is: the coordinator refuses a larger value, and a
+     * refused heartbeat makes the node collect on its own until the next one (seen in the load sweep: 36,733,645,506
+     * ms).
      */
-    void heartbeat(long dueInMillis, long fullDueInMillis) throws CoordinatorException {
+    void heartbeat(Heartbeat h) throws CoordinatorException {
         Map<String, Object> body = new LinkedHashMap<>();
-        if (dueInMillis >= 0 && dueInMillis <= MAX_DUE_MILLIS) {
-            body.put("dueInMillis", dueInMillis);
+        if (h.dueInMillis() >= 0 && h.dueInMillis() <= MAX_DUE_MILLIS) {
+            body.put("dueInMillis", h.dueInMillis());
         }
-        if (fullDueInMillis >= 0 && fullDueInMillis <= MAX_DUE_MILLIS) {
-            body.put("fullDueInMillis", fullDueInMillis);
+        if (h.fullDueInMillis() >= 0 && h.fullDueInMillis() <= MAX_DUE_MILLIS) {
+            body.put("fullDueInMillis", h.fullDueInMillis());
+        }
+        if (h.escaped() >= 0) {
+            body.put("escaped", h.escaped());
         }
         await(post("heartbeat", body.isEmpty() ? null : body));
     }

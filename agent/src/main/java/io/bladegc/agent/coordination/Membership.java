@@ -7,7 +7,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The node's membership at the coordinator, and whether the coordinator is up. A daemon thread named
@@ -48,19 +48,13 @@ final class Membership implements AutoCloseable {
     private boolean everJoined;
     private boolean closed;
     private volatile boolean up;
-    private final LongSupplier dueInMillis;
-    private final LongSupplier fullDueInMillis;
+    private final Supplier<Heartbeat> heartbeat;
 
-    /**
-     * @param dueInMillis     what each heartbeat tells the coordinator: the time left before the JVM collects on its own
-     *                        ({@link io.bladegc.api.BladeNode#dueInMillis()}), -1 when unknown
-     * @param fullDueInMillis the same for its next full collection ({@link io.bladegc.api.BladeNode#fullDueInMillis()})
-     */
-    Membership(CoordinatorClient client, String nodeId, Duration interval, LongSupplier dueInMillis,
-               LongSupplier fullDueInMillis, CoordinationCounters counters, System.Logger log) {
+    /** @param heartbeat what each heartbeat tells the coordinator ({@link Heartbeat#of}) */
+    Membership(CoordinatorClient client, String nodeId, Duration interval, Supplier<Heartbeat> heartbeat,
+               CoordinationCounters counters, System.Logger log) {
         this.client = client;
-        this.dueInMillis = dueInMillis;
-        this.fullDueInMillis = fullDueInMillis;
+        this.heartbeat = heartbeat;
         this.nodeId = nodeId;
         this.interval = interval;
         this.counters = counters;
@@ -99,7 +93,7 @@ final class Membership implements AutoCloseable {
         }
         try {
             if (s == State.UP) {
-                client.heartbeat(dueInMillis.getAsLong(), fullDueInMillis.getAsLong());
+                client.heartbeat(heartbeat.get());
             } else {
                 client.join();
                 joined();

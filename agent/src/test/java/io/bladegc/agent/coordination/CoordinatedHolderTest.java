@@ -72,7 +72,8 @@ class CoordinatedHolderTest {
     private void start(BladeOptions options, boolean awaitJoin) {
         client = new CoordinatorClient(options.coordinators(), options.nodeId(), options.token(),
             options.coordinatorTimeout(), counters, log);
-        membership = new Membership(client, options.nodeId(), HEARTBEAT, lead::get, () -> -1, counters, log);
+        membership = new Membership(client, options.nodeId(), HEARTBEAT, () -> new Heartbeat(lead.get(), -1, -1),
+            counters, log);
         this.options = options;
         node.collections = collections::get;
         node.leadTimeMillis = lead::get;

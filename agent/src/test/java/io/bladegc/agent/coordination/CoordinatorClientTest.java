@@ -68,7 +68,7 @@ class CoordinatorClientTest {
     @Test
     void everyOperationPostsToItsPathWithItsBody() throws Exception {
         client.join();
-        client.heartbeat(-1, -1);
+        client.heartbeat(Heartbeat.ALIVE);
         assertThat(client.acquire(Ask.young(3, 120), 50).get().kind()).isEqualTo(SlotAnswer.Kind.GRANTED);
         client.renew(7);
         client.release(7, 12);
@@ -86,13 +86,13 @@ class CoordinatorClientTest {
     }
 
     @Test
-    void heartbeatsSayWhenTheJvmCollectsAndAFullCollectionIsOfferedAndItsAcceptanceRead() throws Exception {
-        client.heartbeat(1_234, 5_678);
-        client.heartbeat(-1, -1);
-        client.heartbeat(36_733_645_506L, 36_733_645_507L); // a nearly idle JVM: beyond what the coordinator accepts
-        client.heartbeat(-1, 5_678);
+    void heartbeatsSayWhenTheJvmCollectsAndHowManyEscapedAndAFullCollectionIsOfferedAndItsAcceptanceRead() throws Exception {
+        client.heartbeat(new Heartbeat(1_234, 5_678, 3));
+        client.heartbeat(Heartbeat.ALIVE);
+        client.heartbeat(new Heartbeat(36_733_645_506L, 36_733_645_507L, -1)); // a nearly idle JVM: beyond what the coordinator accepts
+        client.heartbeat(new Heartbeat(-1, 5_678, -1));
         assertThat(fake.calls("heartbeat").get(0).body()).containsEntry("dueInMillis", 1_234)
-            .containsEntry("fullDueInMillis", 5_678);
+            .containsEntry("fullDueInMillis", 5_678).containsEntry("escaped", 3);
         assertThat(fake.calls("heartbeat").get(1).body()).isEmpty();
         assertThat(fake.calls("heartbeat").get(2).body()).as("sent as unknown, not refused").isEmpty();
         assertThat(fake.calls("heartbeat").get(3).body()).doesNotContainKey("dueInMillis")
@@ -213,7 +213,7 @@ class CoordinatorClientTest {
     @Test
     void aNonJsonErrorBodyIsShownAsTextOnOneLineAndShort() {
         fake.on("heartbeat", c -> Reply.status(502, "<html>\n" + "x".repeat(500) + "</html>"));
-        CoordinatorException e = failure(() -> client.heartbeat(-1, -1));
+        CoordinatorException e = failure(() -> client.heartbeat(Heartbeat.ALIVE));
         assertThat(e.getMessage()).startsWith("heartbeat: HTTP 502: <html> xxx").endsWith("...").doesNotContain("\n")
             .hasSizeLessThan(250);
     }
@@ -254,7 +254,7 @@ class CoordinatorClientTest {
         fake.on("heartbeat", c -> Reply.blackHoled());
         CoordinatorClient c = client(List.of(fake.uri()), "n", null, Duration.ofMillis(500));
         long t0 = System.nanoTime();
-        CoordinatorException e = failure(() -> c.heartbeat(-1, -1));
+        CoordinatorException e = failure(() -> c.heartbeat(Heartbeat.ALIVE));
         Duration took = Duration.ofNanos(System.nanoTime() - t0);
         c.close();
         assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
@@ -276,7 +276,7 @@ class CoordinatorClientTest {
     @Test
     void everyCallCarriesTheNodesOwnMemberKey() throws Exception {
         client.join();
-        client.heartbeat(-1, -1);
+        client.heartbeat(Heartbeat.ALIVE);
         client.acquire(Ask.young(1, 10), 0).get(5, TimeUnit.SECONDS);
         client.release(7, 1);
         client.cancel(2);

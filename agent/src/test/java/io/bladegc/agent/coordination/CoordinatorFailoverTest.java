@@ -62,7 +62,7 @@ class CoordinatorFailoverTest {
         assertThat(replica(2).calls()).isEmpty();
         assertThat(client.replica()).isEqualTo(replica(1).uri());
 
-        client.heartbeat(-1, -1);
+        client.heartbeat(Heartbeat.ALIVE);
         assertThat(client.acquire(Ask.young(1, 100), 50).get().kind()).isEqualTo(SlotAnswer.Kind.GRANTED);
         client.release(7, 3);
         assertThat(replica(0).calls()).as("no call goes to the follower again").hasSize(1);
@@ -84,7 +84,7 @@ class CoordinatorFailoverTest {
         replica(0).stop(); // connection refused
         replica(1).leader(false); // the election went to the third
         long t0 = System.nanoTime();
-        client.heartbeat(-1, -1);
+        client.heartbeat(Heartbeat.ALIVE);
         assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("refused and NOT_LEADER cost no timeout")
             .isLessThan(TIMEOUT);
         assertThat(replica(1).calls("heartbeat")).hasSize(1);
@@ -94,7 +94,7 @@ class CoordinatorFailoverTest {
         // round robin: from the third, the first comes next
         replica(0).restart();
         replica(2).stop();
-        client.heartbeat(-1, -1);
+        client.heartbeat(Heartbeat.ALIVE);
         assertThat(replica(0).calls("heartbeat")).hasSize(1);
         assertThat(replica(1).calls("heartbeat")).as("not tried: the first answered").hasSize(1);
         assertThat(client.replica()).isEqualTo(replica(0).uri());
@@ -141,7 +141,7 @@ class CoordinatorFailoverTest {
     void withEveryReplicaSilentACallFailsWithinItsBound() {
         replicas.forEach(r -> r.on("heartbeat", c -> Reply.blackHoled()));
         long t0 = System.nanoTime();
-        CoordinatorException e = failure(() -> client.heartbeat(-1, -1));
+        CoordinatorException e = failure(() -> client.heartbeat(Heartbeat.ALIVE));
         Duration took = Duration.ofNanos(System.nanoTime() - t0);
         assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
         assertThat(client.callBound()).isEqualTo(TIMEOUT.multipliedBy(3).plus(CoordinatorClient.GRACE));

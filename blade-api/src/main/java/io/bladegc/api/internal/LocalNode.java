@@ -422,6 +422,11 @@ public final class LocalNode implements StartedNode {
     }
 
     @Override
+    public long escapedCollections() {
+        return counters.escaped.sum();
+    }
+
+    @Override
     public long dueInMillis() {
         long due = watcher.lastDueNanos();
         return due == Long.MAX_VALUE ? -1 : due / 1_000_000;

@@ -115,11 +115,18 @@ public final class SlotService implements AutoCloseable {
 
     /**
      * Marks {@code node} alive and notes when it expects its JVM to collect ({@code dueInMillis}) and to run a full
-     * collection ({@code fullDueInMillis}); -1: unknown. {@code key}: the node's member key, here and below.
+     * collection ({@code fullDueInMillis}), and how many of its collections escaped since it started ({@code escaped},
+     * which the {@link Governor} judges hiding by); -1: unknown. {@code key}: the node's member key, here and below.
      */
-    public CompletableFuture<SlotReply> heartbeat(String node, String key, long dueInMillis, long fullDueInMillis) {
-        return submitFor(node, key, 0,
-            now -> apply(ledger.heartbeat(node, dueInMillis, fullDueInMillis, now), node, 0, now));
+    public CompletableFuture<SlotReply> heartbeat(String node, String key, long dueInMillis, long fullDueInMillis,
+                                                  long escaped) {
+        return submitFor(node, key, 0, now -> {
+            SlotReply reply = apply(ledger.heartbeat(node, dueInMillis, fullDueInMillis, now), node, 0, now);
+            if (reply.kind() == SlotReply.Kind.OK && escaped >= 0) {
+                governor.escaped(node, escaped);
+            }
+            return reply;
+        });
     }
 
     /** Removes {@code node}; its queued request goes, a grant it holds is given back. */
@@ -444,8 +451,8 @@ public final class SlotService implements AutoCloseable {
         }
         governor.unscheduled(node, gcId, now);
         return SlotReply.of(SlotReply.Kind.UNSCHEDULED, node, gcId, String.format(Locale.ROOT, "the coordinator has"
-            + " stepped down: the slot demand (%.2f) exceeds what the slots serve, so the JVM collects on its own",
-            governor.demand(now)), now);
+            + " stepped down: hiding collections costs more than it saves at this load (the slot demand %.2f), so the"
+            + " JVM collects on its own", governor.demand(now)), now);
     }
 
     static long saturatedAdd(long a, long b) {

@@ -123,14 +123,14 @@ class GovernorTest {
     }
 
     /**
-     * Every 500 ms from {@code from}: a holds the slot for 50 ms, and b's JVM collects on its own while b waits; judged
-     * after each, the lines into {@code lines}.
+     * Every 500 ms from {@code from}: a holds the slot for 50 ms, and b's JVM collects on its own (b's heartbeat counts
+     * one escape more each time); judged after each, the lines into {@code lines}.
      */
     private long escaping(long from, long until, List<String> lines) {
         long t = from;
         for (long id = from / 500 + 1; t < until; t += 500, id++) {
             collect("a", id, t, t + 50);
-            governor.event(new SlotEvent(SlotEvent.Type.CANCELLED, "b", id, 0, t + 300, "queued"));
+            governor.escaped("b", id);
             lines.addAll(governor.judge(1, t + 300));
         }
         return t;
@@ -149,6 +149,25 @@ class GovernorTest {
             governor.judge(1, t);
         }
         return t;
+    }
+
+    @Test
+    void escapesAreCountedFromTheMembersHeartbeatsFromTheFirstCountOnAndACancelIsNone() {
+        for (long id = 1; id <= Governor.OUTCOMES; id++) {
+            collect("a", id, id * 500, id * 500 + 50);
+        }
+        governor.escaped("b", 1_000); // b's first heartbeat: escapes from before it joined are not judged
+        governor.event(new SlotEvent(SlotEvent.Type.CANCELLED, "b", 7, 0, 10_400, "queued")); // not itself an escape
+        assertThat(governor.escapedShare()).isZero();
+        governor.escaped("b", 1_003);
+        assertThat(governor.escapedShare()).isEqualTo(3.0 / Governor.OUTCOMES);
+        governor.escaped("b", 2); // b's JVM restarted: counting goes on from there
+        assertThat(governor.escapedShare()).isEqualTo(3.0 / Governor.OUTCOMES);
+        governor.escaped("b", 4);
+        assertThat(governor.escapedShare()).isEqualTo(5.0 / Governor.OUTCOMES);
+        governor.event(new SlotEvent(SlotEvent.Type.LEFT, "b", 0, 0, 11_000, ""));
+        governor.escaped("b", 40); // b joined again: a first count once more
+        assertThat(governor.escapedShare()).isEqualTo(5.0 / Governor.OUTCOMES);
     }
 
     @Test
