@@ -36,7 +36,7 @@ final class Governor {
     /** How long hiding must have failed (the demand above the capacity, or escapes) before the coordinator steps down. */
     static final long STEP_DOWN_MILLIS = 5_000;
     /** How long the demand must stay under the step-up bound before it steps back up. */
-    static final long STEP_UP_MILLIS = 10_000;
+    static final long STEP_UP_MILLIS = 5_000;
     /** The share of the last {@link #OUTCOMES} collections that escaped at which hiding has failed. */
     static final double ESCAPED_SHARE = 0.2;
     /** How many of the members' last collections (hidden or escaped) the escape share is judged over. */
