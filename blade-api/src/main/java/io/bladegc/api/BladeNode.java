@@ -127,6 +127,18 @@ public interface BladeNode {
     }
 
     /**
+     * Asks the node to take its next young collection now, ahead of its due time, as it would ask when that came near
+     * (through its handler: drained, and under a grant when coordinated): a coordinator invites a node that would come
+     * due during another node's full collection. Only when the node is armed, asks for nothing yet, and its eden is at
+     * least half full (an emptier one would double its collections). The default implementation does nothing.
+     *
+     * @return whether the node asked
+     */
+    default boolean collectEarly() {
+        return false;
+    }
+
+    /**
      * @return how many collections the JVM ran on its own while Blade meant to plan them (escapes: the JVM's
      *     requests were inside), since the node started, or -1 when unknown. A coordinator judges from it whether
      *     hiding the members' collections still works. The default implementation returns -1.

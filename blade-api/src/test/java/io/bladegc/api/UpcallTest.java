@@ -121,6 +121,32 @@ class UpcallTest {
     }
 
     @Test
+    void anEarlyCollectionIsAskedForOnlyOnceEdenIsHalfFullAndThenJoinsTheRequestOut() throws Exception {
+        BladeNode node = Blade.startNode(BladeOptions.defaults());
+        assertThat(node.collectEarly()).as("nothing to plan with: no gate attached, no handler").isFalse();
+        BlockingQueue<GcRequest> requests = new LinkedBlockingQueue<>();
+        node.register(deferring(requests::add, () -> 0));
+        GcRequest first = allocateUntil(requests); // the watcher has measured eden and the rate
+        assertThat(node.startGc(first.id())).isIn(GcOutcome.COLLECTED, GcOutcome.ALREADY_COLLECTED);
+        assertThat(node.collectEarly()).as("eden just collected: less than half full").isFalse();
+        boolean asked = false;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!asked && requests.isEmpty() && System.nanoTime() < deadline) {
+            for (int i = 0; i < 64; i++) {
+                sink = new byte[1024];
+            }
+            Thread.sleep(1);
+            asked = node.collectEarly();
+        }
+        assertThat(asked).as("asked at half full, long before the watcher's own lead came near").isTrue();
+        GcRequest early = requests.poll(5, TimeUnit.SECONDS);
+        assertThat(early).isNotNull();
+        assertThat(early.generation()).isEqualTo(Generation.YOUNG);
+        assertThat(node.collectEarly()).as("one request out: nothing more to ask").isFalse();
+        assertThat(node.startGc(early.id())).isIn(GcOutcome.COLLECTED, GcOutcome.ALREADY_COLLECTED);
+    }
+
+    @Test
     void aHandlersScheduleLeadIsAddedToTheLeadTimeTheNodeNeeds() throws Exception {
         BladeNode node = Blade.startNode(BladeOptions.defaults());
         long before = neededLeadMs();

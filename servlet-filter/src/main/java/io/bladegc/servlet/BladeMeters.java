@@ -57,11 +57,11 @@ import javax.management.ObjectName;
  *       <td>{@code NeededLeadMs}: the lead time at which the node starts a drain</td></tr>
  *   <tr><td>{@code blade.coordination.grants}, {@code .queued.waits}, {@code .fail.opens}, {@code .cancels},
  *       {@code .overtaken}, {@code .unscheduled}, {@code .fenced}, {@code .stale.releases}, {@code .rejoins},
- *       {@code .failovers}</td>
+ *       {@code .failovers}, {@code .invitations}</td>
  *       <td>function counters</td>
  *       <td>{@value #COORDINATION}: {@code Grants}, {@code QueuedWaits}, {@code FailOpens}, {@code Cancels},
  *       {@code Overtaken}, {@code Unscheduled}, {@code Fenced}, {@code StaleReleases}, {@code Rejoins},
- *       {@code Failovers}</td></tr>
+ *       {@code Failovers}, {@code Invitations}</td></tr>
  *   <tr><td>{@code blade.coordination.phase}, tag {@code phase} = {@code schedule}, {@code trailers}, {@code gc},
  *       {@code notify} ({@code blade_coordination_phase_seconds_count}, {@code _sum})</td><td>function timer</td>
  *       <td>{@code <Phase>Count} and {@code <Phase>MsSum}: the coordinated collections' timelines</td></tr>
@@ -132,7 +132,9 @@ public final class BladeMeters implements MeterBinder, AutoCloseable {
         new Reading("fenced", "Fenced", "Grants not used because their lease would end before the collection"),
         new Reading("stale.releases", "StaleReleases", "Releases the coordinator refused because the lease ended"),
         new Reading("rejoins", "Rejoins", "Joins after the coordinator had been down or had forgotten the node"),
-        new Reading("failovers", "Failovers", "Switches to another replica of a replicated coordinator"));
+        new Reading("failovers", "Failovers", "Switches to another replica of a replicated coordinator"),
+        new Reading("invitations", "Invitations",
+            "Young collections asked for early: they would have come due during another node's full collection"));
 
     private static final List<String> PHASES = List.of("Schedule", "Trailers", "Gc", "Notify");
 

@@ -98,7 +98,7 @@ class BladeMetersTest {
             Map.entry("Grants", 9L), Map.entry("QueuedWaits", 3L), Map.entry("FailOpens", 2L),
             Map.entry("Cancels", 1L), Map.entry("Overtaken", 8L), Map.entry("Unscheduled", 11L), Map.entry("Fenced", 4L),
             Map.entry("StaleReleases", 5L),
-            Map.entry("Rejoins", 6L), Map.entry("Failovers", 7L),
+            Map.entry("Rejoins", 6L), Map.entry("Failovers", 7L), Map.entry("Invitations", 12L),
             Map.entry("ScheduleMsSum", 30.5), Map.entry("ScheduleCount", 9L),
             Map.entry("TrailersMsSum", 12.0), Map.entry("TrailersCount", 8L),
             Map.entry("GcMsSum", 80.0), Map.entry("GcCount", 9L),
@@ -115,6 +115,7 @@ class BladeMetersTest {
         assertThat(counter("blade.coordination.stale.releases")).isEqualTo(5);
         assertThat(counter("blade.coordination.rejoins")).isEqualTo(6);
         assertThat(counter("blade.coordination.failovers")).isEqualTo(7);
+        assertThat(counter("blade.coordination.invitations")).isEqualTo(12);
         assertThat(phase("schedule").count()).isEqualTo(9);
         assertThat(phase("schedule").totalTime(TimeUnit.MILLISECONDS)).isEqualTo(30.5);
         assertThat(phase("trailers").count()).isEqualTo(8);
@@ -149,7 +150,7 @@ class BladeMetersTest {
     void absentMBeansReadAsZeroOrNaNAndAreFoundWhenTheyAppear() throws Exception {
         meters.bindTo(registry);
 
-        assertThat(registry.getMeters()).as("exactly the documented meters").hasSize(11 + 1 + 5 + 10 + 4 + 3 + 1);
+        assertThat(registry.getMeters()).as("exactly the documented meters").hasSize(11 + 1 + 5 + 11 + 4 + 3 + 1);
         for (Meter m : registry.getMeters()) {
             for (var measurement : m.measure()) {
                 if (m.getId().getType() == Meter.Type.GAUGE) {

@@ -74,8 +74,11 @@ public final class CoordinatedMode implements AutoCloseable {
         CoordinationCounters counters = new CoordinationCounters();
         CoordinatorClient client = new CoordinatorClient(options.coordinators(), options.nodeId(), options.token(),
             options.coordinatorTimeout(), counters, log);
-        Membership membership = new Membership(client, options.nodeId(), heartbeat, () -> Heartbeat.of(node),
-            counters, log);
+        Membership membership = new Membership(client, options.nodeId(), heartbeat, () -> Heartbeat.of(node), () -> {
+            if (node.collectEarly()) {
+                counters.invitations.increment();
+            }
+        }, counters, log);
         GrantHolder holder = new GrantHolder(node, new CoordinatorPort(client, membership), Preparation.NONE,
             settings(options), THREAD_NAME, "", log);
         holder.start();

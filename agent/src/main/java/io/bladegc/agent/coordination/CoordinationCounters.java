@@ -13,10 +13,13 @@ final class CoordinationCounters {
     final LongAdder failovers = new LongAdder();
     /** Releases sent again after the coordinator came back, and refused as stale (the lease had ended meanwhile). */
     final LongAdder staleLateReleases = new LongAdder();
+    /** Young collections the node asked for early, invited because it would come due during another's full one. */
+    final LongAdder invitations = new LongAdder();
 
     void putInto(Map<String, Object> m) {
         m.put("Rejoins", rejoins.sum());
         m.put("Failovers", failovers.sum());
         m.put("StaleLateReleases", staleLateReleases.sum());
+        m.put("Invitations", invitations.sum());
     }
 }

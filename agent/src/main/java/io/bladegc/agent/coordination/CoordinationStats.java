@@ -9,7 +9,7 @@ import java.util.function.Supplier;
  * {@code io.bladegc:type=Node}: {@code Coordinator} (every replica, joined by {@code |}), {@code CoordinatorReplica}
  * (the replica the node talks to), {@code NodeId}, {@code CoordinatorUp}, {@code Grants}, {@code QueuedWaits},
  * {@code FailOpens}, {@code Cancels}, {@code Overtaken}, {@code Unscheduled}, {@code Fenced}, {@code StaleReleases},
- * {@code Rejoins}, {@code Failovers}, {@code LastEvent} (the last GC event's log line). JDK types only.
+ * {@code Rejoins}, {@code Failovers}, {@code Invitations}, {@code LastEvent} (the last GC event's log line). JDK types only.
  *
  * <p>Thread-safe (reads a thread-safe supplier).
  */

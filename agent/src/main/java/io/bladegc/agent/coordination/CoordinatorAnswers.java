@@ -35,6 +35,19 @@ final class CoordinatorAnswers {
         }
     }
 
+    /**
+     * @return whether a heartbeat's answer invites the node to collect now ({@code "invited": true}); an answer without
+     *     a JSON object (an older or a foreign coordinator) invites nothing: its 2xx status already said the node is a
+     *     member
+     */
+    static boolean invited(Reply r) {
+        try {
+            return Boolean.TRUE.equals(r.json().get("invited"));
+        } catch (CoordinatorException e) {
+            return false;
+        }
+    }
+
     static SlotAnswer acquireAnswer(Reply r) throws CoordinatorException {
         long sentNanos = r.sentNanos();
         long receivedNanos = System.nanoTime();

@@ -162,8 +162,11 @@ final class CoordinatorClient implements AutoCloseable {
      * (a nearly idle JVM) is sent as unknown, which it practically is: the coordinator refuses a larger value, and a
      * refused heartbeat makes the node collect on its own until the next one (seen in the load sweep: 36,733,645,506
      * ms).
+     *
+     * @return whether the coordinator invites the node to take its next young collection now (it would come due during
+     *     another member's full collection)
      */
-    void heartbeat(Heartbeat h) throws CoordinatorException {
+    boolean heartbeat(Heartbeat h) throws CoordinatorException {
         Map<String, Object> body = new LinkedHashMap<>();
         if (h.dueInMillis() >= 0 && h.dueInMillis() <= MAX_DUE_MILLIS) {
             body.put("dueInMillis", h.dueInMillis());
@@ -174,7 +177,7 @@ final class CoordinatorClient implements AutoCloseable {
         if (h.escaped() >= 0) {
             body.put("escaped", h.escaped());
         }
-        await(post("heartbeat", body.isEmpty() ? null : body));
+        return CoordinatorAnswers.invited(await(post("heartbeat", body.isEmpty() ? null : body)));
     }
 
     /** Leaves the cluster; a grant held is given back. */

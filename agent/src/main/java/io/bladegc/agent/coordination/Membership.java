@@ -49,12 +49,18 @@ final class Membership implements AutoCloseable {
     private boolean closed;
     private volatile boolean up;
     private final Supplier<Heartbeat> heartbeat;
+    private final Runnable invited;
 
-    /** @param heartbeat what each heartbeat tells the coordinator ({@link Heartbeat#of}) */
+    /**
+     * @param heartbeat what each heartbeat tells the coordinator ({@link Heartbeat#of})
+     * @param invited   run on the heartbeat thread when the coordinator invites the node to collect now (it would come
+     *                  due during another member's full collection)
+     */
     Membership(CoordinatorClient client, String nodeId, Duration interval, Supplier<Heartbeat> heartbeat,
-               CoordinationCounters counters, System.Logger log) {
+               Runnable invited, CoordinationCounters counters, System.Logger log) {
         this.client = client;
         this.heartbeat = heartbeat;
+        this.invited = invited;
         this.nodeId = nodeId;
         this.interval = interval;
         this.counters = counters;
@@ -93,7 +99,9 @@ final class Membership implements AutoCloseable {
         }
         try {
             if (s == State.UP) {
-                client.heartbeat(heartbeat.get());
+                if (client.heartbeat(heartbeat.get())) {
+                    invited.run();
+                }
             } else {
                 client.join();
                 joined();

@@ -73,7 +73,7 @@ class CoordinatedHolderTest {
         client = new CoordinatorClient(options.coordinators(), options.nodeId(), options.token(),
             options.coordinatorTimeout(), counters, log);
         membership = new Membership(client, options.nodeId(), HEARTBEAT, () -> new Heartbeat(lead.get(), -1, -1),
-            counters, log);
+            () -> { }, counters, log);
         this.options = options;
         node.collections = collections::get;
         node.leadTimeMillis = lead::get;

@@ -107,6 +107,16 @@ class CoordinatorClientTest {
     }
 
     @Test
+    void aHeartbeatsAnswerMayInviteTheNodeToCollectNow() throws Exception {
+        assertThat(client.heartbeat(Heartbeat.ALIVE)).isFalse();
+        fake.on("heartbeat", c -> Reply.status(200, "{\"status\":\"OK\",\"invited\":true,\"message\":\"now\"}"));
+        assertThat(client.heartbeat(Heartbeat.ALIVE)).isTrue();
+        fake.on("heartbeat", c -> Reply.status(200, "alive"));
+        assertThat(client.heartbeat(Heartbeat.ALIVE)).as("an answer without JSON: still a member, not invited")
+            .isFalse();
+    }
+
+    @Test
     void theLeaseEndsRemainingMillisAfterTheCallWasSentWhateverTheCoordinatorsClock() throws Exception {
         fake.on("acquire", c -> Reply.granted(7, 2_000)); // the fake's clock is an hour ahead
         long before = System.nanoTime();

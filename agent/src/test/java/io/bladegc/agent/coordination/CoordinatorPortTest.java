@@ -7,6 +7,7 @@ import io.bladegc.api.grant.Released;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,6 +23,7 @@ class CoordinatorPortTest {
     private CoordinatorClient client;
     private Membership membership;
     private CoordinatorPort port;
+    private final AtomicInteger invitations = new AtomicInteger();
 
     @BeforeEach
     void start() throws IOException {
@@ -29,8 +31,8 @@ class CoordinatorPortTest {
         CoordinationCounters counters = new CoordinationCounters();
         LogLines log = new LogLines();
         client = new CoordinatorClient(List.of(fake.uri()), "n1", null, Duration.ofSeconds(2), counters, log);
-        membership = new Membership(client, "n1", NO_REGULAR_HEARTBEAT, () -> new Heartbeat(420, 3_000, -1), counters,
-            log);
+        membership = new Membership(client, "n1", NO_REGULAR_HEARTBEAT, () -> new Heartbeat(420, 3_000, -1),
+            invitations::incrementAndGet, counters, log);
         port = new CoordinatorPort(client, membership);
         membership.start();
         await().atMost(Duration.ofSeconds(5)).until(membership::isUp);
@@ -67,5 +69,17 @@ class CoordinatorPortTest {
         Thread.sleep(200);
         assertThat(fake.calls("heartbeat")).isEmpty();
         assertThat(fake.calls("join")).as("only the first join: the next tick is an hour away").hasSize(1);
+    }
+
+    @Test
+    void aHeartbeatAnsweredWithAnInvitationAsksTheNodeToCollect() {
+        fake.on("heartbeat", c -> FakeCoordinator.Reply.status(200,
+            "{\"status\":\"OK\",\"invited\":true,\"message\":\"collect now\"}"));
+        membership.heartbeatSoon();
+        await().atMost(Duration.ofSeconds(5)).until(() -> invitations.get() == 1);
+        fake.on("heartbeat", c -> FakeCoordinator.Reply.ok());
+        membership.heartbeatSoon();
+        await().atMost(Duration.ofSeconds(5)).until(() -> fake.calls("heartbeat").size() == 2);
+        assertThat(invitations.get()).as("an answer without an invitation asks nothing").isEqualTo(1);
     }
 }

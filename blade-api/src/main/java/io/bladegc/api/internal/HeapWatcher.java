@@ -152,6 +152,11 @@ final class HeapWatcher {
         return Math.round(bytesPerNano * 1e9);
     }
 
+    /** @return eden's capacity at the last sample, where the JVM starts a young collection, in bytes; 0 unknown */
+    long lastCapacity() {
+        return lastCapacity;
+    }
+
     /** @return the latest predicted time to the JVM's own next collection, in nanoseconds */
     long lastLeadNanos() {
         return lastLeadNanos;

@@ -184,6 +184,21 @@ public final class LocalNode implements StartedNode {
     }
 
     @Override
+    public boolean collectEarly() {
+        if (!armed() || outstanding.get() != null) {
+            return false;
+        }
+        long seen = layout.collectionCount();
+        long used = layout.edenUsage().getUsed();
+        long capacity = watcher.lastCapacity();
+        if (capacity <= 0 || used < capacity / 2) {
+            return false;
+        }
+        issue(Generation.YOUNG, used, capacity - used, Duration.ZERO, seen);
+        return true;
+    }
+
+    @Override
     public boolean requestCollection() {
         if (!armed()) {
             return false;

@@ -73,6 +73,9 @@ public final class Json {
             if (!r.memberKey().isEmpty()) {
                 g.writeStringField("memberKey", r.memberKey());
             }
+            if (r.invited()) {
+                g.writeBooleanField("invited", true);
+            }
             g.writeNumberField("now", r.now());
             g.writeEndObject();
         } catch (IOException e) {

@@ -14,9 +14,11 @@ import io.bladegc.api.slot.Outcome;
  * @param message  why, for anything but success; may be empty
  * @param now      the coordinator's clock when the answer was made (milliseconds)
  * @param memberKey the member key the coordinator made for the node when it joined without one, else {@code ""}
+ * @param invited  for a heartbeat: whether the node should take its next young collection now, since it would come
+ *                 due during another member's full collection (the message says whose)
  */
 public record SlotReply(Kind kind, String node, long gcId, Grant grant, int position, String message, long now,
-                        String memberKey) {
+                        String memberKey, boolean invited) {
 
     /** Kinds of answers; the HTTP layer maps each to a status code. */
     public enum Kind {
@@ -58,24 +60,29 @@ public record SlotReply(Kind kind, String node, long gcId, Grant grant, int posi
         };
         Grant grant = kind == Kind.GRANTED ? o.grant() : null;
         long id = grant != null ? grant.gcId() : gcId;
-        return new SlotReply(kind, node, id, grant, kind == Kind.QUEUED ? o.queuePosition() : -1, o.message(), now, "");
+        return new SlotReply(kind, node, id, grant, kind == Kind.QUEUED ? o.queuePosition() : -1, o.message(), now, "", false);
     }
 
     static SlotReply granted(Grant grant, long now) {
-        return new SlotReply(Kind.GRANTED, grant.node(), grant.gcId(), grant, -1, "", now, "");
+        return new SlotReply(Kind.GRANTED, grant.node(), grant.gcId(), grant, -1, "", now, "", false);
     }
 
     static SlotReply queued(String node, long gcId, int position, long now) {
-        return new SlotReply(Kind.QUEUED, node, gcId, null, position, "", now, "");
+        return new SlotReply(Kind.QUEUED, node, gcId, null, position, "", now, "", false);
     }
 
     static SlotReply of(Kind kind, String node, long gcId, String message, long now) {
-        return new SlotReply(kind, node, gcId, null, -1, message, now, "");
+        return new SlotReply(kind, node, gcId, null, -1, message, now, "", false);
     }
 
     /** @return this answer carrying {@code key}, the member key made for the node */
     SlotReply withMemberKey(String key) {
-        return new SlotReply(kind, node, gcId, grant, position, message, now, key);
+        return new SlotReply(kind, node, gcId, grant, position, message, now, key, invited);
+    }
+
+    /** @return this answer inviting the node to collect now, {@code why} as its message */
+    SlotReply invited(String why) {
+        return new SlotReply(kind, node, gcId, grant, position, why, now, memberKey, true);
     }
 
     /** @return milliseconds left on the grant, or 0 when there is none or it has run out */

@@ -61,6 +61,7 @@ public final class SlotService implements AutoCloseable {
     private final MemberKeys keys = new MemberKeys();
     private final RecentEvents recent = new RecentEvents(RECENT_EVENTS);
     private final Governor governor = new Governor();
+    private final Invitations invitations = new Invitations();
     private volatile boolean closed;
     /**
      * Whether the last tick found this process serving; touched by executor tasks only. A local ledger serves from
@@ -117,15 +118,23 @@ public final class SlotService implements AutoCloseable {
      * Marks {@code node} alive and notes when it expects its JVM to collect ({@code dueInMillis}) and to run a full
      * collection ({@code fullDueInMillis}), and how many of its collections escaped since it started ({@code escaped},
      * which the {@link Governor} judges hiding by); -1: unknown. {@code key}: the node's member key, here and below.
+     * The answer {@link SlotReply#invited() invites} the node to collect now when it would come due during another
+     * member's full collection that is near ({@link Invitations}).
      */
     public CompletableFuture<SlotReply> heartbeat(String node, String key, long dueInMillis, long fullDueInMillis,
                                                   long escaped) {
         return submitFor(node, key, 0, now -> {
             SlotReply reply = apply(ledger.heartbeat(node, dueInMillis, fullDueInMillis, now), node, 0, now);
-            if (reply.kind() == SlotReply.Kind.OK && escaped >= 0) {
+            if (reply.kind() != SlotReply.Kind.OK) {
+                return reply;
+            }
+            if (escaped >= 0) {
                 governor.escaped(node, escaped);
             }
-            return reply;
+            invitations.heartbeat(node, dueInMillis, fullDueInMillis, now);
+            String by = governor.mode() == Governor.Mode.HIDE ? invitations.invitedBy(node, now) : null;
+            return by == null ? reply : reply.invited("collect now: due during " + by + "'s full collection, which"
+                + " starts within " + Invitations.HORIZON_MILLIS + " ms");
         });
     }
 
@@ -155,6 +164,7 @@ public final class SlotService implements AutoCloseable {
                 result.complete(unscheduled(node, gcId, now));
                 return;
             }
+            invitations.fullAsked(node, ask.full() ? ask.holdMillis() : ask.fullOfferMillis());
             SlotReply reply = apply(ledger.acquire(node, ask, now), node, gcId, now);
             // a refused acquire (a request that ended, arriving late) leaves the node's live poll alone
             CompletableFuture<SlotReply> previous = reply.kind() == SlotReply.Kind.REJECTED ? null
@@ -395,6 +405,7 @@ public final class SlotService implements AutoCloseable {
             recent.add(e);
             metrics.event(e);
             governor.event(e);
+            invitations.event(e);
             switch (e.type()) {
                 case JOINED -> members.add(e.node());
                 case LEFT, LOST -> {

@@ -442,4 +442,18 @@ class SlotServiceTest {
         assertThat(cluster.observing()).isTrue();
         assertThat(cluster.infeasible()).as("the slot was never short").isFalse();
     }
+
+    @Test
+    void aHeartbeatInvitesTheNodeThatWouldComeDueDuringAnothersNearFullCollection() {
+        join("a", "b", "c");
+        SlotReply full = now(service.acquire("a", key("a"), new Ask(1, 100, true, 500, 0), 0));
+        assertThat(full.grant().full()).isTrue();
+        slotThread.advance(500);
+        now(service.release("a", key("a"), full.grant().epoch(), 480)); // a's full collection held the slot 500 ms
+        assertThat(now(service.heartbeat("a", key("a"), 800, 1_000, -1)).invited()).isFalse();
+        SlotReply b = now(service.heartbeat("b", key("b"), 1_300, -1, -1));
+        assertThat(b.invited()).isTrue();
+        assertThat(b.message()).contains("a's full collection");
+        assertThat(now(service.heartbeat("c", key("c"), 5_000, -1, -1)).invited()).isFalse();
+    }
 }

@@ -210,10 +210,10 @@ final class LoadSweepScenario {
     }
 
     /**
-     * @return "collections N" or, with Blade, "forced F, escaped E, unscheduled U, beyond K G, demand D" over the
-     *     window (D: the slot demand the coordinator reported at its end, with "infeasible" when it judged the schedule
-     *     so in the window and "observing" when it had stepped down), then the pauses of two backends at once
-     *     ({@link PauseOverlaps#cell})
+     * @return "collections N" or, with Blade, "forced F, escaped E, unscheduled U, invited I, beyond K G, demand D"
+     *     over the window (D: the slot demand the coordinator reported at its end, with "infeasible" when it judged
+     *     the schedule so in the window and "observing" when it had stepped down), then the pauses of two backends at
+     *     once ({@link PauseOverlaps#cell})
      */
     static String collections(ClusterArm.Result r) {
         String overlaps = "; " + PauseOverlaps.of(r).cell(r.observer() != null);
@@ -221,8 +221,9 @@ final class LoadSweepScenario {
             return "collections " + PauseOverlaps.of(r).pauses() + overlaps;
         }
         long from = r.windowStart();
-        return String.format(Locale.ROOT, "forced %d, escaped %d, unscheduled %d, beyond K %d, demand %.2f%s%s",
-            counter(r, "node", "Forced"), counter(r, "node", "Escaped"), counter(r, "coordination", "Unscheduled"),
+        return String.format(Locale.ROOT, "forced %d, escaped %d, unscheduled %d, invited %d, beyond K %d,"
+            + " demand %.2f%s%s", counter(r, "node", "Forced"), counter(r, "node", "Escaped"),
+            counter(r, "coordination", "Unscheduled"), counter(r, "coordination", "Invitations"),
             r.observer().dueGrants(from),
             r.observer().lastSlotDemand(), r.observer().infeasiblePolls(from) > 0 ? " infeasible" : "",
             r.observer().observingPolls(from) > 0 ? " observing" : "") + overlaps;
@@ -230,7 +231,7 @@ final class LoadSweepScenario {
 
     /**
      * @return how much the backends' counter {@code name} of MBean section {@code mbean} ({@code node}: {@code Forced},
-     *     {@code Escaped}; {@code coordination}: {@code Unscheduled}) grew in the window, all backends together
+     *     {@code Escaped}; {@code coordination}: {@code Unscheduled}, {@code Invitations}) grew in the window, all backends together
      */
     static long counter(ClusterArm.Result r, String mbean, String name) {
         long sum = 0;

@@ -128,7 +128,8 @@ final class LoadSweepTable {
     }
 
     /**
-     * Per rate and arm, summed over its windows: collections (with Blade forced and escaped), grants beyond K, windows
+     * Per rate and arm, summed over its windows: collections (with Blade forced, escaped, and asked for early on an
+     * invitation), grants beyond K, windows
      * the coordinator judged infeasible and windows in which it had stepped down (observing), pauses of two backends
      * at once not granted, the median window's {@link PauseOverlaps#lastOverlapAt} (how many collections until they were spread again after the burst), failed
      * requests, and the client's largest send lag.
@@ -146,6 +147,7 @@ final class LoadSweepTable {
                 long pauses = 0;
                 long forced = 0;
                 long escaped = 0;
+                long invited = 0;
                 long beyondK = 0;
                 long infeasible = 0;
                 long observing = 0;
@@ -160,6 +162,7 @@ final class LoadSweepTable {
                     pauses += o.pauses();
                     forced += LoadSweepScenario.counter(r, "node", "Forced");
                     escaped += LoadSweepScenario.counter(r, "node", "Escaped");
+                    invited += LoadSweepScenario.counter(r, "coordination", "Invitations");
                     if (blade) {
                         beyondK += r.observer().dueGrants(r.windowStart());
                         infeasible += r.observer().infeasiblePolls(r.windowStart()) > 0 ? 1 : 0;
@@ -173,7 +176,8 @@ final class LoadSweepTable {
                 }
                 inStep.sort(null);
                 md.append(String.format(Locale.ROOT, "| %d %% | %s | %s | %s | %s | %s | %d (%d) | %d | %d | %.0f |%n",
-                    p, a, blade ? pauses + ": forced " + forced + ", escaped " + escaped : "" + pauses,
+                    p, a, blade ? pauses + ": forced " + forced + ", escaped " + escaped + ", invited " + invited
+                        : "" + pauses,
                     blade ? "" + beyondK : "", blade ? "" + infeasible : "", blade ? "" + observing : "", overlaps,
                     ungranted,
                     inStep.isEmpty() ? 0 : inStep.get(inStep.size() / 2), failed, lag / 1000.0));
