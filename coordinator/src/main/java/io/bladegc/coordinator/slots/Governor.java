@@ -10,30 +10,40 @@ import java.util.Map;
 
 /**
  * Whether the coordinator hides the members' collections or leaves them to their JVMs, from what hiding achieved.
- * Hiding a collection takes a node out of rotation while the others carry its share; when the members' collections
- * come due faster than the slots serve them ({@link SlotDemand} above the capacity), or when many of them run before
- * they are hidden anyway (at least {@value #ESCAPED_SHARE} of the last {@value #OUTCOMES} escaped: the JVM collected on
- * its own with requests inside, before its node asked or while it waited for a slot, often while another node was out),
- * hiding costs more than the collector alone. A hidden collection is a release; the escapes are what the members count
- * and report in their heartbeats ({@link #escaped}), since most escape before their node asks and the coordinator
- * never hears of them otherwise. So the coordinator
- * steps down ({@link Mode#OBSERVE}: every acquire is answered {@link SlotReply.Kind#UNSCHEDULED}, the JVMs collect as
- * they would without Blade, and the coordinator goes on measuring the demand) once either has held for
- * {@value #STEP_DOWN_MILLIS} ms, and back up ({@link Mode#HIDE}) once the demand has stayed for {@value #STEP_UP_MILLIS}
- * ms under {@link SlotDemand#FEASIBLE_AGAIN} of the capacity and under {@value #RECOVER_SHARE} of the demand at which it
- * stepped down (the load fell), so that it does not flap. The capacity is K, and never more than the live members less
- * {@code minHealthy}. While it observes, the demand is what hiding every collection would need: the holds measured
- * while it hid, over the periods measured since.
+ * Hiding a collection takes a node out of rotation while the others carry its share. It costs more than the collector
+ * alone in two cases, and the coordinator then steps down ({@link Mode#OBSERVE}: every acquire is answered
+ * {@link SlotReply.Kind#UNSCHEDULED}, the JVMs collect as they would without Blade, and the coordinator goes on
+ * measuring):
+ * <ul>
+ *   <li>The members' collections come due faster than the slots serve them: the slot demand ({@link SlotDemand}) has
+ *       stayed above the capacity for {@value #STEP_DOWN_MILLIS} ms. The demand is measured while observing too (the
+ *       holds measured while hiding, over the periods measured since), so the coordinator steps back up once it has
+ *       stayed for {@value #STEP_UP_MILLIS} ms under {@link SlotDemand#FEASIBLE_AGAIN} of the capacity and under
+ *       {@value #RECOVER_SHARE} of the demand at which it stepped down (the load fell).</li>
+ *   <li>Many collections escape though the demand looks low: at least {@value #ESCAPED_SHARE} of the last
+ *       {@value #OUTCOMES} ran with requests inside, before their node asked or
+ *       while it waited for a slot, often while another node was out: the remaining nodes cannot carry the share of one
+ *       out of rotation at this load. A hidden collection is a release; the escapes are what the members count and
+ *       report in their heartbeats ({@link #escaped}), since most escape before their node asks and the coordinator
+ *       never hears of them otherwise. Whether hiding would work again can be seen only by hiding, so the coordinator
+ *       steps down at once and tries again after {@value #FIRST_RETRY_MILLIS} ms (or sooner, when the demand falls as
+ *       above): a try that fails steps down again at once and doubles the wait (at most {@value #MAX_RETRY_MILLIS}
+ *       ms), one that hides {@value #OUTCOMES} collections without that many escapes resets it. So a saturating burst
+ *       costs a few seconds of observing, and a load that stays too high costs a few seconds of hiding per try.</li>
+ * </ul>
+ * The capacity is K, and never more than the live members less {@code minHealthy}.
  *
  * <p>Measured in the load sweep of 2026-11-29 (Blade on G1, K = 1): the demand stayed at 0.3-0.6 of the one slot while
  * 20-59 % of the collections escaped at 70-110 % of G1's saturation and Blade's p99.9 was 1.07-1.15x G1's at 70-85 %
  * (its steady state 6x at 70 %); the demand alone never stepped down. Of 58 escapes in a quick check at 85 %, the
- * ledger saw 10 (cancels): judged from cancels, the escape share never stepped down either.
+ * ledger saw 10 (cancels): judged from cancels, the escape share never stepped down either. Stepping down for escapes
+ * only after 5 s of them, and up only once the demand fell, left a 25 % window after a saturating burst observing
+ * throughout (2026-11-29, evening).
  *
  * <p>Fed and judged on the slot executor's thread only; not thread-safe.
  */
 final class Governor {
-    /** How long hiding must have failed (the demand above the capacity, or escapes) before the coordinator steps down. */
+    /** How long the demand must have exceeded the capacity before the coordinator steps down. */
     static final long STEP_DOWN_MILLIS = 5_000;
     /** How long the demand must stay under the step-up bound before it steps back up. */
     static final long STEP_UP_MILLIS = 5_000;
@@ -41,6 +51,10 @@ final class Governor {
     static final double ESCAPED_SHARE = 0.2;
     /** How many of the members' last collections (hidden or escaped) the escape share is judged over. */
     static final int OUTCOMES = 20;
+    /** How long after stepping down for escapes the coordinator first tries hiding again. */
+    static final long FIRST_RETRY_MILLIS = 5_000;
+    /** The longest wait between tries. */
+    static final long MAX_RETRY_MILLIS = 80_000;
     /** The coordinator steps back up under this share of the demand at which it stepped down. */
     static final double RECOVER_SHARE = 0.8;
 
@@ -60,8 +74,12 @@ final class Governor {
     /** The last {@link #OUTCOMES} collections while hiding, oldest first: {@code true} for one that escaped. */
     private final ArrayDeque<Boolean> outcomes = new ArrayDeque<>();
     private Mode mode = Mode.HIDE;
-    /** Since when hiding has failed, or -1. */
-    private long failingSince = -1;
+    /** Since when the demand has exceeded the capacity, or -1. */
+    private long overSince = -1;
+    /** While observing after escapes: when to try hiding again, else -1. */
+    private long retryAt = -1;
+    /** The wait before the next try after escapes. */
+    private long retryMillis = FIRST_RETRY_MILLIS;
     /** Since when the demand has been under {@link #stepUpUnder}, or -1. */
     private long underSince = -1;
     /** While observing: the demand to stay under before stepping back up. */
@@ -151,7 +169,7 @@ final class Governor {
      */
     List<String> judge(int capacity, long now) {
         if (capacity < 1) {
-            failingSince = -1;
+            overSince = -1;
             underSince = -1;
             return List.of();
         }
@@ -161,34 +179,55 @@ final class Governor {
             lines.add(change);
         }
         double need = demand.slots(now);
-        double escaped = escapedShare();
         if (mode == Mode.HIDE) {
-            boolean failing = need > capacity || escaped >= ESCAPED_SHARE;
-            failingSince = !failing ? -1 : failingSince < 0 ? now : failingSince;
-            if (failing && now - failingSince >= STEP_DOWN_MILLIS) {
-                mode = Mode.OBSERVE;
-                stepUpUnder = Math.min(SlotDemand.FEASIBLE_AGAIN * capacity, RECOVER_SHARE * need);
-                underSince = -1;
-                outcomes.clear();
-                lines.add(String.format(Locale.ROOT, "stepping down: for %d s %s; hiding collections now costs more"
-                    + " than it saves, so every JVM collects on its own, as without Blade, until the slot demand has"
-                    + " stayed under %.2f for %d s (a collector with shorter pauses, such as G1 in place of Parallel,"
-                    + " serves such a load better)", (now - failingSince) / 1000, need > capacity
-                        ? String.format(Locale.ROOT, "the slot demand has been %.2f, above the %d slot(s)", need,
-                            capacity)
-                        : String.format(Locale.ROOT, "%.0f %% of the last %d collections escaped (the slot demand %.2f)",
-                            100 * escaped, OUTCOMES, need), stepUpUnder, STEP_UP_MILLIS / 1000));
+            overSince = need <= capacity ? -1 : overSince < 0 ? now : overSince;
+            double escaped = escapedShare();
+            if (overSince >= 0 && now - overSince >= STEP_DOWN_MILLIS) {
+                stepDown(capacity, need, -1);
+                lines.add(String.format(Locale.ROOT, "stepping down: for %d s the slot demand has been %.2f, above the"
+                    + " %d slot(s); hiding collections now costs more than it saves, so every JVM collects on its own,"
+                    + " as without Blade, until the slot demand has stayed under %.2f for %d s (a collector with"
+                    + " shorter pauses, such as G1 in place of Parallel, serves such a load better)",
+                    (now - overSince) / 1000, need, capacity, stepUpUnder, STEP_UP_MILLIS / 1000));
+            } else if (escaped >= ESCAPED_SHARE) {
+                stepDown(capacity, need, now + retryMillis);
+                lines.add(String.format(Locale.ROOT, "stepping down: %.0f %% of the last %d collections escaped (the"
+                    + " slot demand %.2f): the other nodes cannot carry the share of one out of rotation at this load,"
+                    + " so every JVM collects on its own, as without Blade; trying again in %d s (a collector with"
+                    + " shorter pauses, such as G1 in place of Parallel, serves such a load better)", 100 * escaped,
+                    OUTCOMES, need, retryMillis / 1000));
+                retryMillis = Math.min(2 * retryMillis, MAX_RETRY_MILLIS);
+            } else if (outcomes.size() == OUTCOMES) {
+                retryMillis = FIRST_RETRY_MILLIS; // hiding works at this load
             }
         } else {
             underSince = need >= stepUpUnder ? -1 : underSince < 0 ? now : underSince;
             if (underSince >= 0 && now - underSince >= STEP_UP_MILLIS) {
-                mode = Mode.HIDE;
-                failingSince = -1;
-                outcomes.clear();
                 lines.add(String.format(Locale.ROOT, "stepping up: the slot demand has stayed under %.2f for %d s (now"
                     + " %.2f); hiding collections again", stepUpUnder, (now - underSince) / 1000, need));
+                stepUp();
+            } else if (retryAt >= 0 && now >= retryAt) {
+                lines.add(String.format(Locale.ROOT, "stepping up to try hiding collections again (the slot demand"
+                    + " %.2f)", need));
+                stepUp();
             }
         }
         return lines;
+    }
+
+    /** Observes from now on; {@code retryAt}: when to try hiding again, -1 once the demand falls. */
+    private void stepDown(int capacity, double need, long retryAt) {
+        mode = Mode.OBSERVE;
+        stepUpUnder = Math.min(SlotDemand.FEASIBLE_AGAIN * capacity, RECOVER_SHARE * need);
+        underSince = -1;
+        this.retryAt = retryAt;
+        outcomes.clear();
+    }
+
+    private void stepUp() {
+        mode = Mode.HIDE;
+        overSince = -1;
+        retryAt = -1;
+        outcomes.clear();
     }
 }

@@ -53,33 +53,34 @@ class GovernorTest {
     }
 
     @Test
-    void stepsDownWhenManyCollectionsEscapeThoughTheDemandIsLow() {
+    void stepsDownAtOnceWhenManyCollectionsEscapeAndTriesAgainLaterWaitingLongerAfterEachFailedTry() {
         List<String> lines = new ArrayList<>();
         long t = escaping(0, 4_000, lines);
-        assertThat(governor.escapedShare()).as("half escaped, but fewer than 20 collections yet").isZero();
-        t = escaping(t, 12_000, lines);
-        assertThat(governor.demand(t)).isLessThan(1);
-        assertThat(governor.mode()).isEqualTo(Governor.Mode.OBSERVE);
+        assertThat(governor.mode()).as("half escaped, but fewer than 20 collections yet").isEqualTo(Governor.Mode.HIDE);
+        long down = escaping(t, 20_000, lines);
+        assertThat(governor.demand(down)).isLessThan(1);
         assertThat(lines).singleElement().asString().startsWith("stepping down")
-            .contains("50 % of the last 20 collections escaped");
-        // observing: a's and b's JVMs collect every 500 ms; the demand at which it stepped down does not step it up
-        long id = 100;
-        for (long end = t + 20_000; t < end; t += 100) {
-            if (t % 500 == 0) {
-                governor.unscheduled("a", id, t);
-                governor.unscheduled("b", id++, t);
-            }
-            governor.judge(1, t);
-        }
+            .contains("50 % of the last 20 collections escaped").contains("trying again in 5 s");
+        lines.clear();
+        t = observing(down, down + Governor.FIRST_RETRY_MILLIS - 100, lines);
         assertThat(governor.mode()).as("the load did not fall").isEqualTo(Governor.Mode.OBSERVE);
-        for (long end = t + 30_000; t < end; t += 100) { // the load falls: a collection every 2 s each
-            if (t % 2_000 == 0) {
-                governor.unscheduled("a", id, t);
-                governor.unscheduled("b", id++, t);
-            }
-            governor.judge(1, t);
-        }
+        observing(t, down + Governor.FIRST_RETRY_MILLIS + 100, lines);
+        assertThat(lines).singleElement().asString().startsWith("stepping up to try hiding collections again");
+        lines.clear();
+        down = escaping(down + Governor.FIRST_RETRY_MILLIS + 100, down + 30_000, lines);
+        assertThat(lines).as("the try failed: down at once, and twice as long a wait").singleElement().asString()
+            .contains("trying again in 10 s");
+        lines.clear();
+        t = observing(down, down + 2 * Governor.FIRST_RETRY_MILLIS + 100, lines);
         assertThat(governor.mode()).isEqualTo(Governor.Mode.HIDE);
+        for (long id = 1_000; id < 1_000 + Governor.OUTCOMES; id++, t += 500) { // hiding works now
+            collect("a", id, t, t + 50);
+            governor.judge(1, t + 100);
+        }
+        lines.clear();
+        escaping(t, t + 30_000, lines);
+        assertThat(lines).as("a try that worked resets the wait").singleElement().asString()
+            .contains("trying again in 5 s");
     }
 
     @Test
@@ -125,13 +126,36 @@ class GovernorTest {
     /**
      * Every 500 ms from {@code from}: a holds the slot for 50 ms, and b's JVM collects on its own (b's heartbeat counts
      * one escape more each time); judged after each, the lines into {@code lines}.
+     *
+     * @return when the coordinator stepped down, or where it stopped at {@code until}
      */
     private long escaping(long from, long until, List<String> lines) {
         long t = from;
-        for (long id = from / 500 + 1; t < until; t += 500, id++) {
-            collect("a", id, t, t + 50);
-            governor.escaped("b", id);
+        for (; t < until; t += 500) {
+            collect("a", gcIds++, t, t + 50);
+            governor.escaped("b", bEscaped++);
             lines.addAll(governor.judge(1, t + 300));
+            if (governor.mode() == Governor.Mode.OBSERVE) {
+                return t + 300;
+            }
+        }
+        return t;
+    }
+
+    /** GC ids, for every request here. */
+    private long gcIds = 1;
+    /** b's escapes as its heartbeats count them. */
+    private long bEscaped = 1;
+
+    /** a's and b's JVMs collect on their own every 500 ms (the load did not fall), judged every 100 ms. */
+    private long observing(long from, long until, List<String> lines) {
+        long t = from;
+        for (; t < until; t += 100) {
+            if ((t - from) % 500 == 0) {
+                governor.unscheduled("a", gcIds, t);
+                governor.unscheduled("b", gcIds++, t);
+            }
+            lines.addAll(governor.judge(1, t));
         }
         return t;
     }
