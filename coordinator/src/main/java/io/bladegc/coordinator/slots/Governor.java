@@ -69,7 +69,7 @@ final class Governor {
     private final SlotDemand demand = new SlotDemand();
     /** Each member's newest GC request left to its JVM: a repeated acquire for it is not another collection. */
     private final Map<String, Long> unscheduledGcIds = new HashMap<>();
-    /** Each member's escapes as its last heartbeat counted them. */
+    /** Each member's escapes as its last heartbeat counted them; counting starts anew at each step up. */
     private final Map<String, Long> escapes = new HashMap<>();
     /** The last {@link #OUTCOMES} collections while hiding, oldest first: {@code true} for one that escaped. */
     private final ArrayDeque<Boolean> outcomes = new ArrayDeque<>();
@@ -101,8 +101,9 @@ final class Governor {
 
     /**
      * {@code node}'s heartbeat counts {@code total} escapes since its JVM started: each one since its previous heartbeat
-     * is an outcome. The first count a member reports (after it joined, or after the coordinator started) and one lower
-     * than the last (the JVM restarted) only set where counting goes on from.
+     * is an outcome. The first count a member reports (after it joined, after the coordinator started, or after it
+     * stepped up: escapes while it observed are not a try's) and one lower than the last (the JVM restarted) only set
+     * where counting goes on from.
      */
     void escaped(String node, long total) {
         Long last = escapes.put(node, total);
@@ -229,5 +230,6 @@ final class Governor {
         overSince = -1;
         retryAt = -1;
         outcomes.clear();
+        escapes.clear(); // what the next heartbeats count anew from: escapes while observing are not the try's
     }
 }

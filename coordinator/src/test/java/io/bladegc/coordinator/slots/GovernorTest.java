@@ -84,6 +84,22 @@ class GovernorTest {
     }
 
     @Test
+    void escapesWhileObservingDoNotCountAgainstTheNextTry() {
+        List<String> lines = new ArrayList<>();
+        long down = escaping(0, 30_000, lines);
+        assertThat(governor.mode()).isEqualTo(Governor.Mode.OBSERVE);
+        governor.escaped("b", bEscaped += 7); // b's JVM went on collecting on its own while the coordinator observed
+        long t = observing(down, down + Governor.FIRST_RETRY_MILLIS + 100, lines);
+        assertThat(governor.mode()).isEqualTo(Governor.Mode.HIDE);
+        governor.escaped("b", bEscaped += 9); // its first heartbeat since the step up: those were not the try's
+        for (int i = 0; i < Governor.OUTCOMES; i++, t += 500) {
+            collect("a", gcIds++, t, t + 50);
+            lines.addAll(governor.judge(1, t + 100));
+        }
+        assertThat(governor.mode()).as("the try hid 20 collections, none escaped").isEqualTo(Governor.Mode.HIDE);
+    }
+
+    @Test
     void stepsBackUpOnlyOnceTheDemandHasStayedWellUnderTheSlots() {
         long t = overloaded(0, 8_000);
         governor.judge(1, 2_000);
