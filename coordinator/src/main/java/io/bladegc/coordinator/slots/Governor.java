@@ -28,8 +28,9 @@ import java.util.Map;
  *       never hears of them otherwise. Whether hiding would work again can be seen only by hiding, so the coordinator
  *       steps down at once and tries again after {@value #FIRST_RETRY_MILLIS} ms (or sooner, when the demand falls as
  *       above): a try that fails steps down again at once and doubles the wait (at most {@value #MAX_RETRY_MILLIS}
- *       ms), one that hides {@value #OUTCOMES} collections without that many escapes resets it. So a saturating burst
- *       costs a few seconds of observing, and a load that stays too high costs a few seconds of hiding per try.</li>
+ *       ms), one that hides {@value #OUTCOMES} collections without that many escapes resets it, and so does a fall of
+ *       the demand. So a saturating burst costs a few seconds of observing, and a load that stays too high a few
+ *       seconds of hiding per try.</li>
  * </ul>
  * The capacity is K, and never more than the live members less {@code minHealthy}.
  *
@@ -207,6 +208,7 @@ final class Governor {
                 lines.add(String.format(Locale.ROOT, "stepping up: the slot demand has stayed under %.2f for %d s (now"
                     + " %.2f); hiding collections again", stepUpUnder, (now - underSince) / 1000, need));
                 stepUp();
+                retryMillis = FIRST_RETRY_MILLIS; // the load fell: what failed at the old one says nothing of this one
             } else if (retryAt >= 0 && now >= retryAt) {
                 lines.add(String.format(Locale.ROOT, "stepping up to try hiding collections again (the slot demand"
                     + " %.2f)", need));

@@ -84,6 +84,23 @@ class GovernorTest {
     }
 
     @Test
+    void aFallOfTheDemandStepsUpAndResetsTheWaitBetweenTries() {
+        List<String> lines = new ArrayList<>();
+        long down = escaping(0, 30_000, lines);
+        long t = observing(down, down + Governor.FIRST_RETRY_MILLIS + 100, lines);
+        t = escaping(t, t + 30_000, lines);
+        assertThat(lines.get(lines.size() - 1)).contains("trying again in 10 s");
+        lines.clear();
+        for (long end = t + 9_000; t < end; t += 100) { // idle: nobody collects
+            lines.addAll(governor.judge(1, t));
+        }
+        assertThat(lines).singleElement().asString().startsWith("stepping up: the slot demand has stayed under");
+        lines.clear();
+        escaping(t, t + 30_000, lines);
+        assertThat(lines).singleElement().asString().contains("trying again in 5 s");
+    }
+
+    @Test
     void escapesWhileObservingDoNotCountAgainstTheNextTry() {
         List<String> lines = new ArrayList<>();
         long down = escaping(0, 30_000, lines);
