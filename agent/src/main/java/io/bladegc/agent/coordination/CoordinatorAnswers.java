@@ -4,6 +4,7 @@ import com.fasterxml.jackson.jr.ob.JSON;
 import io.bladegc.agent.coordination.CoordinatorException.Kind;
 import io.bladegc.api.grant.SlotAnswer;
 import java.io.IOException;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -155,6 +156,11 @@ final class CoordinatorAnswers {
             }
         }
         return ": " + oneLine(body);
+    }
+
+    /** @return a short phrase for a failure: {@code unreachable: Connection refused}, {@code timeout: ...} */
+    static String reason(CoordinatorException e) {
+        return e.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ": " + e.getMessage();
     }
 
     static String describe(Throwable t) {

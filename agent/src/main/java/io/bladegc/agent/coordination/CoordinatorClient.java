@@ -157,11 +157,11 @@ final class CoordinatorClient implements AutoCloseable {
     }
 
     /**
-     * Says the node is alive, when its JVM expects to collect and to run a full collection, and how many of its
-     * collections escaped; {@link Kind#UNKNOWN_NODE} means join again. A due time beyond {@value #MAX_DUE_MILLIS} ms
-     * (a nearly idle JVM) is sent as unknown, which it practically is: the coordinator refuses a larger value, and a
-     * refused heartbeat makes the node collect on its own until the next one (seen in the load sweep: 36,733,645,506
-     * ms).
+     * Says the node is alive, when its JVM expects to collect and to run a full collection, how many of its collections
+     * escaped and how fast it allocates; {@link Kind#UNKNOWN_NODE} means join again. A due time beyond
+     * {@value #MAX_DUE_MILLIS} ms (a nearly idle JVM) is sent as unknown, which it practically is: the coordinator
+     * refuses a larger value, and a refused heartbeat makes the node collect on its own until the next one (seen in the
+     * load sweep: 36,733,645,506 ms).
      *
      * @return whether the coordinator invites the node to take its next young collection now (it would come due during
      *     another member's full collection)
@@ -176,6 +176,9 @@ final class CoordinatorClient implements AutoCloseable {
         }
         if (h.escaped() >= 0) {
             body.put("escaped", h.escaped());
+        }
+        if (h.allocationRate() >= 0) {
+            body.put("allocationRate", h.allocationRate());
         }
         return CoordinatorAnswers.invited(await(post("heartbeat", body.isEmpty() ? null : body)));
     }
@@ -365,7 +368,7 @@ final class CoordinatorClient implements AutoCloseable {
                     result.completeExceptionally(e);
                     return;
                 }
-                failures.add(replicas.get(index) + ": " + Membership.reason(e));
+                failures.add(replicas.get(index) + ": " + CoordinatorAnswers.reason(e));
                 long left = oneTimeout ? deadlineNanos - System.nanoTime() : timeout.toNanos();
                 if (tried + 1 >= replicas.size() || left < MIN_ATTEMPT_NANOS || result.isDone()) {
                     result.completeExceptionally(replicas.size() == 1 ? e : new CoordinatorException(e.kind(),

@@ -42,7 +42,7 @@ final class CoordinatorPort implements SlotPort {
                 return answer;
             }
             CoordinatorException e = CoordinatorAnswers.unwrap(failure);
-            throw new CompletionException(new SlotPortException("coordinator " + Membership.reason(e),
+            throw new CompletionException(new SlotPortException("coordinator " + CoordinatorAnswers.reason(e),
                 e.kind() == Kind.TIMEOUT, e));
         }));
     }
@@ -88,7 +88,7 @@ final class CoordinatorPort implements SlotPort {
             }
             membership.releaseLater(epoch);
             return new Released(Released.Kind.NOT_DELIVERED,
-                "release failed, sent again when the coordinator answers (" + Membership.reason(e) + ")");
+                "release failed, sent again when the coordinator answers (" + CoordinatorAnswers.reason(e) + ")");
         }
     }
 
@@ -105,7 +105,7 @@ final class CoordinatorPort implements SlotPort {
             } else if (e.kind() == Kind.UNKNOWN_NODE) {
                 membership.forgotten();
             }
-            return "cancel failed (" + Membership.reason(e) + ")";
+            return "cancel failed (" + CoordinatorAnswers.reason(e) + ")";
         }
     }
 }

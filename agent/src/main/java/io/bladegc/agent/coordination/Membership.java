@@ -200,7 +200,7 @@ final class Membership implements AutoCloseable {
 
     /** A call failed in a way that means the coordinator is down, slow or misconfigured. */
     void markDown(CoordinatorException e) {
-        markDown(reason(e));
+        markDown(CoordinatorAnswers.reason(e));
     }
 
     synchronized void markDown(String reason) {
@@ -227,11 +227,6 @@ final class Membership implements AutoCloseable {
         state = State.UP;
         downReason = "";
         up = true;
-    }
-
-    /** @return a short phrase for a failure: {@code unreachable: Connection refused}, {@code timeout: ...} */
-    static String reason(CoordinatorException e) {
-        return e.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + ": " + e.getMessage();
     }
 
     /**

@@ -437,6 +437,11 @@ public final class LocalNode implements StartedNode {
     }
 
     @Override
+    public long allocationRate() {
+        return watcher.allocationRate();
+    }
+
+    @Override
     public long escapedCollections() {
         return counters.escaped.sum();
     }

@@ -531,7 +531,11 @@ public final class SlotLedger {
         return new SlotEvent(type, node, gcId, grantEpoch, clock, detail);
     }
 
-    static long saturatedAdd(long a, long b) {
+    /**
+     * @return {@code a + b}, or {@link Long#MAX_VALUE} where that overflows: the ledger's clock arithmetic, where a
+     *     time too far off to matter is as good as never
+     */
+    public static long saturatedAdd(long a, long b) {
         long r = a + b;
         return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
     }

@@ -26,11 +26,14 @@ import java.util.Map;
  *       out of rotation at this load. A hidden collection is a release; the escapes are what the members count and
  *       report in their heartbeats ({@link #escaped}), since most escape before their node asks and the coordinator
  *       never hears of them otherwise. Whether hiding would work again can be seen only by hiding, so the coordinator
- *       steps down at once and tries again after {@value #FIRST_RETRY_MILLIS} ms (or sooner, when the demand falls as
- *       above): a try that fails steps down again at once and doubles the wait (at most {@value #MAX_RETRY_MILLIS}
- *       ms), one that hides {@value #OUTCOMES} collections without that many escapes resets it, and so does a fall of
- *       the demand. So a saturating burst costs a few seconds of observing, and a load that stays too high a few
- *       seconds of hiding per try.</li>
+ *       steps down at once and tries again after {@value #FIRST_RETRY_MILLIS} ms, or as soon as the load has fallen to
+ *       where the others can carry the share of the nodes out: the members' summed allocation rate (their
+ *       heartbeats', {@link #allocating}) has stayed for {@value #LOAD_FELL_MILLIS} ms under {@value #HEADROOM} of its
+ *       highest since the step down (the load that failed, often a saturating burst) times (n - capacity) / n, n the
+ *       members (with three and one slot: under 0.6 of it), or the demand has fallen as above. A try that fails steps down again at once and doubles the wait (at most
+ *       {@value #MAX_RETRY_MILLIS} ms); one that hides {@value #OUTCOMES} collections without that many escapes resets
+ *       it, and so does a fall of the load. So a saturating burst costs the seconds it lasts of observing, and a load
+ *       that stays too high a few seconds of hiding per try.</li>
  * </ul>
  * The capacity is K, and never more than the live members less {@code minHealthy}.
  *
@@ -56,6 +59,10 @@ final class Governor {
     static final long FIRST_RETRY_MILLIS = 5_000;
     /** The longest wait between tries. */
     static final long MAX_RETRY_MILLIS = 80_000;
+    /** How long the members' allocation rate must stay fallen before the coordinator tries again: a heartbeat more. */
+    static final long LOAD_FELL_MILLIS = 1_000;
+    /** The share of their capacity the nodes left serving may carry while others collect. */
+    static final double HEADROOM = 0.9;
     /** The coordinator steps back up under this share of the demand at which it stepped down. */
     static final double RECOVER_SHARE = 0.8;
 
@@ -72,6 +79,12 @@ final class Governor {
     private final Map<String, Long> unscheduledGcIds = new HashMap<>();
     /** Each member's escapes as its last heartbeat counted them; counting starts anew at each step up. */
     private final Map<String, Long> escapes = new HashMap<>();
+    /** Each member's allocation rate as its last heartbeat said it, bytes per second. */
+    private final Map<String, Long> allocationRates = new HashMap<>();
+    /** While observing after escapes: the members' highest summed allocation rate since, bytes per second. */
+    private long peakRate;
+    /** Since when the members' allocation rate has been low enough to try hiding again, or -1. */
+    private long fellSince = -1;
     /** The last {@link #OUTCOMES} collections while hiding, oldest first: {@code true} for one that escaped. */
     private final ArrayDeque<Boolean> outcomes = new ArrayDeque<>();
     private Mode mode = Mode.HIDE;
@@ -94,6 +107,7 @@ final class Governor {
             case LEFT, LOST -> {
                 unscheduledGcIds.remove(e.node());
                 escapes.remove(e.node());
+                allocationRates.remove(e.node());
             }
             default -> {
             }
@@ -113,6 +127,20 @@ final class Governor {
                 outcome(true);
             }
         }
+    }
+
+    /** {@code node}'s heartbeat says its application allocates {@code bytesPerSecond}: the load it carries. */
+    void allocating(String node, long bytesPerSecond) {
+        allocationRates.put(node, bytesPerSecond);
+    }
+
+    /** @return the members' summed allocation rate as their last heartbeats said it, bytes per second */
+    long allocationRate() {
+        long sum = 0;
+        for (long r : allocationRates.values()) {
+            sum += r;
+        }
+        return sum;
     }
 
     /** Notes how a collection asked for while hiding ended; while observing there is none to judge. */
@@ -204,11 +232,22 @@ final class Governor {
             }
         } else {
             underSince = need >= stepUpUnder ? -1 : underSince < 0 ? now : underSince;
+            long rate = allocationRate();
+            peakRate = Math.max(peakRate, rate);
+            int n = allocationRates.size();
+            double carried = n > capacity ? HEADROOM * (n - capacity) / n : 0;
+            fellSince = retryAt < 0 || rate >= carried * peakRate ? -1 : fellSince < 0 ? now : fellSince;
             if (underSince >= 0 && now - underSince >= STEP_UP_MILLIS) {
                 lines.add(String.format(Locale.ROOT, "stepping up: the slot demand has stayed under %.2f for %d s (now"
                     + " %.2f); hiding collections again", stepUpUnder, (now - underSince) / 1000, need));
                 stepUp();
                 retryMillis = FIRST_RETRY_MILLIS; // the load fell: what failed at the old one says nothing of this one
+            } else if (fellSince >= 0 && now - fellSince >= LOAD_FELL_MILLIS) {
+                lines.add(String.format(Locale.ROOT, "stepping up: the members allocate %d MB/s, under %.2f of the %d"
+                    + " MB/s since the step down (the load fell to where the others can carry the share of the nodes"
+                    + " out); hiding collections again", rate / 1_000_000, carried, peakRate / 1_000_000));
+                stepUp();
+                retryMillis = FIRST_RETRY_MILLIS;
             } else if (retryAt >= 0 && now >= retryAt) {
                 lines.add(String.format(Locale.ROOT, "stepping up to try hiding collections again (the slot demand"
                     + " %.2f)", need));
@@ -224,6 +263,8 @@ final class Governor {
         stepUpUnder = Math.min(SlotDemand.FEASIBLE_AGAIN * capacity, RECOVER_SHARE * need);
         underSince = -1;
         this.retryAt = retryAt;
+        peakRate = allocationRate();
+        fellSince = -1;
         outcomes.clear();
     }
 

@@ -116,13 +116,15 @@ public final class SlotService implements AutoCloseable {
 
     /**
      * Marks {@code node} alive and notes when it expects its JVM to collect ({@code dueInMillis}) and to run a full
-     * collection ({@code fullDueInMillis}), and how many of its collections escaped since it started ({@code escaped},
-     * which the {@link Governor} judges hiding by); -1: unknown. {@code key}: the node's member key, here and below.
+     * collection ({@code fullDueInMillis}), how many of its collections escaped since it started ({@code escaped},
+     * which the {@link Governor} judges hiding by) and how fast it allocates ({@code allocationRate}, bytes per second:
+     * by the members' sum the governor sees the load fall); -1: unknown. {@code key}: the node's member key, here and
+     * below.
      * The answer {@link SlotReply#invited() invites} the node to collect now when it would come due during another
      * member's full collection that is near ({@link Invitations}).
      */
     public CompletableFuture<SlotReply> heartbeat(String node, String key, long dueInMillis, long fullDueInMillis,
-                                                  long escaped) {
+                                                  long escaped, long allocationRate) {
         return submitFor(node, key, 0, now -> {
             SlotReply reply = apply(ledger.heartbeat(node, dueInMillis, fullDueInMillis, now), node, 0, now);
             if (reply.kind() != SlotReply.Kind.OK) {
@@ -130,6 +132,9 @@ public final class SlotService implements AutoCloseable {
             }
             if (escaped >= 0) {
                 governor.escaped(node, escaped);
+            }
+            if (allocationRate >= 0) {
+                governor.allocating(node, allocationRate);
             }
             invitations.heartbeat(node, dueInMillis, fullDueInMillis, now);
             String by = governor.mode() == Governor.Mode.HIDE ? invitations.invitedBy(node, now) : null;
@@ -418,7 +423,8 @@ public final class SlotService implements AutoCloseable {
                 case GRANTED -> {
                     rotation.granted(e);
                     Grant grant = new Grant(e.node(), e.gcId(), e.epoch(), e.at(),
-                        saturatedAdd(e.at(), policy.leaseMillis()), SlotLedger.FULL_DETAIL.equals(e.detail()));
+                        SlotLedger.saturatedAdd(e.at(), policy.leaseMillis()),
+                        SlotLedger.FULL_DETAIL.equals(e.detail()));
                     polls.answer(e.node(), e.gcId(), SlotReply.granted(grant, now));
                 }
                 case RELEASED, EXPIRED -> {
@@ -464,10 +470,5 @@ public final class SlotService implements AutoCloseable {
         return SlotReply.of(SlotReply.Kind.UNSCHEDULED, node, gcId, String.format(Locale.ROOT, "the coordinator has"
             + " stepped down: hiding collections costs more than it saves at this load (the slot demand %.2f), so the"
             + " JVM collects on its own", governor.demand(now)), now);
-    }
-
-    static long saturatedAdd(long a, long b) {
-        long r = a + b;
-        return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
     }
 }

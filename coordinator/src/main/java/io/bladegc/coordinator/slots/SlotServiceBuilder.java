@@ -123,7 +123,7 @@ public final class SlotServiceBuilder {
     /** @return the service, ticking */
     public SlotService build() {
         Ledger ledger = replicated != null ? replicated : new LocalLedger(holdMillis < 0 ? new SlotLedger(policy)
-            : new SlotLedger(policy, epochsAbove, SlotService.saturatedAdd(clock.getAsLong(), holdMillis)));
+            : new SlotLedger(policy, epochsAbove, SlotLedger.saturatedAdd(clock.getAsLong(), holdMillis)));
         SlotExecutor slots = executor != null ? executor : new SerialSlotExecutor("blade-coordinator-slots");
         SlotMetrics meters = metrics != null ? metrics : new SlotMetrics();
         Executor lbCalls = loadBalancerCalls;

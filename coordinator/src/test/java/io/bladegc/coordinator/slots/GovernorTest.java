@@ -101,6 +101,33 @@ class GovernorTest {
     }
 
     @Test
+    void aFallOfTheLoadTriesHidingAgainAtOnce() {
+        List<String> lines = new ArrayList<>();
+        governor.allocating("a", 200_000_000);
+        governor.allocating("b", 200_000_000);
+        long down = escaping(0, 30_000, lines);
+        governor.allocating("a", 300_000_000); // the burst goes on: the highest since the step down is 600 MB/s
+        governor.allocating("b", 300_000_000);
+        lines.clear();
+        long t = observing(down, down + 1_000, lines);
+        assertThat(governor.mode()).isEqualTo(Governor.Mode.OBSERVE);
+        governor.allocating("a", 150_000_000); // half the burst: with one of two out, the other would carry all of it
+        governor.allocating("b", 150_000_000);
+        t = observing(t, t + 1_500, lines);
+        assertThat(governor.mode()).as("300 of 600 MB/s: not under 0.45 of it").isEqualTo(Governor.Mode.OBSERVE);
+        governor.allocating("a", 100_000_000); // the burst is over: a third of it
+        governor.allocating("b", 100_000_000);
+        t = observing(t, t + Governor.LOAD_FELL_MILLIS - 100, lines);
+        assertThat(governor.mode()).as("one heartbeat is not yet a fall").isEqualTo(Governor.Mode.OBSERVE);
+        observing(t, t + 200, lines);
+        assertThat(governor.mode()).isEqualTo(Governor.Mode.HIDE);
+        assertThat(lines).singleElement().asString()
+            .isEqualTo("stepping up: the members allocate 200 MB/s, under 0.45 of the 600 MB/s since the step down"
+                + " (the load fell to where the others can carry the share of the nodes out); hiding collections again");
+        assertThat(t + 100 - down).as("before the first try was due").isLessThan(Governor.FIRST_RETRY_MILLIS);
+    }
+
+    @Test
     void escapesWhileObservingDoNotCountAgainstTheNextTry() {
         List<String> lines = new ArrayList<>();
         long down = escaping(0, 30_000, lines);
