@@ -240,18 +240,16 @@ final class Governor {
             if (underSince >= 0 && now - underSince >= STEP_UP_MILLIS) {
                 lines.add(String.format(Locale.ROOT, "stepping up: the slot demand has stayed under %.2f for %d s (now"
                     + " %.2f); hiding collections again", stepUpUnder, (now - underSince) / 1000, need));
-                stepUp();
-                retryMillis = FIRST_RETRY_MILLIS; // the load fell: what failed at the old one says nothing of this one
+                stepUp(true);
             } else if (fellSince >= 0 && now - fellSince >= LOAD_FELL_MILLIS) {
                 lines.add(String.format(Locale.ROOT, "stepping up: the members allocate %d MB/s, under %.2f of the %d"
                     + " MB/s since the step down (the load fell to where the others can carry the share of the nodes"
                     + " out); hiding collections again", rate / 1_000_000, carried, peakRate / 1_000_000));
-                stepUp();
-                retryMillis = FIRST_RETRY_MILLIS;
+                stepUp(true);
             } else if (retryAt >= 0 && now >= retryAt) {
                 lines.add(String.format(Locale.ROOT, "stepping up to try hiding collections again (the slot demand"
                     + " %.2f)", need));
-                stepUp();
+                stepUp(false);
             }
         }
         return lines;
@@ -268,7 +266,11 @@ final class Governor {
         outcomes.clear();
     }
 
-    private void stepUp() {
+    /** Hides from now on; {@code loadFell}: what failed at the old load says nothing of this one (the wait resets). */
+    private void stepUp(boolean loadFell) {
+        if (loadFell) {
+            retryMillis = FIRST_RETRY_MILLIS;
+        }
         mode = Mode.HIDE;
         overSince = -1;
         retryAt = -1;
