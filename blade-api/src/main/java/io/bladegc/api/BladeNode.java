@@ -139,24 +139,6 @@ public interface BladeNode {
     }
 
     /**
-     * @return how fast the application allocates, in bytes per second (the heap watcher's short average; Blade's own
-     *     eden fills left out), or -1 when unknown: the load the node carries, as the heap sees it. A coordinator tells
-     *     from the members' sum when the cluster's load fell. The default implementation returns -1.
-     */
-    default long allocationRate() {
-        return -1;
-    }
-
-    /**
-     * @return how many collections the JVM ran on its own while Blade meant to plan them (escapes: the JVM's
-     *     requests were inside), since the node started, or -1 when unknown. A coordinator judges from it whether
-     *     hiding the members' collections still works. The default implementation returns -1.
-     */
-    default long escapedCollections() {
-        return -1;
-    }
-
-    /**
      * @return the heap watcher's latest prediction of the time left until the JVM collects on its own, in
      *     milliseconds, or -1 when it has none (no allocation measured yet). The default implementation returns -1.
      */

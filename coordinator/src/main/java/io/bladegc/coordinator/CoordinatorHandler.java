@@ -97,8 +97,7 @@ final class CoordinatorHandler extends SimpleChannelInboundHandler<FullHttpReque
                 return reply(slots.join(node, key));
             case HEARTBEAT:
                 RequestBodies.Heartbeat h = RequestBodies.heartbeat(body);
-                return reply(slots.heartbeat(node, key, h.dueInMillis(), h.fullDueInMillis(), h.escaped(),
-                    h.allocationRate()));
+                return reply(slots.heartbeat(node, key, h.dueInMillis(), h.fullDueInMillis()));
             case LEAVE:
                 RequestBodies.none(body);
                 return reply(slots.leave(node, key));

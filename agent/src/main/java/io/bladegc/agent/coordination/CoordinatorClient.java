@@ -157,8 +157,8 @@ final class CoordinatorClient implements AutoCloseable {
     }
 
     /**
-     * Says the node is alive, when its JVM expects to collect and to run a full collection, how many of its collections
-     * escaped and how fast it allocates; {@link Kind#UNKNOWN_NODE} means join again. A due time beyond
+     * Says the node is alive and when its JVM expects to collect and to run a full collection; {@link Kind#UNKNOWN_NODE}
+     * means join again. A due time beyond
      * {@value #MAX_DUE_MILLIS} ms (a nearly idle JVM) is sent as unknown, which it practically is: the coordinator
      * refuses a larger value, and a refused heartbeat makes the node collect on its own until the next one (seen in the
      * load sweep: 36,733,645,506 ms).
@@ -173,12 +173,6 @@ final class CoordinatorClient implements AutoCloseable {
         }
         if (h.fullDueInMillis() >= 0 && h.fullDueInMillis() <= MAX_DUE_MILLIS) {
             body.put("fullDueInMillis", h.fullDueInMillis());
-        }
-        if (h.escaped() >= 0) {
-            body.put("escaped", h.escaped());
-        }
-        if (h.allocationRate() >= 0) {
-            body.put("allocationRate", h.allocationRate());
         }
         return CoordinatorAnswers.invited(await(post("heartbeat", body.isEmpty() ? null : body)));
     }

@@ -72,7 +72,7 @@ class CoordinatedHolderTest {
     private void start(BladeOptions options, boolean awaitJoin) {
         client = new CoordinatorClient(options.coordinators(), options.nodeId(), options.token(),
             options.coordinatorTimeout(), counters, log);
-        membership = new Membership(client, options.nodeId(), HEARTBEAT, () -> new Heartbeat(lead.get(), -1, -1, -1),
+        membership = new Membership(client, options.nodeId(), HEARTBEAT, () -> new Heartbeat(lead.get(), -1),
             () -> { }, counters, log);
         this.options = options;
         node.collections = collections::get;

@@ -86,14 +86,13 @@ class CoordinatorClientTest {
     }
 
     @Test
-    void heartbeatsSayWhatTheNodeExpectsAndHasSeenAndAFullCollectionIsOfferedAndItsAcceptanceRead() throws Exception {
-        client.heartbeat(new Heartbeat(1_234, 5_678, 3, 250_000_000));
+    void heartbeatsSayWhatTheNodeExpectsAndAFullCollectionIsOfferedAndItsAcceptanceRead() throws Exception {
+        client.heartbeat(new Heartbeat(1_234, 5_678));
         client.heartbeat(Heartbeat.ALIVE);
-        client.heartbeat(new Heartbeat(36_733_645_506L, 36_733_645_507L, -1, -1)); // nearly idle: beyond what is taken
-        client.heartbeat(new Heartbeat(-1, 5_678, -1, -1));
+        client.heartbeat(new Heartbeat(36_733_645_506L, 36_733_645_507L)); // nearly idle: beyond what is taken
+        client.heartbeat(new Heartbeat(-1, 5_678));
         assertThat(fake.calls("heartbeat").get(0).body()).containsEntry("dueInMillis", 1_234)
-            .containsEntry("fullDueInMillis", 5_678).containsEntry("escaped", 3)
-            .containsEntry("allocationRate", 250_000_000);
+            .containsEntry("fullDueInMillis", 5_678);
         assertThat(fake.calls("heartbeat").get(1).body()).isEmpty();
         assertThat(fake.calls("heartbeat").get(2).body()).as("sent as unknown, not refused").isEmpty();
         assertThat(fake.calls("heartbeat").get(3).body()).doesNotContainKey("dueInMillis")

@@ -31,7 +31,7 @@ class CoordinatorPortTest {
         CoordinationCounters counters = new CoordinationCounters();
         LogLines log = new LogLines();
         client = new CoordinatorClient(List.of(fake.uri()), "n1", null, Duration.ofSeconds(2), counters, log);
-        membership = new Membership(client, "n1", NO_REGULAR_HEARTBEAT, () -> new Heartbeat(420, 3_000, -1, -1),
+        membership = new Membership(client, "n1", NO_REGULAR_HEARTBEAT, () -> new Heartbeat(420, 3_000),
             invitations::incrementAndGet, counters, log);
         port = new CoordinatorPort(client, membership);
         membership.start();

@@ -437,16 +437,6 @@ public final class LocalNode implements StartedNode {
     }
 
     @Override
-    public long allocationRate() {
-        return watcher.allocationRate();
-    }
-
-    @Override
-    public long escapedCollections() {
-        return counters.escaped.sum();
-    }
-
-    @Override
     public long dueInMillis() {
         long due = watcher.lastDueNanos();
         return due == Long.MAX_VALUE ? -1 : due / 1_000_000;

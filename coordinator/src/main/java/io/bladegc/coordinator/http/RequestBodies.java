@@ -25,7 +25,7 @@ public final class RequestBodies {
     }
 
     /** {@code POST /v1/nodes/{id}/heartbeat}: each -1 when absent. */
-    public record Heartbeat(long dueInMillis, long fullDueInMillis, long escaped, long allocationRate) {
+    public record Heartbeat(long dueInMillis, long fullDueInMillis) {
     }
 
     /** {@code POST /v1/nodes/{id}/release}. */
@@ -51,15 +51,13 @@ public final class RequestBodies {
     }
 
     /**
-     * Heartbeat: no body, or {@code {"dueInMillis": 0..1 day, "fullDueInMillis": 0..1 day, "escaped": 0..,
-     * "allocationRate": 0..}} (when the node expects its JVM to collect, and to run a full collection; how many of its
-     * collections escaped since it started; how fast it allocates, bytes per second), each optional.
+     * Heartbeat: no body, or {@code {"dueInMillis": 0..1 day, "fullDueInMillis": 0..1 day}} (when the node expects its
+     * JVM to collect, and to run a full collection), each optional.
      */
     public static Heartbeat heartbeat(ByteBuf body) throws ApiException {
         JsonNode o = object(body, false);
         return new Heartbeat(integer(o, "dueInMillis", 0, MAX_LEAD_MILLIS, -1L),
-            integer(o, "fullDueInMillis", 0, MAX_LEAD_MILLIS, -1L), integer(o, "escaped", 0, Long.MAX_VALUE, -1L),
-            integer(o, "allocationRate", 0, Long.MAX_VALUE, -1L));
+            integer(o, "fullDueInMillis", 0, MAX_LEAD_MILLIS, -1L));
     }
 
     /** {@code {"epoch": 1.., "pauseMillis": 0..1 hour (default 0)}}. */

@@ -116,25 +116,15 @@ public final class SlotService implements AutoCloseable {
 
     /**
      * Marks {@code node} alive and notes when it expects its JVM to collect ({@code dueInMillis}) and to run a full
-     * collection ({@code fullDueInMillis}), how many of its collections escaped since it started ({@code escaped},
-     * which the {@link Governor} judges hiding by) and how fast it allocates ({@code allocationRate}, bytes per second:
-     * by the members' sum the governor sees the load fall); -1: unknown. {@code key}: the node's member key, here and
-     * below.
+     * collection ({@code fullDueInMillis}); -1: unknown. {@code key}: the node's member key, here and below.
      * The answer {@link SlotReply#invited() invites} the node to collect now when it would come due during another
      * member's full collection that is near ({@link Invitations}).
      */
-    public CompletableFuture<SlotReply> heartbeat(String node, String key, long dueInMillis, long fullDueInMillis,
-                                                  long escaped, long allocationRate) {
+    public CompletableFuture<SlotReply> heartbeat(String node, String key, long dueInMillis, long fullDueInMillis) {
         return submitFor(node, key, 0, now -> {
             SlotReply reply = apply(ledger.heartbeat(node, dueInMillis, fullDueInMillis, now), node, 0, now);
             if (reply.kind() != SlotReply.Kind.OK) {
                 return reply;
-            }
-            if (escaped >= 0) {
-                governor.escaped(node, escaped);
-            }
-            if (allocationRate >= 0) {
-                governor.allocating(node, allocationRate);
             }
             invitations.heartbeat(node, dueInMillis, fullDueInMillis, now);
             String by = governor.mode() == Governor.Mode.HIDE ? invitations.invitedBy(node, now) : null;

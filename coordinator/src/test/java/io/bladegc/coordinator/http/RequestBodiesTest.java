@@ -38,16 +38,13 @@ class RequestBodiesTest {
     }
 
     @Test
-    void aHeartbeatMaySayWhenTheNodeIsDueWhenItsFullCollectionIsAndHowManyEscaped() throws ApiException {
-        assertThat(RequestBodies.heartbeat(Unpooled.EMPTY_BUFFER))
-            .isEqualTo(new RequestBodies.Heartbeat(-1, -1, -1, -1));
-        assertThat(RequestBodies.heartbeat(body("{}"))).isEqualTo(new RequestBodies.Heartbeat(-1, -1, -1, -1));
+    void aHeartbeatMaySayWhenTheNodeIsDueAndWhenItsFullCollectionIs() throws ApiException {
+        assertThat(RequestBodies.heartbeat(Unpooled.EMPTY_BUFFER)).isEqualTo(new RequestBodies.Heartbeat(-1, -1));
+        assertThat(RequestBodies.heartbeat(body("{}"))).isEqualTo(new RequestBodies.Heartbeat(-1, -1));
         assertThat(RequestBodies.heartbeat(body("{\"dueInMillis\":2500}")))
-            .isEqualTo(new RequestBodies.Heartbeat(2_500, -1, -1, -1));
-        assertThat(RequestBodies.heartbeat(body("{\"dueInMillis\":2500,\"fullDueInMillis\":9000,\"escaped\":4,"
-            + "\"allocationRate\":300000000}"))).isEqualTo(new RequestBodies.Heartbeat(2_500, 9_000, 4, 300_000_000));
-        assertThatThrownBy(() -> RequestBodies.heartbeat(body("{\"escaped\":-1}")))
-            .hasMessageContaining("field 'escaped' must be between 0 and");
+            .isEqualTo(new RequestBodies.Heartbeat(2_500, -1));
+        assertThat(RequestBodies.heartbeat(body("{\"dueInMillis\":2500,\"fullDueInMillis\":9000}")))
+            .isEqualTo(new RequestBodies.Heartbeat(2_500, 9_000));
         assertThatThrownBy(() -> RequestBodies.heartbeat(body("{\"dueInMillis\":-3}")))
             .hasMessageContaining("field 'dueInMillis' must be between 0 and 86400000");
         assertThatThrownBy(() -> RequestBodies.heartbeat(body("{\"fullDueInMillis\":86400001}")))
