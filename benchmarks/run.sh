@@ -59,7 +59,8 @@
 # for grpc-cluster unary calls
 # over its three backends, 200/s each, as http-cluster's 600/s through HAProxy); JAVA [java]; ARMS (http-cluster,
 # raft-kv, raft-kv-heavy, raft-counter, load-sweep) a comma-separated list of its arms to run, e.g.
-# ARMS=g1,blade-parallel,blade-g1,epsilon; OUT overrides the results directory.
+# ARMS=g1,blade-parallel,blade-g1,epsilon; HEAP (http-cluster, load-sweep) every backend's heap but Epsilon's, as
+# -Xmx takes it [1g]; OUT overrides the results directory.
 # The runner (io.bladegc.benchmarks.suite.SuiteMain) starts every process itself and stops each by pid when its arm
 # ends, also on failure and on SIGTERM or Ctrl-C. It needs haproxy (on the PATH or in /usr/sbin): as root it is
 # installed with apt-get when missing (the raft scenarios, collection-rate and grpc-cluster do not use it).
@@ -125,4 +126,5 @@ echo "run: $SCENARIO ${QUICK:-(full)}, results in $OUT" >&2
 exec "$JAVA" -XX:+UseParallelGC -Xms1g -Xmx1g -Xmn900m -XX:ParallelGCThreads=1 -XX:+AlwaysPreTouch -cp "$CP" \
     io.bladegc.benchmarks.suite.SuiteMain "$SCENARIO" $QUICK --agent-jar "$AGENT_JAR" \
     --coordinator-jar "$COORDINATOR_JAR" --haproxy "$HAPROXY" --rate "${RATE:-$DEFAULT_RATE}" --out "$OUT" \
-    ${ARMS:+--arms "$ARMS"} --command "${ARMS:+ARMS=$ARMS }benchmarks/run.sh $*"
+    ${ARMS:+--arms "$ARMS"} ${HEAP:+--heap "$HEAP"} \
+    --command "${ARMS:+ARMS=$ARMS }${HEAP:+HEAP=$HEAP }benchmarks/run.sh $*"

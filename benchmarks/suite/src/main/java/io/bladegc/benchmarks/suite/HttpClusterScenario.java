@@ -73,25 +73,26 @@ public final class HttpClusterScenario {
     /**
      * @param java     the default {@code java} (the one this JVM runs on)
      * @param newer    a JDK 21 or newer, for generational ZGC and Shenandoah; empty to skip those arms
+     * @param heap     every arm's heap flags but Epsilon's ({@link #HEAP}, or {@link SuiteOptions#heapFlags()})
      * @param rate     requests per second through HAProxy
      * @param runTime  warm-up plus measured window of one arm (sizes Epsilon's heap)
      * @param notes    receives a line for each arm skipped and for Epsilon's heap
      * @return the arms, in the order the first repetition runs them
      */
-    public static List<Arm> arms(Path java, Optional<JavaInstallation> newer, double rate, Duration runTime,
-                                 List<String> notes) {
+    public static List<Arm> arms(Path java, Optional<JavaInstallation> newer, List<String> heap, double rate,
+                                 Duration runTime, List<String> notes) {
         List<Arm> arms = new ArrayList<>();
-        arms.add(new Arm("g1", java, BackendFlags.of(BackendFlags.G1, HEAP), BladeMode.NONE,
+        arms.add(new Arm("g1", java, BackendFlags.of(BackendFlags.G1, heap), BladeMode.NONE,
             "G1, no Blade"));
-        arms.add(new Arm("parallel", java, BackendFlags.of(PARALLEL, HEAP), BladeMode.NONE,
+        arms.add(new Arm("parallel", java, BackendFlags.of(PARALLEL, heap), BladeMode.NONE,
             "Parallel (fixed 96 MiB young generation), no Blade"));
-        arms.add(new Arm("serial", java, BackendFlags.of(List.of("-XX:+UseSerialGC"), HEAP), BladeMode.NONE,
+        arms.add(new Arm("serial", java, BackendFlags.of(List.of("-XX:+UseSerialGC"), heap), BladeMode.NONE,
             "Serial, no Blade"));
-        arms.add(new Arm("blade-parallel", java, BackendFlags.of(PARALLEL, HEAP), BladeMode.COORDINATED,
+        arms.add(new Arm("blade-parallel", java, BackendFlags.of(PARALLEL, heap), BladeMode.COORDINATED,
             "Parallel (fixed 96 MiB young generation), filter + agent coordinated, coordinator draining in HAProxy"));
-        arms.add(new Arm("blade-g1", java, BackendFlags.of(BackendFlags.G1, HEAP), BladeMode.COORDINATED,
+        arms.add(new Arm("blade-g1", java, BackendFlags.of(BackendFlags.G1, heap), BladeMode.COORDINATED,
             "G1, filter + agent coordinated, coordinator draining in HAProxy"));
-        arms.add(new Arm("gci-parallel", java, BackendFlags.of(PARALLEL, HEAP), BladeMode.GCI,
+        arms.add(new Arm("gci-parallel", java, BackendFlags.of(PARALLEL, heap), BladeMode.GCI,
             "Parallel (fixed 96 MiB young generation), filter + agent single-node, no coordinator; HAProxy retries"
                 + " the 503s"));
         EpsilonHeap epsilon = epsilonHeap(rate / ClusterDemo.BACKENDS, runTime);
@@ -103,9 +104,9 @@ public final class HttpClusterScenario {
             JavaInstallation jdk = newer.get();
             List<String> zgc = jdk.feature() < 23 ? List.of("-XX:+UseZGC", "-XX:+ZGenerational")
                 : List.of("-XX:+UseZGC"); // generational is the only ZGC from JDK 23 on
-            arms.add(new Arm("genzgc", jdk.java(), BackendFlags.of(zgc, HEAP), BladeMode.NONE,
+            arms.add(new Arm("genzgc", jdk.java(), BackendFlags.of(zgc, heap), BladeMode.NONE,
                 "generational ZGC, JDK " + jdk.version() + ", no Blade"));
-            arms.add(new Arm("shenandoah", jdk.java(), BackendFlags.of(List.of("-XX:+UseShenandoahGC"), HEAP),
+            arms.add(new Arm("shenandoah", jdk.java(), BackendFlags.of(List.of("-XX:+UseShenandoahGC"), heap),
                 BladeMode.NONE, "Shenandoah, JDK " + jdk.version() + ", no Blade"));
         } else {
             notes.add("genzgc, shenandoah: skipped, no JDK 21 or newer found");

@@ -113,8 +113,9 @@ final class LoadSweepScenario {
         if (!names.contains("g1")) {
             throw new IllegalArgumentException("load-sweep compares every arm with g1: --arms must name it");
         }
-        List<Arm> arms = Arm.select(HttpClusterScenario.arms(ClusterSpec.currentJava(), Optional.empty(), o.rate(),
-            Duration.ZERO, new ArrayList<>()).stream().filter(a -> SWEEP_ARMS.contains(a.name())).toList(), names);
+        List<Arm> arms = Arm.select(HttpClusterScenario.arms(ClusterSpec.currentJava(), Optional.empty(),
+            o.heapFlags(), o.rate(), Duration.ZERO, new ArrayList<>()).stream()
+            .filter(a -> SWEEP_ARMS.contains(a.name())).toList(), names);
         List<Cluster> clusters = new ArrayList<>();
         List<ClosedWindow> closed = new ArrayList<>();
         List<OpenWindow> open = new ArrayList<>();

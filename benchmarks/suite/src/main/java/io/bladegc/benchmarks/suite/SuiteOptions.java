@@ -44,9 +44,11 @@ import picocli.CommandLine.Parameters;
  * @param arms           {@code --arms a,b,...}: only these of the scenario's arms, in its own order (for
  *                       {@value HttpClusterScenario#NAME} the capacity search only for those of them it searches);
  *                       empty (the default): every arm. {@link #ARM_SCENARIOS} only
+ * @param heap           {@code --heap}: every backend's heap but Epsilon's, as the JVM's {@code -Xmx} takes it
+ *                       ({@code 1g}, {@code 1536m}; default {@value #DEFAULT_HEAP}); {@link #HEAP_SCENARIOS} only
  */
 public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path coordinatorJar, Path out,
-                           Path haproxy, Path jvmDir, double rate, String command, List<String> arms) {
+                           Path haproxy, Path jvmDir, double rate, String command, List<String> arms, String heap) {
 
     /** The scenarios, by name. */
     public static final List<String> SCENARIOS = List.of(HttpClusterScenario.NAME, SingleNodeScenario.NAME,
@@ -56,6 +58,15 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
     /** The scenarios that run only the arms {@code --arms} names. */
     static final List<String> ARM_SCENARIOS = List.of(HttpClusterScenario.NAME, RaftKvScenario.NAME,
         RaftKvScenario.HEAVY_NAME, RaftKvScenario.COUNTER_NAME, LoadSweepScenario.NAME);
+    /** The scenarios whose backends' heap {@code --heap} sets. */
+    static final List<String> HEAP_SCENARIOS = List.of(HttpClusterScenario.NAME, LoadSweepScenario.NAME);
+    /** The backends' heap without {@code --heap}: the http-cluster workload's. */
+    static final String DEFAULT_HEAP = "1g";
+
+    /** @return the backends' heap flags: {@code -Xms} and {@code -Xmx} of {@link #heap} (a fixed heap) */
+    public List<String> heapFlags() {
+        return List.of("-Xms" + heap, "-Xmx" + heap);
+    }
 
     /** @return repetitions of every arm */
     public int repetitions() {
@@ -121,6 +132,11 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
             + " load-sweep only: only these of its arms, in its own order (default every arm)")
         String arms;
 
+        @Option(names = "--heap", paramLabel = "SIZE", defaultValue = DEFAULT_HEAP, description = "http-cluster and"
+            + " load-sweep only: every backend's heap but Epsilon's, as -Xmx takes it, e.g. 2g or 1536m (default"
+            + " ${DEFAULT-VALUE})")
+        String heap;
+
         @Option(names = "--command", paramLabel = "TEXT", description = "the command line to name in the table's"
             + " header (default: SuiteMain's arguments)")
         String command;
@@ -144,9 +160,14 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
             }
             problems.check(list.stream().noneMatch(String::isBlank), "--arms", arms,
                 "arm names separated by commas");
+            problems.check(heap.matches("[1-9][0-9]*[mMgG]"), "--heap", heap, "a size with a unit, m or g, as -Xmx"
+                + " takes it, e.g. 2g");
+            if (!heap.equals(DEFAULT_HEAP) && !HEAP_SCENARIOS.contains(scenario)) {
+                problems.add("--heap applies to " + String.join(", ", HEAP_SCENARIOS) + " only");
+            }
             problems.throwIfAny();
             return new SuiteOptions(scenario, quick, jars.agentJar(), jars.coordinatorJar(), out, haproxy, jvmDir, rate,
-                command != null ? command : "SuiteMain " + String.join(" ", args), list);
+                command != null ? command : "SuiteMain " + String.join(" ", args), list, heap);
         }
     }
 }

@@ -70,6 +70,21 @@ class SuiteOptionsTest {
     }
 
     @Test
+    void theBackendsHeapIsOneAsXmxTakesItForTheHttpScenarios() {
+        assertThat(SuiteOptions.parse("load-sweep", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar", "--out",
+            "out").heapFlags()).containsExactly("-Xms1g", "-Xmx1g");
+        assertThat(SuiteOptions.parse("load-sweep", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar", "--out",
+            "out", "--heap", "1536m").heapFlags()).containsExactly("-Xms1536m", "-Xmx1536m");
+        assertThatThrownBy(() -> SuiteOptions.parse("http-cluster", "--agent-jar", "a.jar", "--coordinator-jar",
+            "c.jar", "--out", "out", "--heap", "2GiB"))
+            .hasMessage("Invalid value for option '--heap': '2GiB' is not a size with a unit, m or g, as -Xmx takes"
+                + " it, e.g. 2g");
+        assertThatThrownBy(() -> SuiteOptions.parse("raft-kv", "--agent-jar", "a.jar", "--coordinator-jar",
+            "c.jar", "--out", "out", "--heap", "2g"))
+            .hasMessage("--heap applies to http-cluster, load-sweep only");
+    }
+
+    @Test
     void armsAreAListForTheScenariosWithArmsToChoose() {
         assertThat(SuiteOptions.parse("http-cluster", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar", "--out",
             "out").arms()).isEmpty();
