@@ -26,7 +26,8 @@ import java.util.function.Function;
  *       variables are ignored, an unknown {@code BLADE_*} variable is an error;</li>
  *   <li>booleans: {@code true} or {@code false}, any case;</li>
  *   <li>durations: a number with the unit {@code ms}, {@code s} or {@code m} ({@code 250ms}, {@code 0.5s},
- *       {@code 1m}), or ISO-8601 ({@code PT0.5S}); a bare number is an error, the unit is never guessed;</li>
+ *       {@code 1m}), or ISO-8601 ({@code PT0.5S}); a bare number is an error, the unit is never guessed (the
+ *       project's one grammar, {@link DurationText}, which the coordinator's and the load tools' options share);</li>
  *   <li>{@code coordinator}: an {@code http://} or {@code https://} URL with a host, e.g.
  *       {@code http://127.0.0.1:7070}, or, for a replicated coordinator, the URLs of its replicas separated by
  *       {@code |}, e.g. {@code http://10.0.0.1:7070|http://10.0.0.2:7070|http://10.0.0.3:7070} (each checked alone;

@@ -1,29 +1,20 @@
 package io.bladegc.api;
 
 import io.bladegc.api.BladeOptionsParser.Result;
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.math.RoundingMode;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * What {@link BladeOptionsParser} read: each option's value, later reads overriding earlier ones, checked and parsed
  * per key, and one message per problem. Not thread-safe: one per parse.
  */
 final class OptionValues {
-    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ms|s|m)");
-    private static final Pattern BARE_NUMBER = Pattern.compile("[-+]?\\d+(?:\\.\\d+)?");
-    private static final String DURATION_HINT = "expected a duration such as 20ms or 1s";
 
     final List<String> errors = new ArrayList<>();
     final Map<String, Object> values = new LinkedHashMap<>();
@@ -179,43 +170,12 @@ final class OptionValues {
     }
 
     private Duration toDuration(String value, String where) {
-        if (value.isEmpty()) {
-            errors.add("malformed option " + where + ": " + DURATION_HINT);
+        try {
+            return DurationText.parse(value);
+        } catch (IllegalArgumentException e) {
+            errors.add("malformed option " + where + ": " + e.getMessage());
             return null;
         }
-        if (BARE_NUMBER.matcher(value).matches()) {
-            String number = value.length() <= 20 ? value : "20";
-            errors.add("malformed option " + where + ": a duration needs a unit (ms, s or m), e.g. " + number
-                + "ms or " + number + "s");
-            return null;
-        }
-        if (value.length() > 1 && (value.charAt(0) == 'P' || value.charAt(0) == 'p'
-            || value.charAt(0) == '-' && (value.charAt(1) == 'P' || value.charAt(1) == 'p'))) {
-            try {
-                return Duration.parse(value);
-            } catch (DateTimeParseException | ArithmeticException e) {
-                errors.add("malformed option " + where + ": not an ISO-8601 duration, " + DURATION_HINT
-                    + " or PT0.5S");
-                return null;
-            }
-        }
-        Matcher m = DURATION.matcher(value);
-        if (!m.matches()) {
-            errors.add("malformed option " + where + ": " + DURATION_HINT);
-            return null;
-        }
-        long unitNanos = switch (m.group(2)) {
-            case "ms" -> 1_000_000L;
-            case "s" -> 1_000_000_000L;
-            case "m" -> 60_000_000_000L;
-            default -> throw new AssertionError(m.group(2));
-        };
-        BigDecimal nanos = new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(unitNanos));
-        if (nanos.compareTo(BigDecimal.valueOf(BladeOptionsParser.MAX_DURATION.toNanos())) > 0) {
-            return BladeOptionsParser.MAX_DURATION.plusNanos(1); // reported as out of range by the caller
-        }
-        BigInteger whole = nanos.setScale(0, RoundingMode.DOWN).toBigInteger();
-        return Duration.ofNanos(whole.longValueExact());
     }
 
     Result result() {

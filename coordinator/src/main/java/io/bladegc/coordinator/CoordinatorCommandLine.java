@@ -1,5 +1,6 @@
 package io.bladegc.coordinator;
 
+import io.bladegc.api.DurationText;
 import io.bladegc.api.slot.SlotPolicy;
 import io.bladegc.commandline.ToolCommand;
 import io.bladegc.commandline.UsageProblems;
@@ -7,6 +8,7 @@ import io.bladegc.coordinator.lb.HaproxyRuntimeApi;
 import io.bladegc.coordinator.lb.LoadBalancer;
 import io.bladegc.coordinator.lb.NoLoadBalancer;
 import io.bladegc.coordinator.lb.RuntimeApiEndpoint;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -27,7 +29,7 @@ import picocli.CommandLine.TypeConversionException;
     description = {
         "The Blade coordinator: grants GC slots to the nodes of a cluster (at most K collecting at once)",
         "over HTTP/1.1 + JSON under /v1/ (see API.md), and takes each collecting node out of rotation.",
-        "Durations: 500ms, 10s, 2m, or plain milliseconds."},
+        "Durations: 500ms, 10s, 2m or ISO-8601 (PT10S); a unit is required."},
     footer = {
         "The file given with --config holds the same keys, e.g. 'k=2' or 'lease=15s'. Precedence: flags,",
         CoordinatorCommandLine.TOKEN_ENV
@@ -217,31 +219,20 @@ final class CoordinatorCommandLine implements ToolCommand<CoordinatorOptions> {
             .build();
     }
 
-    /** A duration in milliseconds: {@code 500ms}, {@code 10s}, {@code 2m} or plain milliseconds, 1 ms to a day. */
+    /** A duration ({@link DurationText}: {@code 500ms}, {@code 10s}, {@code 2m}), in whole milliseconds, 1 ms to a day. */
     static final class Millis implements ITypeConverter<Long> {
         @Override
         public Long convert(String value) {
-            String t = value.trim().toLowerCase(Locale.ROOT);
-            long unit = 1;
-            if (t.endsWith("ms")) {
-                t = t.substring(0, t.length() - 2);
-            } else if (t.endsWith("s")) {
-                t = t.substring(0, t.length() - 1);
-                unit = 1_000;
-            } else if (t.endsWith("m")) {
-                t = t.substring(0, t.length() - 1);
-                unit = 60_000;
-            }
+            Duration d;
             try {
-                long n = Long.parseLong(t.trim());
-                if (n >= 1 && n <= 86_400_000L / unit) {
-                    return n * unit;
-                }
-            } catch (NumberFormatException e) {
-                // reported below
+                d = DurationText.parse(value.trim());
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException("'" + value + "': " + e.getMessage());
             }
-            throw new TypeConversionException("'" + value + "' is not a positive duration such as 500ms, 10s, 2m"
-                + " or 1500");
+            if (d.compareTo(Duration.ofMillis(1)) < 0 || d.compareTo(Duration.ofDays(1)) > 0) {
+                throw new TypeConversionException("'" + value + "' is not between 1ms and 1440m (a day)");
+            }
+            return d.toMillis();
         }
     }
 }

@@ -44,7 +44,7 @@ class CoordinatorCommandLineTest {
     @Test
     void flagsInBothForms() {
         CoordinatorConfig c = parse(Map.of(), "--port", "9000", "--k=2", "--min-healthy", "3", "--lease", "15s",
-            "--member-timeout", "2500", "--k-fraction", "0.25", "--max-wait", "2m", "--request-timeout", "500ms",
+            "--member-timeout", "2500ms", "--k-fraction", "0.25", "--max-wait", "2m", "--request-timeout", "500ms",
             "--k-due", "4");
         assertThat(c.port()).isEqualTo(9000);
         assertThat(c.policy().maxCollecting()).isEqualTo(2);
@@ -82,7 +82,14 @@ class CoordinatorCommandLineTest {
         assertThat(problems("--port", "70000")).singleElement().asString()
             .isEqualTo("Invalid value for option '--port': '70000' is not an integer in 0..65535");
         assertThat(problems("--lease", "soon")).singleElement().asString()
-            .startsWith("Invalid value for option '--lease': 'soon' is not a positive duration");
+            .isEqualTo("Invalid value for option '--lease': 'soon': expected a duration such as 20ms or 1s");
+        assertThat(problems("--lease", "1500")).as("the unit is what says whether 1500 is ms or s").singleElement()
+            .asString().isEqualTo("Invalid value for option '--lease': '1500': a duration needs a unit (ms, s or m),"
+                + " e.g. 1500ms or 1500s");
+        assertThat(problems("--max-wait", "25h")).singleElement().asString()
+            .isEqualTo("Invalid value for option '--max-wait': '25h': expected a duration such as 20ms or 1s");
+        assertThat(problems("--max-wait", "1441m")).singleElement().asString()
+            .isEqualTo("Invalid value for option '--max-wait': '1441m' is not between 1ms and 1440m (a day)");
         assertThat(problems("--k-fraction", "2")).singleElement().asString()
             .isEqualTo("Invalid value for option '--k-fraction': '2.0' is not a number in 0..1");
         assertThat(problems("--k")).singleElement().asString()
@@ -132,8 +139,7 @@ class CoordinatorCommandLineTest {
         assertThat(status).isEqualTo(2);
         assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
         assertThat(err.toString(StandardCharsets.UTF_8).lines()).containsExactly(
-            "blade-coordinator: Invalid value for option '--lease': 'soon' is not a positive duration such as 500ms,"
-                + " 10s, 2m or 1500",
+            "blade-coordinator: Invalid value for option '--lease': 'soon': expected a duration such as 20ms or 1s",
             "blade-coordinator: see --help");
     }
 

@@ -300,31 +300,4 @@ public final class OpenLoopLoad {
         }
         System.exit(result.unfinished() > 0 ? 1 : 0);
     }
-
-    /**
-     * Parses {@code 30s}, {@code 500ms}, {@code 2m}, a bare number of seconds, or ISO-8601 ({@code PT30S}).
-     *
-     * @param s the text
-     * @return the duration
-     */
-    public static Duration parseDuration(String s) {
-        String t = s.trim();
-        try {
-            if (t.startsWith("P") || t.startsWith("p")) {
-                return Duration.parse(t);
-            }
-            if (t.endsWith("ms")) {
-                return Duration.ofNanos(Math.round(Double.parseDouble(t.substring(0, t.length() - 2)) * 1e6));
-            }
-            if (t.endsWith("m")) {
-                return Duration.ofNanos(Math.round(Double.parseDouble(t.substring(0, t.length() - 1)) * 60e9));
-            }
-            if (t.endsWith("s")) {
-                t = t.substring(0, t.length() - 1);
-            }
-            return Duration.ofNanos(Math.round(Double.parseDouble(t) * 1e9));
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("not a duration: " + s + " (use e.g. 30s, 500ms, 2m)");
-        }
-    }
 }

@@ -244,7 +244,7 @@ class OpenLoopLoadTest {
         assertThatThrownBy(() -> LoadCommandLine.parse("https://example.org/"))
             .hasMessageContaining("url must be http://");
         assertThatThrownBy(() -> LoadCommandLine.parse("--duration", "soon", "http://127.0.0.1:1/"))
-            .hasMessage("Invalid value for option '--duration': 'soon' is not a duration such as 30s, 500ms or 2m");
+            .hasMessage("Invalid value for option '--duration': 'soon': expected a duration such as 20ms or 1s");
         LoadCommandLine c = LoadCommandLine.parse("--arrivals", "poisson", "http://127.0.0.1:1/x",
             "--duration=2s", "--warmup", "500ms", "--save", "r.properties");
         assertThat(c.description()).isEqualTo("open-loop load: GET http://127.0.0.1:1/x at 1000/s (Poisson),"
@@ -267,10 +267,12 @@ class OpenLoopLoadTest {
             .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> OpenLoopLoad.builder(uri("/ok")).duration(Duration.ZERO).build())
             .isInstanceOf(IllegalArgumentException.class);
-        assertThat(OpenLoopLoad.parseDuration("500ms")).isEqualTo(Duration.ofMillis(500));
-        assertThat(OpenLoopLoad.parseDuration("30s")).isEqualTo(Duration.ofSeconds(30));
-        assertThat(OpenLoopLoad.parseDuration("2m")).isEqualTo(Duration.ofMinutes(2));
-        assertThat(OpenLoopLoad.parseDuration("1.5")).isEqualTo(Duration.ofMillis(1500));
+        DurationOption durations = new DurationOption();
+        assertThat(durations.convert("500ms")).isEqualTo(Duration.ofMillis(500));
+        assertThat(durations.convert("1.5s")).isEqualTo(Duration.ofMillis(1500));
+        assertThat(durations.convert("2m")).isEqualTo(Duration.ofMinutes(2));
+        assertThatThrownBy(() -> durations.convert("30")).hasMessage("'30': a duration needs a unit (ms, s or m),"
+            + " e.g. 30ms or 30s");
     }
 
     private static HttpHandler respond(int status, String retryAfter) {
