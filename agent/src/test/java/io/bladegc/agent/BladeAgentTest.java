@@ -7,11 +7,11 @@ import io.bladegc.agent.coordination.CoordinatedMode;
 import io.bladegc.agent.coordination.CoordinatedModes;
 import io.bladegc.agent.coordination.FakeCoordinator;
 import io.bladegc.agent.coordination.LogLines;
-import io.bladegc.agent.coordination.StubNode;
 import io.bladegc.api.Blade;
 import io.bladegc.api.BladeNode;
 import io.bladegc.api.BladeOptions;
 import io.bladegc.api.grant.GrantHolder;
+import io.bladegc.api.testing.FakeNode;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.Proxy;
@@ -157,7 +157,7 @@ class BladeAgentTest {
 
     @Test
     void aCoordinatorStartsTheCoordinatedModeWithoutDelayAndTheStartLineNamesItButNotTheToken() throws Exception {
-        StubNode node = new StubNode();
+        FakeNode node = new FakeNode();
         List<CoordinatedMode> modes = new ArrayList<>();
         FakeCoordinator fake = FakeCoordinator.start();
         fake.on("join", c -> FakeCoordinator.Reply.blackHoled()); // the join never gets an answer
@@ -177,7 +177,7 @@ class BladeAgentTest {
             assertThat(started).isSameAs(node);
             assertThat(node.registered).singleElement().isInstanceOf(GrantHolder.class);
             assertThat(log.lines).as("the start-up line (the heartbeat thread may log beside it)")
-                .contains("INFO Blade: stub node, coordinator=http://127.0.0.1:" + port
+                .contains("INFO Blade: fake node, coordinator=http://127.0.0.1:" + port
                     + ", node id=n1, coordinator timeout=30000 ms, token set");
             assertThat(log.lines).noneMatch(l -> l.contains("s3cr3t"));
             assertThat(errLines()).isEmpty();
@@ -190,7 +190,7 @@ class BladeAgentTest {
 
     @Test
     void aCoordinatedModeThatCannotStartLeavesTheNodeSingleNodeWithOneLine() {
-        StubNode node = new StubNode();
+        FakeNode node = new FakeNode();
         BladeNode started = BladeAgent.start("coordinator=http://127.0.0.1:7070", props, Map.of(), err, log,
             o -> node, (n, o, l) -> {
                 throw new NoClassDefFoundError("java/net/http/HttpClient");
@@ -214,7 +214,7 @@ class BladeAgentTest {
 
     @Test
     void anInstrumentationThatCannotStartLeavesTheNodeRunningWithOneLine() {
-        StubNode node = new StubNode();
+        FakeNode node = new FakeNode();
         BladeNode started = BladeAgent.start("instrument=servlet,explicitGc=coordinate", props, Map.of(), err, log,
             o -> node, BladeAgent.COORDINATED, (n, o) -> {
                 throw new java.io.IOException("no space left on device\nsecond line");
@@ -223,12 +223,12 @@ class BladeAgentTest {
         assertThat(errLines()).singleElement().asString()
             .isEqualTo("[blade] cannot instrument (java.io.IOException: no space left on device second line); the "
                 + "node runs without instrument=servlet, explicitGc=coordinate");
-        assertThat(log.lines).singleElement().asString().isEqualTo("INFO Blade: stub node, instrumentation failed");
+        assertThat(log.lines).singleElement().asString().isEqualTo("INFO Blade: fake node, instrumentation failed");
     }
 
     @Test
     void whatWasInstrumentedEndsTheStartLine() {
-        StubNode node = new StubNode();
+        FakeNode node = new FakeNode();
         List<BladeOptions> asked = new ArrayList<>();
         BladeAgent.start("explicitGc=ignore", props, Map.of(), err, log, o -> node, BladeAgent.COORDINATED,
             (n, o) -> {
@@ -237,7 +237,7 @@ class BladeAgentTest {
             });
         assertThat(asked).singleElement().extracting(BladeOptions::explicitGc)
             .isEqualTo(BladeOptions.ExplicitGc.IGNORE);
-        assertThat(log.lines).singleElement().asString().isEqualTo("INFO Blade: stub node, explicitGc=ignore");
+        assertThat(log.lines).singleElement().asString().isEqualTo("INFO Blade: fake node, explicitGc=ignore");
         assertThat(errLines()).isEmpty();
     }
 }

@@ -3,12 +3,13 @@ package io.bladegc.grpc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.bladegc.api.testing.FakeNode;
 import io.grpc.ServerInterceptors;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
-import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.stub.StreamObserver;
@@ -25,7 +26,7 @@ class BladeHealthTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final String SIMPLE_SERVICE = "grpc.testing.SimpleService";
 
-    private final FixedNode node = new FixedNode(() -> Duration.ofMillis(20));
+    private final FakeNode node = new FakeNode(() -> Duration.ofMillis(20));
     private final BladeServerInterceptor blade = new BladeServerInterceptor(node);
     private final HealthStatusManager health = new HealthStatusManager();
     private InProcessServer server;

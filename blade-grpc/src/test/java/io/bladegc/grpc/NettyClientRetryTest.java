@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
 import io.bladegc.api.GcDecision;
+import io.bladegc.api.testing.FakeNode;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Server;
@@ -48,7 +49,7 @@ class NettyClientRetryTest {
             "backoffMultiplier", 2.0,
             "retryableStatusCodes", List.of("UNAVAILABLE")))));
 
-    private final FixedNode node = new FixedNode(() -> Duration.ofMillis(PUSHBACK_MS));
+    private final FakeNode node = new FakeNode(() -> Duration.ofMillis(PUSHBACK_MS));
     /** When each attempt reached the server, in nanoseconds. */
     private final List<Long> attempts = new CopyOnWriteArrayList<>();
     private Server server;

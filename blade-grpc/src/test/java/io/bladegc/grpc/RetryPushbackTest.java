@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.bladegc.api.GcDecision;
+import io.bladegc.api.testing.FakeNode;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -41,7 +42,7 @@ class RetryPushbackTest {
 
     @Test
     void aCoordinatedNodeSendsTheClientElsewhereAtOnce() throws Exception {
-        FixedNode node = new FixedNode(() -> Duration.ofMillis(40));
+        FakeNode node = new FakeNode(() -> Duration.ofMillis(40));
         node.register(request -> GcDecision.DEFER);
         node.gate().close();
         try (InProcessServer server = new InProcessServer(new TestService(), new BladeServerInterceptor(node))) {
@@ -63,7 +64,7 @@ class RetryPushbackTest {
     }
 
     private static String pushbackFor(Supplier<Duration> hint) throws Exception {
-        FixedNode node = new FixedNode(hint);
+        FakeNode node = new FakeNode(hint);
         node.gate().close();
         try (InProcessServer server = new InProcessServer(new TestService(), new BladeServerInterceptor(node))) {
             StatusRuntimeException e = catchThrowableOfType(StatusRuntimeException.class,

@@ -42,24 +42,24 @@ class ArmingTest {
     void armsAtTheJvmsFirstCollectionAfterTheSlotGroupIsCompleteWhenEdenLeavesNoRoom() {
         node.lead.set(Arming.ROOM_MILLIS - 1);
         arming.observe();
-        assertThat(node.registered).isNotNull().isNotSameAs(HOLDER);
+        assertThat(node.handler()).isNotNull().isNotSameAs(HOLDER);
         node.collections.set(5);
         arming.check();
-        assertThat(node.registered).as("a member missing").isNotSameAs(HOLDER);
+        assertThat(node.handler()).as("a member missing").isNotSameAs(HOLDER);
 
         members.set(null);
         arming.check();
-        assertThat(node.registered).as("no leader").isNotSameAs(HOLDER);
+        assertThat(node.handler()).as("no leader").isNotSameAs(HOLDER);
 
         members.set(Set.of("n1", "n2", "n3"));
         arming.check();
         arming.check();
-        assertThat(node.registered).as("complete, but eden not emptied since").isNotSameAs(HOLDER);
+        assertThat(node.handler()).as("complete, but eden not emptied since").isNotSameAs(HOLDER);
 
         members.set(null); // once complete, the slot group is not read again
         node.collections.incrementAndGet();
         arming.check();
-        assertThat(node.registered).as("the JVM collected since").isSameAs(HOLDER);
+        assertThat(node.handler()).as("the JVM collected since").isSameAs(HOLDER);
         assertThat(log.lines).hasSize(2);
         assertThat(log.lines.get(1)).contains("Blade raft n1: armed after ", "all 3 peers (1 of 3), and the JVM"
             + " collected since;", "the JVM collected on its own 6 times while observing");
@@ -71,10 +71,10 @@ class ArmingTest {
         members.set(Set.of("n1", "n2", "n3"));
         node.lead.set(Arming.ROOM_MILLIS - 1);
         arming.check();
-        assertThat(node.registered).as("eden too full").isNotSameAs(HOLDER);
+        assertThat(node.handler()).as("eden too full").isNotSameAs(HOLDER);
         node.lead.set(Arming.ROOM_MILLIS);
         arming.check();
-        assertThat(node.registered).isSameAs(HOLDER);
+        assertThat(node.handler()).isSameAs(HOLDER);
         assertThat(log.lines.get(1)).contains("and the JVM's next collection is expected in " + Arming.ROOM_MILLIS
             + " ms;", "the JVM collected on its own 0 times while observing");
     }
@@ -87,7 +87,7 @@ class ArmingTest {
             "1 of 3", log, clock::get);
         a.observe();
         a.check();
-        assertThat(unknown.registered).isSameAs(HOLDER);
+        assertThat(unknown.handler()).isSameAs(HOLDER);
         assertThat(log.lines.get(1)).contains("an unknown number of times");
     }
 
@@ -100,7 +100,7 @@ class ArmingTest {
         arming.stop();
         node.collections.incrementAndGet();
         arming.check();
-        assertThat(node.registered).isNotSameAs(HOLDER);
+        assertThat(node.handler()).isNotSameAs(HOLDER);
     }
 
     @Test
@@ -109,7 +109,7 @@ class ArmingTest {
         members.set(Set.of("n1", "n2", "n3"));
         node.lead.set(-1);
         arming.check();
-        assertThat(node.registered).isSameAs(HOLDER);
+        assertThat(node.handler()).isSameAs(HOLDER);
         assertThat(log.lines.get(1)).contains("the JVM allocates too little to predict its next collection");
     }
 
@@ -119,16 +119,16 @@ class ArmingTest {
         members.set(Set.of("n1", "n2", "n3"));
         overtaken.set(new GrantHolder.Overtaken(3, 40)); // before arming: not counted
         arming.check();
-        assertThat(node.registered).isSameAs(HOLDER);
+        assertThat(node.handler()).isSameAs(HOLDER);
 
         overtaken.set(new GrantHolder.Overtaken(3 + Arming.ASIDE_OVERTAKEN, 40 + Arming.ASIDE_OVERTAKEN));
         arming.check();
-        assertThat(node.registered).as("as many planned as overtaken: still planning").isSameAs(HOLDER);
+        assertThat(node.handler()).as("as many planned as overtaken: still planning").isSameAs(HOLDER);
         overtaken.set(new GrantHolder.Overtaken(3 + 2 * Arming.ASIDE_OVERTAKEN + 1,
             40 + 2 * Arming.ASIDE_OVERTAKEN - 1));
         clock.addAndGet(5_000_000_000L);
         arming.check();
-        assertThat(node.registered).as("overtaken more than planned").isNotSameAs(HOLDER);
+        assertThat(node.handler()).as("overtaken more than planned").isNotSameAs(HOLDER);
         assertThat(log.lines.get(2)).isEqualTo("Blade raft n1: standing aside for 600 s: the JVM collected on its own"
             + " before 5 of its last requests, while 3 collections ran under grants (armed 5 s ago); the slot group"
             + " cannot keep this peer's collections apart at this rate, and planning them costs more than the"
@@ -136,10 +136,10 @@ class ArmingTest {
 
         clock.addAndGet(Arming.FIRST_ASIDE.toNanos() - 1);
         arming.check();
-        assertThat(node.registered).as("within its time aside").isNotSameAs(HOLDER);
+        assertThat(node.handler()).as("within its time aside").isNotSameAs(HOLDER);
         clock.incrementAndGet();
         arming.check();
-        assertThat(node.registered).as("armed again, as at start").isSameAs(HOLDER);
+        assertThat(node.handler()).as("armed again, as at start").isSameAs(HOLDER);
 
         overtaken.set(new GrantHolder.Overtaken(100, 48));
         arming.check();
@@ -152,7 +152,7 @@ class ArmingTest {
         arming.observe();
         members.set(Set.of("n1", "n2", "n3"));
         arming.check();
-        assertThat(node.registered).isSameAs(HOLDER);
+        assertThat(node.handler()).isSameAs(HOLDER);
     }
 
     @Test
@@ -162,15 +162,15 @@ class ArmingTest {
         arming.check();
         overtaken.set(new GrantHolder.Overtaken(Arming.ASIDE_OVERTAKEN - 1, 0));
         arming.check();
-        assertThat(node.registered).as("too few overtaken").isSameAs(HOLDER);
+        assertThat(node.handler()).as("too few overtaken").isSameAs(HOLDER);
         overtaken.set(new GrantHolder.Overtaken(Arming.ASIDE_OVERTAKEN - 1, 100));
         arming.check();
         overtaken.set(new GrantHolder.Overtaken(2 * Arming.ASIDE_OVERTAKEN - 2, 100));
         arming.check();
-        assertThat(node.registered).as("too few overtaken since").isSameAs(HOLDER);
+        assertThat(node.handler()).as("too few overtaken since").isSameAs(HOLDER);
         overtaken.set(new GrantHolder.Overtaken(2 * Arming.ASIDE_OVERTAKEN - 1, 100));
         arming.check();
-        assertThat(node.registered).as("its last requests mostly overtaken, however many were planned before")
+        assertThat(node.handler()).as("its last requests mostly overtaken, however many were planned before")
             .isNotSameAs(HOLDER);
     }
 

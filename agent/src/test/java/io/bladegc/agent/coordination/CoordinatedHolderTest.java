@@ -13,6 +13,7 @@ import io.bladegc.api.grant.GrantHolder;
 import io.bladegc.api.grant.Preparation;
 import io.bladegc.api.grant.Prepared;
 import io.bladegc.api.grant.RecentPauses;
+import io.bladegc.api.testing.FakeNode;
 import io.bladegc.testkit.FreePorts;
 import java.io.IOException;
 import java.net.URI;
@@ -20,14 +21,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The coordinated mode's {@link GrantHolder} over a {@link CoordinatorPort}, with its {@link Membership} and
- * {@link CoordinatorClient}, against a fake coordinator on loopback, driving a stub node: the upcalls are made by hand, the JVM's "own collections" are a counter. The
+ * {@link CoordinatorClient}, against a fake coordinator on loopback, driving a fake node: the upcalls are made by hand, the JVM's "own collections" are a counter. The
  * coordinator timeout is generous (2 s) so that a loaded machine does not fail open by accident; the black-hole test
  * sets its own short one. Time bounds are loose: they tell "waited for the timeout" from "did not wait".
  */
@@ -37,9 +37,7 @@ class CoordinatedHolderTest {
     private static final Duration HEARTBEAT = Duration.ofMillis(100);
 
     private FakeCoordinator fake;
-    private final StubNode node = new StubNode();
-    private final AtomicLong collections = new AtomicLong(100);
-    private final AtomicLong lead = new AtomicLong(50);
+    private final FakeNode node = new FakeNode();
     private final LogLines log = new LogLines();
     private final CoordinationCounters counters = new CoordinationCounters();
     private CoordinatorClient client;
@@ -51,6 +49,8 @@ class CoordinatedHolderTest {
     @BeforeEach
     void fake() throws IOException {
         fake = FakeCoordinator.start();
+        node.collections.set(100); // the JVM's own collections so far
+        node.lead.set(50);
     }
 
     @AfterEach
@@ -72,11 +72,9 @@ class CoordinatedHolderTest {
     private void start(BladeOptions options, boolean awaitJoin) {
         client = new CoordinatorClient(options.coordinators(), options.nodeId(), options.token(),
             options.coordinatorTimeout(), counters, log);
-        membership = new Membership(client, options.nodeId(), HEARTBEAT, () -> new Heartbeat(lead.get(), -1),
+        membership = new Membership(client, options.nodeId(), HEARTBEAT, () -> new Heartbeat(node.lead.get(), -1),
             () -> { }, counters, log);
         this.options = options;
-        node.collections = collections::get;
-        node.leadTimeMillis = lead::get;
         handler = new GrantHolder(node, new CoordinatorPort(client, membership), preparation,
             CoordinatedMode.settings(options), CoordinatedMode.THREAD_NAME, "", log);
         handler.start();
@@ -123,7 +121,7 @@ class CoordinatedHolderTest {
         assertThat(handler.onGcRequest(offering)).isEqualTo(GcDecision.DEFER);
         await().atMost(Duration.ofSeconds(5)).until(() -> fake.calls("release").size() == 1);
         assertThat(fake.calls("acquire").get(0).longField("fullPauseMillis")).isEqualTo(300);
-        assertThat(node.drains).extracting(StubNode.Drain::generation).containsExactly(Generation.OLD);
+        assertThat(node.drains).extracting(FakeNode.Drain::generation).containsExactly(Generation.OLD);
         await().until(() -> !events().isEmpty());
         assertThat(events().get(0)).startsWith("INFO Blade GC #1 OLD granted (epoch 7; in place of the young "
             + "collection asked for)");
@@ -133,7 +131,7 @@ class CoordinatedHolderTest {
         assertThat(handler.onGcRequest(new GcRequest(2, 8 << 20, 64 << 10, Duration.ofMillis(4), Generation.YOUNG,
             Duration.ofMillis(300)))).isEqualTo(GcDecision.DEFER);
         await().atMost(Duration.ofSeconds(5)).until(() -> fake.calls("release").size() == 2);
-        assertThat(node.drains).extracting(StubNode.Drain::generation).containsExactly(Generation.OLD,
+        assertThat(node.drains).extracting(FakeNode.Drain::generation).containsExactly(Generation.OLD,
             Generation.YOUNG);
         assertThat(stat("FullsInstead")).isEqualTo(1);
     }
@@ -354,11 +352,11 @@ class CoordinatedHolderTest {
         AtomicInteger n = new AtomicInteger();
         fake.on("acquire", c -> Reply.queued(1).after(n.incrementAndGet() == 1 ? 0 : c.longField("waitMillis")));
         start();
-        lead.set(10_000);
+        node.lead.set(10_000);
         upcall(1);
         await().atMost(Duration.ofSeconds(5)).until(() -> fake.calls("acquire").size() >= 2);
         long collectedAt = System.nanoTime();
-        collections.incrementAndGet(); // the JVM collected on its own
+        node.collections.incrementAndGet(); // the JVM collected on its own
         await().atMost(Duration.ofSeconds(5)).until(() -> fake.calls("cancel").size() == 1);
 
         Call cancel = fake.calls("cancel").get(0);
@@ -389,11 +387,11 @@ class CoordinatedHolderTest {
             .isGreaterThanOrEqualTo(Duration.ofMillis(290)).isLessThan(TIMEOUT);
 
         fake.on("acquire", c -> Reply.queued(1).after(c.longField("waitMillis")));
-        lead.set(10_000);
+        node.lead.set(10_000);
         upcall(2);
         await().atMost(Duration.ofSeconds(5)).until(() -> fake.calls("acquire").size() >= 3);
         sleepMillis(400);
-        collections.incrementAndGet(); // the JVM overtook the node after it waited 400+ ms
+        node.collections.incrementAndGet(); // the JVM overtook the node after it waited 400+ ms
         await().atMost(Duration.ofSeconds(5)).until(() -> fake.calls("cancel").size() == 1);
         assertThat(Duration.ofNanos(handler.scheduleLeadNanos())).as("twice the time waited when overtaken")
             .isGreaterThanOrEqualTo(Duration.ofMillis(800)).isLessThanOrEqualTo(TIMEOUT);
@@ -436,7 +434,7 @@ class CoordinatedHolderTest {
     @Test
     void aCollectionOfTheJvmDuringTheAcquireMeansCancelNotCollect() {
         fake.on("acquire", c -> {
-            collections.incrementAndGet(); // the JVM collects while the coordinator decides
+            node.collections.incrementAndGet(); // the JVM collects while the coordinator decides
             return Reply.granted(11, 10_000).after(20);
         });
         start();
@@ -471,7 +469,7 @@ class CoordinatedHolderTest {
         upcall(1);
         await().atMost(Duration.ofSeconds(5)).until(() -> fake.calls("cancel").size() == 1);
         assertThat(node.drainedIds()).as("drained").containsExactly(1L);
-        assertThat(node.collected).as("collected under the ended lease").hasValue(0);
+        assertThat(node.gateOpenAtCollection).as("collected under the ended lease").isEmpty();
         assertThat(fake.calls("release")).isEmpty();
         assertThat(stat("Fenced")).isEqualTo(1);
         await().until(() -> !events().isEmpty());
@@ -598,10 +596,10 @@ class CoordinatedHolderTest {
     void theLongPollIsBoundedByHalfTheTimeoutAndAtLeastTenMilliseconds() {
         fake.on("acquire", c -> Reply.queued(1).after(Math.min(c.longField("waitMillis"), 20)));
         start();
-        lead.set(10_000);
+        node.lead.set(10_000);
         upcall(1);
         await().atMost(Duration.ofSeconds(5)).until(() -> fake.calls("acquire").size() >= 2);
-        lead.set(0);
+        node.lead.set(0);
         int seen = fake.calls("acquire").size();
         await().atMost(Duration.ofSeconds(5)).until(() -> fake.calls("acquire").size() >= seen + 2);
         List<Long> waits = fake.calls("acquire").stream().map(c -> c.longField("waitMillis")).toList();
