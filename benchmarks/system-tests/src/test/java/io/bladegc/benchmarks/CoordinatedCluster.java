@@ -174,10 +174,15 @@ final class CoordinatedCluster implements AutoCloseable {
 
     /** Polls {@code check} every 20 ms for up to {@link #WAIT}; an exception counts as "not yet". */
     static void await(ChildProcess.Check check, String what) throws Exception {
-        long deadline = System.nanoTime() + WAIT.toNanos();
+        await(check, what, WAIT);
+    }
+
+    /** Polls {@code check} every 20 ms for up to {@code wait}; an exception counts as "not yet". */
+    static void await(ChildProcess.Check check, String what, Duration wait) throws Exception {
+        long deadline = System.nanoTime() + wait.toNanos();
         while (!holds(check)) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after " + WAIT.toSeconds() + " s waiting for " + what);
+                throw new AssertionError("timed out after " + wait.toSeconds() + " s waiting for " + what);
             }
             Thread.sleep(20);
         }
