@@ -27,7 +27,8 @@ class ClusterDemoOptionsTest {
 
     @Test
     void armsBySpacesOrCommasWithRepeats() {
-        ClusterDemoOptions o = parse("--arms", "blade, g1 blade", "--rate", "300", "--warmup", "0", "--duration", "2m");
+        ClusterDemoOptions o = parse("--arms", "blade, g1 blade", "--rate", "300", "--warmup", "0s", "--duration",
+            "2m");
         assertThat(o.arms()).containsExactly("blade", "g1", "blade");
         assertThat(o.rate()).isEqualTo(300);
         assertThat(o.warmup()).isZero();
@@ -52,7 +53,8 @@ class ClusterDemoOptionsTest {
         ToolRun.of(new ClusterDemoOptions.Flags(), "-h").isHelpOf("ClusterDemo", "--agent-jar=JAR",
             "--arms=ARMS", "g1,parallel,blade)", "--warmup=DURATION", "(default 15s)", "--out=DIR");
         ToolRun.of(new ClusterDemoOptions.Flags(), "--agent-jar", "a.jar", "--warmup", "soon")
-            .isUsageError("ClusterDemo", "Invalid value for option '--warmup': 'soon' is not a duration",
+            .isUsageError("ClusterDemo",
+                "Invalid value for option '--warmup': 'soon': expected a duration such as 20ms or 1s",
                 "Missing required option: '--coordinator-jar=JAR'");
     }
 }
