@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  */
 public final class DurationText {
     /** What a duration looks like, for messages. */
-    public static final String HINT = "a duration such as 20ms or 1s";
+    private static final String HINT = "a duration such as 20ms or 1s";
 
     private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ms|s|m)");
     private static final Pattern BARE_NUMBER = Pattern.compile("[-+]?\\d+(?:\\.\\d+)?");

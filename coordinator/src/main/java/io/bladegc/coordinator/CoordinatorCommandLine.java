@@ -10,7 +10,6 @@ import io.bladegc.coordinator.lb.NoLoadBalancer;
 import io.bladegc.coordinator.lb.RuntimeApiEndpoint;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
