@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -43,16 +44,18 @@ class CoordinatorFaultIT {
     private static final long DRAIN_MILLIS = 3_000;
     private static final String DRAIN = "drainTimeout=" + DRAIN_MILLIS + "ms";
     /**
-     * A request kept in flight at the node that is to be caught holding its slot, longer than its drain timeout: each
-     * drain there lasts the whole timeout (3 s), a window in which the test can freeze the node.
+     * A request kept in flight at the node that is to be caught holding its slot, longer than its drain timeout and
+     * than one attempt to catch it: each drain there lasts the whole timeout (3 s), a window in which the test can
+     * freeze the node.
      */
-    private static final String SLOW_REQUEST = "/sleep?ms=20000";
+    private static final String SLOW_REQUEST = "/sleep?ms=60000";
     /** Time for messages a node wrote before it was frozen to reach and be handled by the coordinator. */
     private static final long SETTLE_MILLIS = 1_000;
     private static final Pattern FAIL_OPEN = Pattern.compile("fail-open \\(coordinator [^\\n]*T_schedule ([0-9.]+) ms");
 
     private CoordinatedCluster c;
     private final List<Traffic> traffic = new ArrayList<>();
+    private final List<CompletableFuture<?>> slowRequests = new ArrayList<>();
 
     @BeforeEach
     void cluster(TestInfo test) throws Exception {
@@ -172,7 +175,9 @@ class CoordinatorFaultIT {
 
     /**
      * Catches {@code n} inside the drain under a grant and freezes it there (SIGSTOP): allocation makes it ask, a
-     * request in flight longer than the drain timeout holds every drain open for the whole timeout, and the test
+     * request admitted before the load starts and in flight longer than the drain timeout holds every drain open for
+     * the whole timeout (a drain that began before it was admitted would end early, and the node could be frozen in
+     * its collection: such a drain cannot be the one caught, for the gate admitted the request), and the test
      * stops {@code n} once the coordinator shows it holding a grant and {@code n} sheds requests (503: its gate is
      * closed, the drain under that grant has begun). The drain began after the grant and lasts the drain timeout, so
      * the coordinator's clock read after the signal took effect, less than the drain timeout after the grant, proves
@@ -185,8 +190,8 @@ class CoordinatorFaultIT {
         for (int attempt = 1; ; attempt++) {
             Held held;
             long stoppedBy;
-            try (Traffic slow = Traffic.slow(c.http(), n.uri(SLOW_REQUEST));
-                 Traffic work = Traffic.lockstep(c.http(), List.of(n.uri("/work")), 5)) {
+            admitSlowRequest(node, n);
+            try (Traffic work = Traffic.lockstep(c.http(), List.of(n.uri("/work")), 5)) {
                 Held[] seen = new Held[1];
                 await(() -> {
                     seen[0] = holding(node);
@@ -204,7 +209,33 @@ class CoordinatorFaultIT {
             }
             assertThat(attempt).as("attempts to freeze %s inside its drain", node).isLessThan(5);
             c.signal(n.process().pid(), "CONT");
+            Thread.sleep(SETTLE_MILLIS); // the load's requests queued at the frozen node are served
         }
+    }
+
+    /**
+     * Sends {@link #SLOW_REQUEST} to {@code n} until its gate admits it, and returns once it is in flight there: once
+     * nothing but the slow requests sent before is in flight (no load runs meanwhile), the node's count of requests
+     * in flight, the stats request included, proves the new one admitted.
+     */
+    private void admitSlowRequest(String node, DemoServerProcess n) throws Exception {
+        await(() -> inFlight(n) == 1 + slowInFlight(), "nothing but slow requests in flight at " + node);
+        await(() -> {
+            if (slowRequests.isEmpty() || slowRequests.get(slowRequests.size() - 1).isDone()) { // refused: again
+                slowRequests.add(c.http().sendAsync(HttpRequest.newBuilder(n.uri(SLOW_REQUEST))
+                    .timeout(Duration.ofSeconds(90)).build(), HttpResponse.BodyHandlers.discarding()));
+            }
+            return inFlight(n) == 1 + slowInFlight();
+        }, "the slow request in flight at " + node);
+    }
+
+    /** @return the requests in flight at {@code n}, as its node counts them (this one included) */
+    private long inFlight(DemoServerProcess n) throws Exception {
+        return n.stats(c.http()).path("node").path("InFlight").asLong();
+    }
+
+    private long slowInFlight() {
+        return slowRequests.stream().filter(r -> !r.isDone()).count();
     }
 
     /** @return when the coordinator granted {@code held} (its clock), from its recent events */

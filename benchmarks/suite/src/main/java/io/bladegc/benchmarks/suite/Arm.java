@@ -76,7 +76,8 @@ public record Arm(String name, Path java, List<String> jvmFlags, BladeMode blade
             flags.add("-javaagent:" + agentJar);
         }
         flags.addAll(jvmFlags);
-        flags.add("-Xlog:gc*:file=" + logDir.toAbsolutePath().resolve("gc-%p.log"));
+        // the wall-clock time beside the uptime: a window's slow requests can be matched to the pauses behind them
+        flags.add("-Xlog:gc*:file=" + logDir.toAbsolutePath().resolve("gc-%p.log") + ":time,uptime,level,tags");
         return flags;
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,6 +43,14 @@ class RaftKvLogsTest {
         // 300 + (350 - 100) + (400 - 120) = 830 MiB in 8 s
         assertThat(RaftKvLogs.allocationMibPerSecond(PARALLEL)).isCloseTo(830 / 8.0, within(1e-9));
         assertThat(RaftKvLogs.allocationMibPerSecond("no pauses")).isNaN();
+    }
+
+    @Test
+    void readsLinesThatBeginWithTheWallClockTime() {
+        String timed = PARALLEL.lines().map(l -> "[2026-11-29T23:51:34.456+0000]" + l)
+            .collect(Collectors.joining("\n", "", "\n"));
+        assertThat(RaftKvLogs.collections(timed)).isEqualTo(3);
+        assertThat(RaftKvLogs.allocationMibPerSecond(timed)).isCloseTo(830 / 8.0, within(1e-9));
     }
 
     @Test
