@@ -58,7 +58,7 @@ public final class SlotClient implements AutoCloseable {
 
     /** {@code SlotLedger.join}: adds or refreshes a member. */
     public Outcome join(String node) throws IOException {
-        return write(SlotCommand.join(node));
+        return write(new SlotCommand.Join(node));
     }
 
     /** {@code SlotLedger.heartbeat}: marks a member alive; {@code UNKNOWN_NODE} means join first. */
@@ -73,12 +73,12 @@ public final class SlotClient implements AutoCloseable {
      * @param fullDueInMillis the time left before the member's JVM runs a full collection on its own, -1 when unknown
      */
     public Outcome heartbeat(String node, long dueInMillis, long fullDueInMillis) throws IOException {
-        return write(SlotCommand.heartbeat(node, dueInMillis, fullDueInMillis));
+        return write(new SlotCommand.Heartbeat(node, dueInMillis, fullDueInMillis));
     }
 
     /** {@code SlotLedger.leave}: removes a member; a grant it holds is given back. */
     public Outcome leave(String node) throws IOException {
-        return write(SlotCommand.leave(node));
+        return write(new SlotCommand.Leave(node));
     }
 
     /** {@code SlotLedger.acquire}: asks for a slot; idempotent per node and GC id. */
@@ -88,27 +88,27 @@ public final class SlotClient implements AutoCloseable {
 
     /** {@code SlotLedger.acquire} with the whole request: its kind, expected hold and a full collection offered. */
     public Outcome acquire(String node, Ask ask) throws IOException {
-        return write(SlotCommand.acquire(node, ask));
+        return write(new SlotCommand.Acquire(node, ask));
     }
 
     /** {@code SlotLedger.release}: gives a grant back; another epoch than the holder's is {@code STALE_EPOCH}. */
     public Outcome release(String node, long epoch, long pauseMillis) throws IOException {
-        return write(SlotCommand.release(node, epoch, pauseMillis));
+        return write(new SlotCommand.Release(node, epoch, pauseMillis));
     }
 
     /** {@code SlotLedger.renew}: extends a grant by a lease from now (the leader's clock). */
     public Outcome renew(String node, long epoch) throws IOException {
-        return write(SlotCommand.renew(node, epoch));
+        return write(new SlotCommand.Renew(node, epoch));
     }
 
     /** {@code SlotLedger.cancel}: withdraws a request and gives back a grant made for it. */
     public Outcome cancel(String node, long gcId) throws IOException {
-        return write(SlotCommand.cancel(node, gcId));
+        return write(new SlotCommand.Cancel(node, gcId));
     }
 
     /** @return what time alone decided since the last entry ({@link Outcome#events()}) */
     public Outcome tick() throws IOException {
-        return write(SlotCommand.tick());
+        return write(new SlotCommand.Tick());
     }
 
     /**
@@ -122,7 +122,7 @@ public final class SlotClient implements AutoCloseable {
 
     /** @return the ledger as the leader has applied it (a linearizable read when the servers are set up for one) */
     public SlotGroupView view() throws IOException {
-        Message m = message(SlotCommand.view());
+        Message m = message(new SlotCommand.View());
         return SlotCodec.view(await(() -> RaftBladeClients.read(client, m), "view"));
     }
 

@@ -31,11 +31,12 @@ import java.util.Map;
  */
 final class SlotCodec {
     /**
-     * 6: acquires and queue entries say whether the collection is a full one and how long it is expected to hold (5:
-     * snapshots carry each member's newest ended GC request, views when members are due; 4: grants say whether they
-     * are full, queue entries carry the full pause offered, members when they are due).
+     * 7: each command carries the fields of its call only (6: acquires and queue entries say whether the collection
+     * is a full one and how long it is expected to hold; 5: snapshots carry each member's newest ended GC request,
+     * views when members are due; 4: grants say whether they are full, queue entries carry the full pause offered,
+     * members when they are due).
      */
-    private static final byte VERSION = 6;
+    private static final byte VERSION = 7;
 
     private SlotCodec() {
     }
@@ -44,12 +45,24 @@ final class SlotCodec {
         return write(out -> {
             out.writeByte(c.op().ordinal());
             out.writeUTF(c.node());
-            out.writeLong(c.gcId());
-            out.writeLong(c.leadMillis());
-            out.writeLong(c.epoch());
-            out.writeLong(c.pauseMillis());
-            out.writeBoolean(c.full());
-            out.writeLong(c.holdMillis());
+            if (c instanceof SlotCommand.Heartbeat h) {
+                out.writeLong(h.dueInMillis());
+                out.writeLong(h.fullDueInMillis());
+            } else if (c instanceof SlotCommand.Acquire a) {
+                Ask ask = a.ask();
+                out.writeLong(ask.gcId());
+                out.writeLong(ask.leadMillis());
+                out.writeBoolean(ask.full());
+                out.writeLong(ask.holdMillis());
+                out.writeLong(ask.fullOfferMillis());
+            } else if (c instanceof SlotCommand.Release r) {
+                out.writeLong(r.epoch());
+                out.writeLong(r.pauseMillis());
+            } else if (c instanceof SlotCommand.Renew r) {
+                out.writeLong(r.epoch());
+            } else if (c instanceof SlotCommand.Cancel x) {
+                out.writeLong(x.gcId());
+            }
         });
     }
 
@@ -60,8 +73,19 @@ final class SlotCodec {
             if (op >= SlotCommand.Op.values().length) {
                 throw new IllegalArgumentException("unknown slot command " + op);
             }
-            return new SlotCommand(SlotCommand.Op.values()[op], in.readUTF(), in.readLong(), in.readLong(),
-                in.readLong(), in.readLong(), in.readBoolean(), in.readLong());
+            String node = in.readUTF();
+            return switch (SlotCommand.Op.values()[op]) {
+                case JOIN -> new SlotCommand.Join(node);
+                case HEARTBEAT -> new SlotCommand.Heartbeat(node, in.readLong(), in.readLong());
+                case LEAVE -> new SlotCommand.Leave(node);
+                case ACQUIRE -> new SlotCommand.Acquire(node, new Ask(in.readLong(), in.readLong(), in.readBoolean(),
+                    in.readLong(), in.readLong()));
+                case RELEASE -> new SlotCommand.Release(node, in.readLong(), in.readLong());
+                case RENEW -> new SlotCommand.Renew(node, in.readLong());
+                case CANCEL -> new SlotCommand.Cancel(node, in.readLong());
+                case TICK -> new SlotCommand.Tick();
+                case VIEW -> new SlotCommand.View();
+            };
         });
     }
 

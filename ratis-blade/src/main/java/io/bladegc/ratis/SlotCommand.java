@@ -4,25 +4,12 @@ import io.bladegc.api.slot.Ask;
 import java.util.Objects;
 
 /**
- * One call on the replicated slot ledger, as a client sends it and the log carries it. Immutable.
- *
- * @param op          which call
- * @param node        the peer the call is about; empty for {@link Op#TICK} and {@link Op#VIEW}
- * @param gcId        the GC request ({@link Op#ACQUIRE}, {@link Op#CANCEL}), else 0
- * @param leadMillis  how soon the peer needs to collect ({@link Op#ACQUIRE}), or expects its JVM to collect
- *                    ({@link Op#HEARTBEAT}; -1 when unknown), else 0
- * @param epoch       the grant's epoch ({@link Op#RELEASE}, {@link Op#RENEW}), else 0
- * @param pauseMillis the measured pause ({@link Op#RELEASE}), the pause of a full collection offered in place of the
- *                    young one ({@link Op#ACQUIRE}; 0 for none), when the peer expects its JVM's next full collection
- *                    ({@link Op#HEARTBEAT}; -1 when unknown), else 0
- * @param full        whether the collection asked for is a full one ({@link Op#ACQUIRE}), else {@code false}
- * @param holdMillis  how long the peer expects to hold the slot, 0 when unknown ({@link Op#ACQUIRE}), else 0
+ * One call on the replicated slot ledger, as a client sends it and the log carries it: one record per call, each with
+ * the fields of that call only ({@link SlotCodec} writes them). Immutable.
  */
-public record SlotCommand(Op op, String node, long gcId, long leadMillis, long epoch, long pauseMillis, boolean full,
-                          long holdMillis) {
-
+public sealed interface SlotCommand {
     /** The ledger's calls ({@code io.bladegc.api.slot.SlotLedger}), plus {@link #VIEW}, a read. */
-    public enum Op {
+    enum Op {
         JOIN, HEARTBEAT, LEAVE, ACQUIRE, RELEASE, RENEW, CANCEL,
         /** Only time passes: expiries, lost members, grants to the queue (a coordinator's periodic tick). */
         TICK,
@@ -30,50 +17,130 @@ public record SlotCommand(Op op, String node, long gcId, long leadMillis, long e
         VIEW
     }
 
-    public SlotCommand {
-        Objects.requireNonNull(op, "op");
-        Objects.requireNonNull(node, "node");
+    /** @return which call */
+    Op op();
+
+    /** @return the peer the call is about; empty for {@link Tick} and {@link View} */
+    String node();
+
+    /** Adds or refreshes a member. */
+    record Join(String node) implements SlotCommand {
+        public Join {
+            Objects.requireNonNull(node, "node");
+        }
+
+        @Override
+        public Op op() {
+            return Op.JOIN;
+        }
     }
 
-    static SlotCommand join(String node) {
-        return new SlotCommand(Op.JOIN, node, 0, 0, 0, 0, false, 0);
+    /**
+     * Marks a member alive.
+     *
+     * @param dueInMillis     how soon the peer expects its JVM to collect on its own, -1 when unknown
+     * @param fullDueInMillis how soon it expects its JVM's next full collection, -1 when unknown
+     */
+    record Heartbeat(String node, long dueInMillis, long fullDueInMillis) implements SlotCommand {
+        public Heartbeat {
+            Objects.requireNonNull(node, "node");
+        }
+
+        @Override
+        public Op op() {
+            return Op.HEARTBEAT;
+        }
     }
 
-    static SlotCommand heartbeat(String node, long dueInMillis, long fullDueInMillis) {
-        return new SlotCommand(Op.HEARTBEAT, node, 0, dueInMillis, 0, fullDueInMillis, false, 0);
+    /** Removes a member; a grant it holds is given back. */
+    record Leave(String node) implements SlotCommand {
+        public Leave {
+            Objects.requireNonNull(node, "node");
+        }
+
+        @Override
+        public Op op() {
+            return Op.LEAVE;
+        }
     }
 
-    static SlotCommand leave(String node) {
-        return new SlotCommand(Op.LEAVE, node, 0, 0, 0, 0, false, 0);
+    /** Asks for a slot: the GC request, its kind, lead, expected hold and a full collection offered. */
+    record Acquire(String node, Ask ask) implements SlotCommand {
+        public Acquire {
+            Objects.requireNonNull(node, "node");
+            Objects.requireNonNull(ask, "ask");
+        }
+
+        @Override
+        public Op op() {
+            return Op.ACQUIRE;
+        }
     }
 
-    static SlotCommand acquire(String node, Ask ask) {
-        return new SlotCommand(Op.ACQUIRE, node, ask.gcId(), ask.leadMillis(), 0, ask.fullOfferMillis(), ask.full(),
-            ask.holdMillis());
+    /**
+     * Gives a grant back after collecting.
+     *
+     * @param epoch       the grant's epoch
+     * @param pauseMillis the measured pause
+     */
+    record Release(String node, long epoch, long pauseMillis) implements SlotCommand {
+        public Release {
+            Objects.requireNonNull(node, "node");
+        }
+
+        @Override
+        public Op op() {
+            return Op.RELEASE;
+        }
     }
 
-    /** @return what an {@link Op#ACQUIRE} asks for */
-    Ask ask() {
-        return new Ask(gcId, leadMillis, full, holdMillis, pauseMillis);
+    /** Extends the grant of {@code epoch} by a lease from now (the leader's clock). */
+    record Renew(String node, long epoch) implements SlotCommand {
+        public Renew {
+            Objects.requireNonNull(node, "node");
+        }
+
+        @Override
+        public Op op() {
+            return Op.RENEW;
+        }
     }
 
-    static SlotCommand release(String node, long epoch, long pauseMillis) {
-        return new SlotCommand(Op.RELEASE, node, 0, 0, epoch, pauseMillis, false, 0);
+    /** Withdraws the GC request {@code gcId} and gives back a grant made for it. */
+    record Cancel(String node, long gcId) implements SlotCommand {
+        public Cancel {
+            Objects.requireNonNull(node, "node");
+        }
+
+        @Override
+        public Op op() {
+            return Op.CANCEL;
+        }
     }
 
-    static SlotCommand renew(String node, long epoch) {
-        return new SlotCommand(Op.RENEW, node, 0, 0, epoch, 0, false, 0);
+    /** Only time passes. */
+    record Tick() implements SlotCommand {
+        @Override
+        public Op op() {
+            return Op.TICK;
+        }
+
+        @Override
+        public String node() {
+            return "";
+        }
     }
 
-    static SlotCommand cancel(String node, long gcId) {
-        return new SlotCommand(Op.CANCEL, node, gcId, 0, 0, 0, false, 0);
-    }
+    /** Reads the ledger as it stands. */
+    record View() implements SlotCommand {
+        @Override
+        public Op op() {
+            return Op.VIEW;
+        }
 
-    static SlotCommand tick() {
-        return new SlotCommand(Op.TICK, "", 0, 0, 0, 0, false, 0);
-    }
-
-    static SlotCommand view() {
-        return new SlotCommand(Op.VIEW, "", 0, 0, 0, 0, false, 0);
+        @Override
+        public String node() {
+            return "";
+        }
     }
 }

@@ -41,7 +41,7 @@ import org.apache.ratis.util.MD5FileUtil;
  * <p>Time: the ledger's "now" for a command is the leader's clock when it proposed the entry ({@link
  * #startTransaction}, written into the entry), never a replica's clock at apply; so leases end, members are lost and
  * queued requests are granted at the same log position on every replica, also when one replays its log hours later.
- * Time advances only through entries; peers heartbeat (a {@link SlotCommand.Op#HEARTBEAT} entry each) often enough
+ * Time advances only through entries; peers heartbeat (a {@link SlotCommand.Heartbeat} entry each) often enough
  * that leases end on time. A new leader whose clock is behind cannot move the ledger back (the ledger ignores an
  * earlier now); leases then last longer, which is safe. Leases assume peers' clocks agree to within the margin a peer
  * keeps before its deadline (one host, or NTP).
@@ -181,20 +181,27 @@ public final class SlotStateMachine extends BaseStateMachine {
     }
 
     private Outcome apply(SlotCommand c, long now) {
-        return switch (c.op()) {
-            case JOIN -> ledger.join(c.node(), now);
-            case HEARTBEAT -> ledger.heartbeat(c.node(), c.leadMillis(), c.pauseMillis(), now);
-            case LEAVE -> ledger.leave(c.node(), now);
-            case ACQUIRE -> ledger.acquire(c.node(), c.ask(), now);
-            case RELEASE -> ledger.release(c.node(), c.epoch(), c.pauseMillis(), now);
-            case RENEW -> ledger.renew(c.node(), c.epoch(), now);
-            case CANCEL -> ledger.cancel(c.node(), c.gcId(), now);
-            case TICK -> new Outcome(Status.OK, null, -1, "", ledger.tick(now));
-            case VIEW -> throw new IllegalStateException("a VIEW in the log"); // refused in startTransaction
-        };
+        if (c instanceof SlotCommand.Join) {
+            return ledger.join(c.node(), now);
+        } else if (c instanceof SlotCommand.Heartbeat h) {
+            return ledger.heartbeat(h.node(), h.dueInMillis(), h.fullDueInMillis(), now);
+        } else if (c instanceof SlotCommand.Leave) {
+            return ledger.leave(c.node(), now);
+        } else if (c instanceof SlotCommand.Acquire a) {
+            return ledger.acquire(a.node(), a.ask(), now);
+        } else if (c instanceof SlotCommand.Release r) {
+            return ledger.release(r.node(), r.epoch(), r.pauseMillis(), now);
+        } else if (c instanceof SlotCommand.Renew r) {
+            return ledger.renew(r.node(), r.epoch(), now);
+        } else if (c instanceof SlotCommand.Cancel x) {
+            return ledger.cancel(x.node(), x.gcId(), now);
+        } else if (c instanceof SlotCommand.Tick) {
+            return new Outcome(Status.OK, null, -1, "", ledger.tick(now));
+        }
+        throw new IllegalStateException("a VIEW in the log"); // refused in startTransaction
     }
 
-    /** Answers {@link SlotCommand.Op#VIEW}; a linearizable read when the client asks for one. */
+    /** Answers {@link SlotCommand.View}; a linearizable read when the client asks for one. */
     @Override
     public CompletableFuture<Message> query(Message request) {
         SlotCommand c;

@@ -172,12 +172,12 @@ class ReplicatedLedgerTest {
         long epoch = client.acquire("n2", 1, 0).grant().epoch();
         RaftServer leader = group.leader(group.group().getGroupId());
         ClientId id = ClientId.randomId();
-        RaftClientRequest release = request(leader, id, 42, SlotCommand.release("n2", epoch, 3));
+        RaftClientRequest release = request(leader, id, 42, new SlotCommand.Release("n2", epoch, 3));
         Outcome once = SlotCodec.outcome(send(leader, release));
-        Outcome again = SlotCodec.outcome(send(leader, request(leader, id, 42, SlotCommand.release("n2", epoch, 3))));
+        Outcome again = SlotCodec.outcome(send(leader, request(leader, id, 42, new SlotCommand.Release("n2", epoch, 3))));
         assertThat(once.status()).isEqualTo(Status.OK);
         assertThat(again).as("the same call id: the first answer again").isEqualTo(once);
-        Outcome fresh = SlotCodec.outcome(send(leader, request(leader, id, 43, SlotCommand.release("n2", epoch, 3))));
+        Outcome fresh = SlotCodec.outcome(send(leader, request(leader, id, 43, new SlotCommand.Release("n2", epoch, 3))));
         assertThat(fresh.status()).as("a new call id is applied: the grant is gone").isEqualTo(Status.STALE_EPOCH);
     }
 
