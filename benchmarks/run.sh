@@ -60,7 +60,9 @@
 # over its three backends, 200/s each, as http-cluster's 600/s through HAProxy); JAVA [java]; ARMS (http-cluster,
 # raft-kv, raft-kv-heavy, raft-counter, load-sweep) a comma-separated list of its arms to run, e.g.
 # ARMS=g1,blade-parallel,blade-g1,epsilon; HEAP (http-cluster, load-sweep) every backend's heap but Epsilon's, as
-# -Xmx takes it [1g]; OUT overrides the results directory.
+# -Xmx takes it [1g]; WORKLOAD (http-cluster, load-sweep) what every backend does per request: cache-churn [default;
+# 64 KiB of the 384 MiB live set replaced per request] or request-scoped [8 KiB replaced, the rest dies with the
+# request]; OUT overrides the results directory.
 # The runner (io.bladegc.benchmarks.suite.SuiteMain) starts every process itself and stops each by pid when its arm
 # ends, also on failure and on SIGTERM or Ctrl-C. It needs haproxy (on the PATH or in /usr/sbin): as root it is
 # installed with apt-get when missing (the raft scenarios, collection-rate and grpc-cluster do not use it).
@@ -126,5 +128,5 @@ echo "run: $SCENARIO ${QUICK:-(full)}, results in $OUT" >&2
 exec "$JAVA" -XX:+UseParallelGC -Xms1g -Xmx1g -Xmn900m -XX:ParallelGCThreads=1 -XX:+AlwaysPreTouch -cp "$CP" \
     io.bladegc.benchmarks.suite.SuiteMain "$SCENARIO" $QUICK --agent-jar "$AGENT_JAR" \
     --coordinator-jar "$COORDINATOR_JAR" --haproxy "$HAPROXY" --rate "${RATE:-$DEFAULT_RATE}" --out "$OUT" \
-    ${ARMS:+--arms "$ARMS"} ${HEAP:+--heap "$HEAP"} \
-    --command "${ARMS:+ARMS=$ARMS }${HEAP:+HEAP=$HEAP }benchmarks/run.sh $*"
+    ${ARMS:+--arms "$ARMS"} ${HEAP:+--heap "$HEAP"} ${WORKLOAD:+--workload "$WORKLOAD"} \
+    --command "${ARMS:+ARMS=$ARMS }${HEAP:+HEAP=$HEAP }${WORKLOAD:+WORKLOAD=$WORKLOAD }benchmarks/run.sh $*"

@@ -24,7 +24,7 @@ public final class GrpcClusterScenario {
     public static final String NAME = "grpc-cluster";
     /** How many backends. */
     static final int BACKENDS = 3;
-    /** The live set, MiB: http-cluster's ({@link HttpClusterScenario#WORKLOAD}). */
+    /** The live set, MiB: http-cluster's ({@link Workload#CACHE_CHURN}). */
     static final int LIVE_MB = 384;
     /** The live set's arrays, bytes: http-cluster's. */
     static final int OBJECT_BYTES = 64;

@@ -45,7 +45,7 @@ final class HttpClusterRunner {
             + newer.map(j -> ", " + j.version() + " (" + j.java() + ", genzgc and shenandoah)").orElse(""));
         List<String> notes = new ArrayList<>();
         List<Arm> arms = Arm.select(HttpClusterScenario.arms(ClusterSpec.currentJava(), newer,
-            o.heapFlags(), o.rate(), o.warmup().plus(o.measure()), notes), o.arms());
+            o.heapFlags(), o.workload(), o.rate(), o.warmup().plus(o.measure()), notes), o.arms());
         notes.forEach(n -> System.err.println("suite: " + n));
         List<RepResult> results = new ArrayList<>();
         Map<String, Integer> failures = new HashMap<>();
@@ -54,7 +54,7 @@ final class HttpClusterRunner {
         for (InterleavedSchedule.Slot slot : InterleavedSchedule.of(arms, o.repetitions())) {
             String id = slot.arm().name() + "-rep" + slot.rep();
             Path logDir = o.out().resolve("logs").resolve(id);
-            ClusterSpec spec = slot.arm().clusterSpec(ClusterDemo.BACKENDS, HttpClusterScenario.WORKLOAD,
+            ClusterSpec spec = slot.arm().clusterSpec(ClusterDemo.BACKENDS, o.workload().args(),
                 System.getProperty("java.class.path"), o.haproxy(), jars, logDir);
             System.err.printf(Locale.ROOT, "suite: %s: %s; %.0f req/s, warm-up %d s, measured %d s%n", id,
                 spec.backendJvmFlags(), o.rate(), o.warmup().toSeconds(), o.measure().toSeconds());
@@ -72,7 +72,7 @@ final class HttpClusterRunner {
         for (Arm arm : arms) {
             if (HttpClusterScenario.CAPACITY_ARMS.contains(arm.name())) {
                 capacity.put(arm.name(), new ClusterRateSearch(o, arm, arm.name() + "-capacity",
-                    HttpClusterScenario.WORKLOAD, HttpClusterScenario.capacitySearch(o),
+                    o.workload().args(), HttpClusterScenario.capacitySearch(o),
                     HttpClusterScenario.CAPACITY_PERCENTILE, HttpClusterScenario.capacitySettle(o),
                     HttpClusterScenario.capacityWindow(o), http).run(stop));
             }

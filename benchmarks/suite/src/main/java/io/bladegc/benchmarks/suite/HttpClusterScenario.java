@@ -10,7 +10,7 @@ import java.util.Optional;
 
 /**
  * The {@code http-cluster} scenario: {@link ClusterDemo#BACKENDS} demo backends behind HAProxy (retry-on 503,
- * redispatch), {@link #WORKLOAD} on a {@link #HEAP} heap, one arm per collector or Blade mode. Stateless.
+ * redispatch), a {@link Workload} on a {@link #HEAP} heap, one arm per collector or Blade mode. Stateless.
  *
  * <p>The workload is heavier than the README demo's: a live set of small objects (what a collector's marking and
  * copying cost follows) with churn, so that on this machine's two cores the stop-the-world collectors pause for
@@ -26,12 +26,6 @@ import java.util.Optional;
 public final class HttpClusterScenario {
     /** The scenario's name on the command line. */
     public static final String NAME = "http-cluster";
-    /**
-     * DemoServer arguments of every backend: 384 MiB live set in 64-byte arrays, 32 KiB garbage and 64 KiB of the
-     * live set replaced per request.
-     */
-    public static final List<String> WORKLOAD = List.of("--live-mb", "384", "--object-bytes", "64",
-        "--garbage-kb", "32", "--churn-kb", "64", "--threads", "16");
     /**
      * Heap of every backend but Epsilon's: 1 GiB, young generation sized by each collector (G1 and the concurrent
      * ones adapt it; Serial takes its default third of the heap; the Parallel arms fix it at 96 MiB, see
@@ -74,13 +68,14 @@ public final class HttpClusterScenario {
      * @param java     the default {@code java} (the one this JVM runs on)
      * @param newer    a JDK 21 or newer, for generational ZGC and Shenandoah; empty to skip those arms
      * @param heap     every arm's heap flags but Epsilon's ({@link #HEAP}, or {@link SuiteOptions#heapFlags()})
+     * @param workload what each request does (sizes Epsilon's heap)
      * @param rate     requests per second through HAProxy
      * @param runTime  warm-up plus measured window of one arm (sizes Epsilon's heap)
      * @param notes    receives a line for each arm skipped and for Epsilon's heap
      * @return the arms, in the order the first repetition runs them
      */
-    public static List<Arm> arms(Path java, Optional<JavaInstallation> newer, List<String> heap, double rate,
-                                 Duration runTime, List<String> notes) {
+    public static List<Arm> arms(Path java, Optional<JavaInstallation> newer, List<String> heap, Workload workload,
+                                 double rate, Duration runTime, List<String> notes) {
         List<Arm> arms = new ArrayList<>();
         arms.add(new Arm("g1", java, BackendFlags.of(BackendFlags.G1, heap), BladeMode.NONE,
             "G1, no Blade"));
@@ -95,7 +90,7 @@ public final class HttpClusterScenario {
         arms.add(new Arm("gci-parallel", java, BackendFlags.of(PARALLEL, heap), BladeMode.GCI,
             "Parallel (fixed 96 MiB young generation), filter + agent single-node, no coordinator; HAProxy retries"
                 + " the 503s"));
-        EpsilonHeap epsilon = epsilonHeap(rate / ClusterDemo.BACKENDS, runTime);
+        EpsilonHeap epsilon = epsilonHeap(workload, rate / ClusterDemo.BACKENDS, runTime);
         arms.add(new Arm("epsilon", java, BackendFlags.of(List.of("-XX:+UnlockExperimentalVMOptions",
             "-XX:+UseEpsilonGC"), List.of("-Xms" + epsilon.mib() + "m", "-Xmx" + epsilon.mib() + "m")),
             BladeMode.NONE, "Epsilon (no collection): the floor"));
@@ -135,17 +130,12 @@ public final class HttpClusterScenario {
     }
 
     /**
+     * @param workload       what each request does
      * @param ratePerBackend requests per second one backend serves
      * @param runTime        warm-up plus measured window
      * @return Epsilon's heap for one backend: {@link #EPSILON_BASE_MIB}, the workload's garbage and churn per request
      */
-    static EpsilonHeap epsilonHeap(double ratePerBackend, Duration runTime) {
-        return new EpsilonHeap(EPSILON_BASE_MIB, ratePerBackend, workloadKib("--garbage-kb")
-            + workloadKib("--churn-kb"), runTime);
-    }
-
-    private static int workloadKib(String option) {
-        int i = WORKLOAD.indexOf(option);
-        return Integer.parseInt(WORKLOAD.get(i + 1));
+    static EpsilonHeap epsilonHeap(Workload workload, double ratePerBackend, Duration runTime) {
+        return new EpsilonHeap(EPSILON_BASE_MIB, ratePerBackend, workload.kibPerRequest(), runTime);
     }
 }

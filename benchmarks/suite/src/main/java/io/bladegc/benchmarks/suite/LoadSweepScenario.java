@@ -22,7 +22,7 @@ import org.HdrHistogram.HistogramLogReader;
 
 /**
  * The {@code load-sweep} scenario: Blade from moderate load to past saturation, beside G1 alone, on the
- * {@link HttpClusterScenario#WORKLOAD http-cluster workload}. Every arm ({@code --arms}, default {@link #DEFAULT_ARMS})
+ * {@link Workload workload} ({@code --workload}). Every arm ({@code --arms}, default {@link #DEFAULT_ARMS})
  * gets one cluster of {@link ClusterDemo#BACKENDS} backends behind HAProxy, all started first (each then warmed up
  * by {@link #warmup} of saturating wrk load) and kept up, and the windows are interleaved across them: in each of
  * {@link #rounds} rounds, the arms in an order rotated by one per round, each arm runs
@@ -114,7 +114,7 @@ final class LoadSweepScenario {
             throw new IllegalArgumentException("load-sweep compares every arm with g1: --arms must name it");
         }
         List<Arm> arms = Arm.select(HttpClusterScenario.arms(ClusterSpec.currentJava(), Optional.empty(),
-            o.heapFlags(), o.rate(), Duration.ZERO, new ArrayList<>()).stream()
+            o.heapFlags(), o.workload(), o.rate(), Duration.ZERO, new ArrayList<>()).stream()
             .filter(a -> SWEEP_ARMS.contains(a.name())).toList(), names);
         List<Cluster> clusters = new ArrayList<>();
         List<ClosedWindow> closed = new ArrayList<>();
@@ -123,7 +123,7 @@ final class LoadSweepScenario {
         try {
             for (Arm arm : arms) {
                 Path logDir = Files.createDirectories(o.out().resolve("logs").resolve(arm.name()));
-                ClusterSpec spec = arm.clusterSpec(ClusterDemo.BACKENDS, HttpClusterScenario.WORKLOAD,
+                ClusterSpec spec = arm.clusterSpec(ClusterDemo.BACKENDS, o.workload().args(),
                     System.getProperty("java.class.path"), o.haproxy(), new ClusterSpec.BladeParts(o.agentJar(),
                         o.coordinatorJar(), ClusterDemo.COORDINATOR_ARGS), logDir);
                 Cluster cluster = new Cluster();
@@ -248,14 +248,15 @@ final class LoadSweepScenario {
     }
 
     private static String footer(SuiteOptions o) {
-        return String.format(Locale.ROOT, "%n%d backends behind HAProxy (retry-on 503, redispatch), up to %d"
-            + " requests in flight over all of them. One cluster per arm, all started first, each warmed up by %d s of"
+        return String.format(Locale.ROOT, "%n%d backends behind HAProxy (retry-on 503, redispatch), each running"
+            + " the %s workload (`%s`), up to %d requests in flight over all of them. One cluster per arm, all started first, each warmed up by %d s of"
             + " saturating wrk load; %d rounds, the arms' order rotated by one each round. Per round and arm: a"
             + " closed-loop window (wrk, %d connections, 2 threads, %d s burst, %d s measured), then per rate, lowest"
             + " first, an open-loop window (%d s of the same saturating wrk load, 1 s at the rate, %d s measured from"
             + " the intended send times; its first %d s are the recovery, the rest the steady state). Raw:"
             + " `logs/<arm>/` (wrk's output, each window's `<percent>-<round>.hlog` and `.load.properties`, the"
-            + " children's logs).%n", ClusterDemo.BACKENDS, ClusterArm.IN_FLIGHT, warmup(o).toSeconds(), rounds(o),
+            + " children's logs).%n", ClusterDemo.BACKENDS, o.workload().label(),
+            String.join(" ", o.workload().args()), ClusterArm.IN_FLIGHT, warmup(o).toSeconds(), rounds(o),
             CONNECTIONS, burst(o).toSeconds(), closedWindow(o).toSeconds(), burst(o).toSeconds(),
             window(o).toSeconds(), RECOVERY_SECONDS);
     }

@@ -41,8 +41,8 @@ public final class MemoryPressureScenario {
     public static final double PERCENTILE = 99;
     /** Live set of every backend, MiB: small enough that ratio 8 fits three backends in memory comfortably. */
     static final int LIVE_MB = 96;
-    /** DemoServer arguments: {@link HttpClusterScenario#WORKLOAD} with a {@value #LIVE_MB} MiB live set. */
-    static final List<String> WORKLOAD = withLiveSet(HttpClusterScenario.WORKLOAD, LIVE_MB);
+    /** DemoServer arguments: {@link Workload#CACHE_CHURN} with a {@value #LIVE_MB} MiB live set. */
+    static final List<String> WORKLOAD = withLiveSet(Workload.CACHE_CHURN.args(), LIVE_MB);
     /** Heap over live footprint, largest first. */
     static final List<Double> RATIOS = List.of(8.0, 4.0, 2.0, 1.5, 1.25);
     /** The ratios of a quick run. */

@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * The {@code single-node} scenario, the GCI paper's experiment: one DemoServer, no balancer, open-loop load straight
  * to it, with Blade's filter (and the agent in single-node mode) off and on, on Parallel (fixed eden) and on G1.
  * Backends as in {@link HttpClusterScenario}: its {@link HttpClusterScenario#HEAP heap} and
- * {@link HttpClusterScenario#WORKLOAD workload}, {@link BackendFlags#COMMON}, a GC log per JVM. A fresh server per arm
+ * {@link Workload#CACHE_CHURN workload}, {@link BackendFlags#COMMON}, a GC log per JVM. A fresh server per arm
  * and repetition, repetitions interleaved ({@link InterleavedSchedule}); writes {@code table.md} ({@link SuiteTable}
  * without the balancer's row), {@code latency.png}, {@code <arm>-rep<N>.hlog} and {@code logs/<arm>-rep<N>/} (the
  * server's output, GC log, {@code load.properties}). Nobody retries a shed request here, so the 503s are what the
@@ -74,7 +74,7 @@ public final class SingleNodeScenario {
             Path logDir = o.out().resolve("logs").resolve(id);
             List<String> flags = arm.serverFlags(o.agentJar(), logDir);
             List<String> args = new ArrayList<>(List.of("--port", "0"));
-            args.addAll(HttpClusterScenario.WORKLOAD);
+            args.addAll(Workload.CACHE_CHURN.args());
             args.addAll(List.of("--blade", arm.blade() == BladeMode.NONE ? "off" : "on"));
             System.err.printf(Locale.ROOT, "suite: %s: %s; %.0f req/s, warm-up %d s, measured %d s%n", id, flags,
                 o.rate(), o.warmup().toSeconds(), o.measure().toSeconds());
@@ -141,7 +141,7 @@ public final class SingleNodeScenario {
             + " to it, timed from the intended send time; per arm and repetition a fresh server, %s. %s 503s:"
             + " client-visible, since no balancer retries them elsewhere (with the filter on, they are what shedding"
             + " costs). Raw: `<arm>-rep<N>.hlog` (interval logs), `logs/<arm>-rep<N>/`.%n",
-            String.join(" ", HttpClusterScenario.WORKLOAD), o.rate(), o.schedule(),
+            String.join(" ", Workload.CACHE_CHURN.args()), o.rate(), o.schedule(),
             SuiteTable.legend("the server", "the server's"));
     }
 }

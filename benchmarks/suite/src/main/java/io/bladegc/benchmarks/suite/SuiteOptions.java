@@ -45,10 +45,13 @@ import picocli.CommandLine.Parameters;
  *                       {@value HttpClusterScenario#NAME} the capacity search only for those of them it searches);
  *                       empty (the default): every arm. {@link #ARM_SCENARIOS} only
  * @param heap           {@code --heap}: every backend's heap but Epsilon's, as the JVM's {@code -Xmx} takes it
- *                       ({@code 1g}, {@code 1536m}; default {@value #DEFAULT_HEAP}); {@link #HEAP_SCENARIOS} only
+ *                       ({@code 1g}, {@code 1536m}; default {@value #DEFAULT_HEAP}); {@link #BACKEND_SCENARIOS} only
+ * @param workload       {@code --workload}: what every backend does per request ({@link Workload}; default
+ *                       {@code cache-churn}); {@link #BACKEND_SCENARIOS} only
  */
 public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path coordinatorJar, Path out,
-                           Path haproxy, Path jvmDir, double rate, String command, List<String> arms, String heap) {
+                           Path haproxy, Path jvmDir, double rate, String command, List<String> arms, String heap,
+                           Workload workload) {
 
     /** The scenarios, by name. */
     public static final List<String> SCENARIOS = List.of(HttpClusterScenario.NAME, SingleNodeScenario.NAME,
@@ -58,8 +61,8 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
     /** The scenarios that run only the arms {@code --arms} names. */
     static final List<String> ARM_SCENARIOS = List.of(HttpClusterScenario.NAME, RaftKvScenario.NAME,
         RaftKvScenario.HEAVY_NAME, RaftKvScenario.COUNTER_NAME, LoadSweepScenario.NAME);
-    /** The scenarios whose backends' heap {@code --heap} sets. */
-    static final List<String> HEAP_SCENARIOS = List.of(HttpClusterScenario.NAME, LoadSweepScenario.NAME);
+    /** The scenarios whose backends' heap and workload {@code --heap} and {@code --workload} set. */
+    static final List<String> BACKEND_SCENARIOS = List.of(HttpClusterScenario.NAME, LoadSweepScenario.NAME);
     /** The backends' heap without {@code --heap}: the http-cluster workload's. */
     static final String DEFAULT_HEAP = "1g";
 
@@ -137,6 +140,11 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
             + " ${DEFAULT-VALUE})")
         String heap;
 
+        @Option(names = "--workload", paramLabel = "NAME", defaultValue = "cache-churn", description = "http-cluster"
+            + " and load-sweep only: what every backend does per request, cache-churn or request-scoped (default"
+            + " ${DEFAULT-VALUE})")
+        String workload;
+
         @Option(names = "--command", paramLabel = "TEXT", description = "the command line to name in the table's"
             + " header (default: SuiteMain's arguments)")
         String command;
@@ -162,12 +170,17 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
                 "arm names separated by commas");
             problems.check(heap.matches("[1-9][0-9]*[mMgG]"), "--heap", heap, "a size with a unit, m or g, as -Xmx"
                 + " takes it, e.g. 2g");
-            if (!heap.equals(DEFAULT_HEAP) && !HEAP_SCENARIOS.contains(scenario)) {
-                problems.add("--heap applies to " + String.join(", ", HEAP_SCENARIOS) + " only");
+            if (!heap.equals(DEFAULT_HEAP) && !BACKEND_SCENARIOS.contains(scenario)) {
+                problems.add("--heap applies to " + String.join(", ", BACKEND_SCENARIOS) + " only");
+            }
+            Workload w = Workload.named(workload);
+            problems.check(w != null, "--workload", workload, "one of " + String.join(", ", Workload.labels()));
+            if (w != null && w != Workload.CACHE_CHURN && !BACKEND_SCENARIOS.contains(scenario)) {
+                problems.add("--workload applies to " + String.join(", ", BACKEND_SCENARIOS) + " only");
             }
             problems.throwIfAny();
             return new SuiteOptions(scenario, quick, jars.agentJar(), jars.coordinatorJar(), out, haproxy, jvmDir, rate,
-                command != null ? command : "SuiteMain " + String.join(" ", args), list, heap);
+                command != null ? command : "SuiteMain " + String.join(" ", args), list, heap, w);
         }
     }
 }

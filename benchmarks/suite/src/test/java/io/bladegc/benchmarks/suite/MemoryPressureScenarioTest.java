@@ -12,7 +12,7 @@ class MemoryPressureScenarioTest {
     void theClusterWorkloadWithASmallerLiveSet() {
         assertThat(MemoryPressureScenario.WORKLOAD).containsSubsequence("--live-mb", "96")
             .containsSubsequence("--object-bytes", "64");
-        assertThat(MemoryPressureScenario.WORKLOAD).hasSameSizeAs(HttpClusterScenario.WORKLOAD);
+        assertThat(MemoryPressureScenario.WORKLOAD).hasSameSizeAs(Workload.CACHE_CHURN.args());
         assertThatThrownBy(() -> MemoryPressureScenario.withLiveSet(List.of("--churn-kb", "4"), 8))
             .hasMessageContaining("no --live-mb");
     }

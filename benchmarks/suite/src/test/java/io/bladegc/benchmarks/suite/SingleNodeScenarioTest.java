@@ -29,7 +29,7 @@ class SingleNodeScenarioTest {
 
         List<String> gci = arms.get(1).serverFlags(Path.of("agent.jar"), logs);
         assertThat(gci.get(0)).isEqualTo("-javaagent:agent.jar");
-        assertThat(gci).last().isEqualTo("-Xlog:gc*:file=/tmp/logs/gc-%p.log");
+        assertThat(gci).last().isEqualTo("-Xlog:gc*:file=/tmp/logs/gc-%p.log:time,uptime,level,tags");
         assertThat(arms.get(0).serverFlags(Path.of("agent.jar"), logs))
             .noneMatch(f -> f.startsWith("-javaagent"));
     }

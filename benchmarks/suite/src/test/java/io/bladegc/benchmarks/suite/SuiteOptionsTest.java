@@ -85,6 +85,23 @@ class SuiteOptionsTest {
     }
 
     @Test
+    void theWorkloadIsNamedForTheHttpScenarios() {
+        assertThat(SuiteOptions.parse("load-sweep", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar", "--out",
+            "out").workload()).isEqualTo(Workload.CACHE_CHURN);
+        SuiteOptions o = SuiteOptions.parse("load-sweep", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar",
+            "--out", "out", "--workload", "request-scoped");
+        assertThat(o.workload()).isEqualTo(Workload.REQUEST_SCOPED);
+        assertThat(o.workload().args()).containsSubsequence("--garbage-kb", "88", "--churn-kb", "8");
+        assertThat(o.workload().kibPerRequest()).isEqualTo(Workload.CACHE_CHURN.kibPerRequest()).isEqualTo(96);
+        assertThatThrownBy(() -> SuiteOptions.parse("http-cluster", "--agent-jar", "a.jar", "--coordinator-jar",
+            "c.jar", "--out", "out", "--workload", "cache"))
+            .hasMessage("Invalid value for option '--workload': 'cache' is not one of cache-churn, request-scoped");
+        assertThatThrownBy(() -> SuiteOptions.parse("raft-kv", "--agent-jar", "a.jar", "--coordinator-jar",
+            "c.jar", "--out", "out", "--workload", "request-scoped"))
+            .hasMessage("--workload applies to http-cluster, load-sweep only");
+    }
+
+    @Test
     void armsAreAListForTheScenariosWithArmsToChoose() {
         assertThat(SuiteOptions.parse("http-cluster", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar", "--out",
             "out").arms()).isEmpty();
