@@ -31,7 +31,7 @@ public final class HttpClusterScenario {
      * ones adapt it; Serial takes its default third of the heap; the Parallel arms fix it at 96 MiB, see
      * {@link #PARALLEL}).
      */
-    public static final List<String> HEAP = List.of("-Xms1g", "-Xmx1g");
+    public static final List<String> HEAP = SuiteOptions.heapFlags(SuiteOptions.DEFAULT_HEAP);
     /**
      * The Parallel arms' collector flags, the demo's ({@link ClusterDemo#PARALLEL}): a fixed 96 MiB young generation.
      * With the default third of the heap (341 MiB) the old generation's free room after the 540 MiB live set was

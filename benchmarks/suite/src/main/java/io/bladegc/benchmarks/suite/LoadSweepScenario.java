@@ -249,15 +249,15 @@ final class LoadSweepScenario {
 
     private static String footer(SuiteOptions o) {
         return String.format(Locale.ROOT, "%n%d backends behind HAProxy (retry-on 503, redispatch), each running"
-            + " the %s workload (`%s`), up to %d requests in flight over all of them. One cluster per arm, all started first, each warmed up by %d s of"
-            + " saturating wrk load; %d rounds, the arms' order rotated by one each round. Per round and arm: a"
-            + " closed-loop window (wrk, %d connections, 2 threads, %d s burst, %d s measured), then per rate, lowest"
-            + " first, an open-loop window (%d s of the same saturating wrk load, 1 s at the rate, %d s measured from"
-            + " the intended send times; its first %d s are the recovery, the rest the steady state). Raw:"
-            + " `logs/<arm>/` (wrk's output, each window's `<percent>-<round>.hlog` and `.load.properties`, the"
-            + " children's logs).%n", ClusterDemo.BACKENDS, o.workload().label(),
-            String.join(" ", o.workload().args()), ClusterArm.IN_FLIGHT, warmup(o).toSeconds(), rounds(o),
-            CONNECTIONS, burst(o).toSeconds(), closedWindow(o).toSeconds(), burst(o).toSeconds(),
-            window(o).toSeconds(), RECOVERY_SECONDS);
+            + " the %s workload (`%s`), up to %d requests in flight over all of them. One cluster per arm, all"
+            + " started first, each warmed up by %d s of saturating wrk load; %d rounds, the arms' order rotated by one"
+            + " each round. Per round and arm: a closed-loop window (wrk, %d connections, 2 threads, %d s burst, %d s"
+            + " measured), then per rate, lowest first, an open-loop window (%d s of the same saturating wrk load, 1 s"
+            + " at the rate, %d s measured from the intended send times; its first %d s are the recovery, the rest the"
+            + " steady state). Raw: `logs/<arm>/` (wrk's output, each window's `<percent>-<round>.hlog` and"
+            + " `.load.properties`, the children's logs, their GC logs with wall-clock times).%n", ClusterDemo.BACKENDS,
+            o.workload().label(), String.join(" ", o.workload().args()), ClusterArm.IN_FLIGHT,
+            warmup(o).toSeconds(), rounds(o), CONNECTIONS, burst(o).toSeconds(), closedWindow(o).toSeconds(),
+            burst(o).toSeconds(), window(o).toSeconds(), RECOVERY_SECONDS);
     }
 }

@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  */
 final class RaftKvLogs {
     private static final Pattern PAUSE = Pattern.compile(
-        "(?m)^(?:\\[[^\\]]*\\])?\\[([0-9.]+)s\\].*\\[gc\\s*\\] GC\\((\\d+)\\) Pause.* (\\d+)M->(\\d+)M\\(\\d+M\\) ([0-9.]+)ms$");
+        "(?m)^(?:\\[[^\\]]*\\])?\\[([0-9.]+)s\\].*\\[gc\\s*\\] GC\\((\\d+)\\) Pause.* (\\d+)M->(\\d+)M\\(\\d+M\\)"
+            + " ([0-9.]+)ms$");
 
     private RaftKvLogs() {
     }

@@ -68,7 +68,12 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
 
     /** @return the backends' heap flags: {@code -Xms} and {@code -Xmx} of {@link #heap} (a fixed heap) */
     public List<String> heapFlags() {
-        return List.of("-Xms" + heap, "-Xmx" + heap);
+        return heapFlags(heap);
+    }
+
+    /** @return {@code -Xms} and {@code -Xmx} of {@code size} ({@code 1g}, {@code 1536m}): a fixed heap */
+    static List<String> heapFlags(String size) {
+        return List.of("-Xms" + size, "-Xmx" + size);
     }
 
     /** @return repetitions of every arm */

@@ -68,8 +68,8 @@ class HttpClusterScenarioTest {
 
     @Test
     void theArmBecomesAClusterSpecPerBladeMode() {
-        List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.empty(), HEAP, Workload.CACHE_CHURN, 600, Duration.ofSeconds(12),
-            new ArrayList<>());
+        List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.empty(), HEAP, Workload.CACHE_CHURN, 600,
+            Duration.ofSeconds(12), new ArrayList<>());
         var jars = new io.bladegc.benchmarks.cluster.ClusterSpec.BladeParts(Path.of("agent.jar"), Path.of("coord.jar"));
         Path logs = Path.of("/tmp/logs");
         var g1 = arms.get(0).clusterSpec(3, List.of("--live-mb", "64"), "cp", Path.of("haproxy"), jars, logs);
@@ -106,8 +106,8 @@ class HttpClusterScenarioTest {
 
     @Test
     void armsCanBeChosenByNameAndKeepTheScenariosOrder() {
-        List<Arm> all = HttpClusterScenario.arms(JAVA17, Optional.empty(), HEAP, Workload.CACHE_CHURN, 600, Duration.ofSeconds(75),
-            new java.util.ArrayList<>());
+        List<Arm> all = HttpClusterScenario.arms(JAVA17, Optional.empty(), HEAP, Workload.CACHE_CHURN, 600,
+            Duration.ofSeconds(75), new java.util.ArrayList<>());
         assertThat(Arm.select(all, List.of("epsilon", "g1", "blade-g1")).stream().map(Arm::name))
             .containsExactly("g1", "blade-g1", "epsilon");
         assertThat(Arm.select(all, List.of())).isEqualTo(all);
