@@ -196,11 +196,15 @@ final class LoadSweepTable {
             .count();
     }
 
-    private static String judge(String goal, WindowBootstrap.Estimate r, double bound) {
-        String verdict = r.value() <= bound ? "**met**" : "**not met**";
-        String decided = r.high() <= bound || r.low() > bound ? "" : ", not decided: the interval spans the bound";
-        return String.format(Locale.ROOT, "- %s: %s (%.2fx [%.2f, %.2f]%s)", goal, verdict, r.value(), r.low(),
-            r.high(), decided);
+    /**
+     * @return the goal's line: met or not met when the whole interval lies on one side of {@code bound}, else not
+     *     decided, with the side the pooled value lies on
+     */
+    static String judge(String goal, WindowBootstrap.Estimate r, double bound) {
+        String verdict = r.high() <= bound ? "**met**" : r.low() > bound ? "**not met**"
+            : "**not decided**, the pooled value " + (r.value() <= bound ? "within" : "beyond") + " the bound";
+        return String.format(Locale.ROOT, "- %s: %s (%.2fx [%.2f, %.2f])", goal, verdict, r.value(), r.low(),
+            r.high());
     }
 
     private static List<Histogram> windows(List<OpenWindow> open, String arm, int percent,
