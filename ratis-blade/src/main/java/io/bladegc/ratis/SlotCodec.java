@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The bytes of the replicated ledger: commands (client to log), log entries (a command stamped with the leader's
@@ -42,6 +43,7 @@ final class SlotCodec {
     }
 
     static byte[] command(SlotCommand c) {
+        Objects.requireNonNull(c.node(), "node");
         return write(out -> {
             out.writeByte(c.op().ordinal());
             out.writeUTF(c.node());
@@ -49,7 +51,7 @@ final class SlotCodec {
                 out.writeLong(h.dueInMillis());
                 out.writeLong(h.fullDueInMillis());
             } else if (c instanceof SlotCommand.Acquire a) {
-                Ask ask = a.ask();
+                Ask ask = Objects.requireNonNull(a.ask(), "ask");
                 out.writeLong(ask.gcId());
                 out.writeLong(ask.leadMillis());
                 out.writeBoolean(ask.full());

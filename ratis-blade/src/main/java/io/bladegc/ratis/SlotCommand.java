@@ -1,11 +1,10 @@
 package io.bladegc.ratis;
 
 import io.bladegc.api.slot.Ask;
-import java.util.Objects;
 
 /**
  * One call on the replicated slot ledger, as a client sends it and the log carries it: one record per call, each with
- * the fields of that call only ({@link SlotCodec} writes them). Immutable.
+ * the fields of that call only ({@link SlotCodec} writes them, and refuses a null node or request). Immutable.
  */
 public sealed interface SlotCommand {
     /** The ledger's calls ({@code io.bladegc.api.slot.SlotLedger}), plus {@link #VIEW}, a read. */
@@ -25,10 +24,6 @@ public sealed interface SlotCommand {
 
     /** Adds or refreshes a member. */
     record Join(String node) implements SlotCommand {
-        public Join {
-            Objects.requireNonNull(node, "node");
-        }
-
         @Override
         public Op op() {
             return Op.JOIN;
@@ -42,10 +37,6 @@ public sealed interface SlotCommand {
      * @param fullDueInMillis how soon it expects its JVM's next full collection, -1 when unknown
      */
     record Heartbeat(String node, long dueInMillis, long fullDueInMillis) implements SlotCommand {
-        public Heartbeat {
-            Objects.requireNonNull(node, "node");
-        }
-
         @Override
         public Op op() {
             return Op.HEARTBEAT;
@@ -54,10 +45,6 @@ public sealed interface SlotCommand {
 
     /** Removes a member; a grant it holds is given back. */
     record Leave(String node) implements SlotCommand {
-        public Leave {
-            Objects.requireNonNull(node, "node");
-        }
-
         @Override
         public Op op() {
             return Op.LEAVE;
@@ -66,11 +53,6 @@ public sealed interface SlotCommand {
 
     /** Asks for a slot: the GC request, its kind, lead, expected hold and a full collection offered. */
     record Acquire(String node, Ask ask) implements SlotCommand {
-        public Acquire {
-            Objects.requireNonNull(node, "node");
-            Objects.requireNonNull(ask, "ask");
-        }
-
         @Override
         public Op op() {
             return Op.ACQUIRE;
@@ -84,10 +66,6 @@ public sealed interface SlotCommand {
      * @param pauseMillis the measured pause
      */
     record Release(String node, long epoch, long pauseMillis) implements SlotCommand {
-        public Release {
-            Objects.requireNonNull(node, "node");
-        }
-
         @Override
         public Op op() {
             return Op.RELEASE;
@@ -96,10 +74,6 @@ public sealed interface SlotCommand {
 
     /** Extends the grant of {@code epoch} by a lease from now (the leader's clock). */
     record Renew(String node, long epoch) implements SlotCommand {
-        public Renew {
-            Objects.requireNonNull(node, "node");
-        }
-
         @Override
         public Op op() {
             return Op.RENEW;
@@ -108,10 +82,6 @@ public sealed interface SlotCommand {
 
     /** Withdraws the GC request {@code gcId} and gives back a grant made for it. */
     record Cancel(String node, long gcId) implements SlotCommand {
-        public Cancel {
-            Objects.requireNonNull(node, "node");
-        }
-
         @Override
         public Op op() {
             return Op.CANCEL;
