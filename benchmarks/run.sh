@@ -62,7 +62,8 @@
 # ARMS=g1,blade-parallel,blade-g1,epsilon; HEAP (http-cluster, load-sweep) every backend's heap but Epsilon's, as
 # -Xmx takes it [1g]; WORKLOAD (http-cluster, load-sweep) what every backend does per request: cache-churn [default;
 # 64 KiB of the 384 MiB live set replaced per request] or request-scoped [8 KiB replaced, the rest dies with the
-# request]; OUT overrides the results directory.
+# request]; GC_THREADS (http-cluster, load-sweep) every backend's -XX:ParallelGCThreads [1; 2 is the JVM's own choice
+# on two cores]; OUT overrides the results directory.
 # The runner (io.bladegc.benchmarks.suite.SuiteMain) starts every process itself and stops each by pid when its arm
 # ends, also on failure and on SIGTERM or Ctrl-C. It needs haproxy (on the PATH or in /usr/sbin): as root it is
 # installed with apt-get when missing (the raft scenarios, collection-rate and grpc-cluster do not use it).
@@ -123,10 +124,14 @@ else
 fi
 echo "run: $SCENARIO ${QUICK:-(full)}, results in $OUT" >&2
 
+# The command line the table names: the environment that chose the arms and the backends, then the script.
+COMMAND="${ARMS:+ARMS=$ARMS }${HEAP:+HEAP=$HEAP }${WORKLOAD:+WORKLOAD=$WORKLOAD }${GC_THREADS:+GC_THREADS=$GC_THREADS }"
+COMMAND+="benchmarks/run.sh $*"
+
 # The load generator runs in the SuiteMain JVM: a young generation large enough that it does not collect during an
 # arm. exec: SuiteMain stops its children itself (by pid, also on failure and on SIGTERM).
 exec "$JAVA" -XX:+UseParallelGC -Xms1g -Xmx1g -Xmn900m -XX:ParallelGCThreads=1 -XX:+AlwaysPreTouch -cp "$CP" \
     io.bladegc.benchmarks.suite.SuiteMain "$SCENARIO" $QUICK --agent-jar "$AGENT_JAR" \
     --coordinator-jar "$COORDINATOR_JAR" --haproxy "$HAPROXY" --rate "${RATE:-$DEFAULT_RATE}" --out "$OUT" \
     ${ARMS:+--arms "$ARMS"} ${HEAP:+--heap "$HEAP"} ${WORKLOAD:+--workload "$WORKLOAD"} \
-    --command "${ARMS:+ARMS=$ARMS }${HEAP:+HEAP=$HEAP }${WORKLOAD:+WORKLOAD=$WORKLOAD }benchmarks/run.sh $*"
+    ${GC_THREADS:+--gc-threads "$GC_THREADS"} --command "$COMMAND"

@@ -12,8 +12,7 @@ final class BackendFlags {
      * Metaspace sized so that class loading triggers no collection of its own ("Metadata GC Threshold", which Blade
      * does not predict), one GC thread of each kind (the machine has two cores for everything), heap touched at start.
      */
-    static final List<String> COMMON = List.of("-XX:MetaspaceSize=64m", "-XX:ParallelGCThreads=1",
-        "-XX:ConcGCThreads=1", "-XX:+AlwaysPreTouch");
+    static final List<String> COMMON = common(1);
     /** Parallel with a fixed eden (no adaptive resizing), the collector Blade plans best. */
     static final List<String> PARALLEL = List.of("-XX:+UseParallelGC", "-XX:-UseAdaptiveSizePolicy");
     /** G1 with its defaults. */
@@ -22,11 +21,26 @@ final class BackendFlags {
     private BackendFlags() {
     }
 
+    /**
+     * @param parallelGcThreads the collector's threads in a pause ({@code -XX:ParallelGCThreads}); the concurrent
+     *                          collectors' background threads stay at one (G1's own choice on two cores)
+     * @return {@link #COMMON} with {@code parallelGcThreads} in place of one
+     */
+    static List<String> common(int parallelGcThreads) {
+        return List.of("-XX:MetaspaceSize=64m", "-XX:ParallelGCThreads=" + parallelGcThreads, "-XX:ConcGCThreads=1",
+            "-XX:+AlwaysPreTouch");
+    }
+
     /** @return {@code collector}, then {@code heap}, then {@link #COMMON} */
     static List<String> of(List<String> collector, List<String> heap) {
+        return of(collector, heap, 1);
+    }
+
+    /** @return {@code collector}, then {@code heap}, then {@link #common(int) common(parallelGcThreads)} */
+    static List<String> of(List<String> collector, List<String> heap, int parallelGcThreads) {
         List<String> out = new ArrayList<>(collector);
         out.addAll(heap);
-        out.addAll(COMMON);
+        out.addAll(common(parallelGcThreads));
         return out;
     }
 }

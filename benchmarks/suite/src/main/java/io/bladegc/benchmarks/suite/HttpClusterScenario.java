@@ -65,44 +65,47 @@ public final class HttpClusterScenario {
     }
 
     /**
-     * @param java     the default {@code java} (the one this JVM runs on)
-     * @param newer    a JDK 21 or newer, for generational ZGC and Shenandoah; empty to skip those arms
-     * @param heap     every arm's heap flags but Epsilon's ({@link #HEAP}, or {@link SuiteOptions#heapFlags()})
-     * @param workload what each request does (sizes Epsilon's heap)
-     * @param rate     requests per second through HAProxy
-     * @param runTime  warm-up plus measured window of one arm (sizes Epsilon's heap)
-     * @param notes    receives a line for each arm skipped and for Epsilon's heap
+     * @param java      the default {@code java} (the one this JVM runs on)
+     * @param newer     a JDK 21 or newer, for generational ZGC and Shenandoah; empty to skip those arms
+     * @param heap      every arm's heap flags but Epsilon's ({@link #HEAP}, or {@link SuiteOptions#heapFlags()})
+     * @param gcThreads every arm's {@code -XX:ParallelGCThreads} ({@link SuiteOptions#gcThreads()})
+     * @param workload  what each request does (sizes Epsilon's heap)
+     * @param rate      requests per second through HAProxy
+     * @param runTime   warm-up plus measured window of one arm (sizes Epsilon's heap)
+     * @param notes     receives a line for each arm skipped and for Epsilon's heap
      * @return the arms, in the order the first repetition runs them
      */
-    public static List<Arm> arms(Path java, Optional<JavaInstallation> newer, List<String> heap, Workload workload,
-                                 double rate, Duration runTime, List<String> notes) {
+    public static List<Arm> arms(Path java, Optional<JavaInstallation> newer, List<String> heap, int gcThreads,
+                                 Workload workload, double rate, Duration runTime, List<String> notes) {
         List<Arm> arms = new ArrayList<>();
-        arms.add(new Arm("g1", java, BackendFlags.of(BackendFlags.G1, heap), BladeMode.NONE,
+        arms.add(new Arm("g1", java, BackendFlags.of(BackendFlags.G1, heap, gcThreads), BladeMode.NONE,
             "G1, no Blade"));
-        arms.add(new Arm("parallel", java, BackendFlags.of(PARALLEL, heap), BladeMode.NONE,
+        arms.add(new Arm("parallel", java, BackendFlags.of(PARALLEL, heap, gcThreads), BladeMode.NONE,
             "Parallel (fixed 96 MiB young generation), no Blade"));
-        arms.add(new Arm("serial", java, BackendFlags.of(List.of("-XX:+UseSerialGC"), heap), BladeMode.NONE,
-            "Serial, no Blade"));
-        arms.add(new Arm("blade-parallel", java, BackendFlags.of(PARALLEL, heap), BladeMode.COORDINATED,
-            "Parallel (fixed 96 MiB young generation), filter + agent coordinated, coordinator draining in HAProxy"));
-        arms.add(new Arm("blade-g1", java, BackendFlags.of(BackendFlags.G1, heap), BladeMode.COORDINATED,
-            "G1, filter + agent coordinated, coordinator draining in HAProxy"));
-        arms.add(new Arm("gci-parallel", java, BackendFlags.of(PARALLEL, heap), BladeMode.GCI,
+        arms.add(new Arm("serial", java, BackendFlags.of(List.of("-XX:+UseSerialGC"), heap, gcThreads),
+            BladeMode.NONE, "Serial, no Blade"));
+        arms.add(new Arm("blade-parallel", java, BackendFlags.of(PARALLEL, heap, gcThreads),
+            BladeMode.COORDINATED, "Parallel (fixed 96 MiB young generation), filter + agent coordinated, coordinator"
+                + " draining in HAProxy"));
+        arms.add(new Arm("blade-g1", java, BackendFlags.of(BackendFlags.G1, heap, gcThreads),
+            BladeMode.COORDINATED, "G1, filter + agent coordinated, coordinator draining in HAProxy"));
+        arms.add(new Arm("gci-parallel", java, BackendFlags.of(PARALLEL, heap, gcThreads), BladeMode.GCI,
             "Parallel (fixed 96 MiB young generation), filter + agent single-node, no coordinator; HAProxy retries"
                 + " the 503s"));
         EpsilonHeap epsilon = epsilonHeap(workload, rate / ClusterDemo.BACKENDS, runTime);
         arms.add(new Arm("epsilon", java, BackendFlags.of(List.of("-XX:+UnlockExperimentalVMOptions",
-            "-XX:+UseEpsilonGC"), List.of("-Xms" + epsilon.mib() + "m", "-Xmx" + epsilon.mib() + "m")),
+            "-XX:+UseEpsilonGC"), List.of("-Xms" + epsilon.mib() + "m", "-Xmx" + epsilon.mib() + "m"), gcThreads),
             BladeMode.NONE, "Epsilon (no collection): the floor"));
         notes.add(epsilon.note());
         if (newer.isPresent()) {
             JavaInstallation jdk = newer.get();
             List<String> zgc = jdk.feature() < 23 ? List.of("-XX:+UseZGC", "-XX:+ZGenerational")
                 : List.of("-XX:+UseZGC"); // generational is the only ZGC from JDK 23 on
-            arms.add(new Arm("genzgc", jdk.java(), BackendFlags.of(zgc, heap), BladeMode.NONE,
+            arms.add(new Arm("genzgc", jdk.java(), BackendFlags.of(zgc, heap, gcThreads), BladeMode.NONE,
                 "generational ZGC, JDK " + jdk.version() + ", no Blade"));
-            arms.add(new Arm("shenandoah", jdk.java(), BackendFlags.of(List.of("-XX:+UseShenandoahGC"), heap),
-                BladeMode.NONE, "Shenandoah, JDK " + jdk.version() + ", no Blade"));
+            arms.add(new Arm("shenandoah", jdk.java(),
+                BackendFlags.of(List.of("-XX:+UseShenandoahGC"), heap, gcThreads), BladeMode.NONE,
+                "Shenandoah, JDK " + jdk.version() + ", no Blade"));
         } else {
             notes.add("genzgc, shenandoah: skipped, no JDK 21 or newer found");
         }

@@ -48,10 +48,13 @@ import picocli.CommandLine.Parameters;
  *                       ({@code 1g}, {@code 1536m}; default {@value #DEFAULT_HEAP}); {@link #BACKEND_SCENARIOS} only
  * @param workload       {@code --workload}: what every backend does per request ({@link Workload}; default
  *                       {@code cache-churn}); {@link #BACKEND_SCENARIOS} only
+ * @param gcThreads      {@code --gc-threads}: every backend's {@code -XX:ParallelGCThreads} (default 1, so that three
+ *                       backends, HAProxy and the load generator share two cores with care; 2 is the JVM's own
+ *                       choice on such a machine); {@link #BACKEND_SCENARIOS} only
  */
 public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path coordinatorJar, Path out,
                            Path haproxy, Path jvmDir, double rate, String command, List<String> arms, String heap,
-                           Workload workload) {
+                           Workload workload, int gcThreads) {
 
     /** The scenarios, by name. */
     public static final List<String> SCENARIOS = List.of(HttpClusterScenario.NAME, SingleNodeScenario.NAME,
@@ -61,7 +64,8 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
     /** The scenarios that run only the arms {@code --arms} names. */
     static final List<String> ARM_SCENARIOS = List.of(HttpClusterScenario.NAME, RaftKvScenario.NAME,
         RaftKvScenario.HEAVY_NAME, RaftKvScenario.COUNTER_NAME, LoadSweepScenario.NAME);
-    /** The scenarios whose backends' heap and workload {@code --heap} and {@code --workload} set. */
+    /** The scenarios whose backends' heap, workload and GC threads {@code --heap}, {@code --workload} and
+     * {@code --gc-threads} set. */
     static final List<String> BACKEND_SCENARIOS = List.of(HttpClusterScenario.NAME, LoadSweepScenario.NAME);
     /** The backends' heap without {@code --heap}: the http-cluster workload's. */
     static final String DEFAULT_HEAP = "1g";
@@ -150,6 +154,11 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
             + " ${DEFAULT-VALUE})")
         String workload;
 
+        @Option(names = "--gc-threads", paramLabel = "N", defaultValue = "1", description = "http-cluster and"
+            + " load-sweep only: every backend's -XX:ParallelGCThreads, 1 to 64 (default ${DEFAULT-VALUE}; 2 is the"
+            + " JVM's own choice on two cores)")
+        int gcThreads;
+
         @Option(names = "--command", paramLabel = "TEXT", description = "the command line to name in the table's"
             + " header (default: SuiteMain's arguments)")
         String command;
@@ -183,9 +192,14 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
             if (w != null && w != Workload.CACHE_CHURN && !BACKEND_SCENARIOS.contains(scenario)) {
                 problems.add("--workload applies to " + String.join(", ", BACKEND_SCENARIOS) + " only");
             }
+            problems.inRange("--gc-threads", gcThreads, 1, 64);
+            if (gcThreads != 1 && !BACKEND_SCENARIOS.contains(scenario)) {
+                problems.add("--gc-threads applies to " + String.join(", ", BACKEND_SCENARIOS) + " only");
+            }
             problems.throwIfAny();
             return new SuiteOptions(scenario, quick, jars.agentJar(), jars.coordinatorJar(), out, haproxy, jvmDir, rate,
-                command != null ? command : "SuiteMain " + String.join(" ", args), list, heap, w);
+                command != null ? command : "SuiteMain " + String.join(" ", args), list, heap, w,
+                gcThreads);
         }
     }
 }

@@ -17,7 +17,7 @@ class HttpClusterScenarioTest {
     @Test
     void withoutANewerJdkTheConcurrentCollectorsAreSkippedWithANote() {
         List<String> notes = new ArrayList<>();
-        List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.empty(), HEAP, Workload.CACHE_CHURN, 600,
+        List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.empty(), HEAP, 1, Workload.CACHE_CHURN, 600,
             Duration.ofSeconds(75), notes);
         assertThat(arms).extracting(Arm::name).containsExactly("g1", "parallel", "serial", "blade-parallel",
             "blade-g1", "gci-parallel", "epsilon");
@@ -30,11 +30,19 @@ class HttpClusterScenarioTest {
     }
 
     @Test
+    void everyArmRunsTheGcThreadsItIsGivenOnce() {
+        List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.empty(), HEAP, 2, Workload.CACHE_CHURN, 600,
+            Duration.ofSeconds(75), new ArrayList<>());
+        assertThat(arms).allSatisfy(a -> assertThat(a.jvmFlags()).filteredOn(f -> f.startsWith("-XX:ParallelGCThreads"))
+            .containsExactly("-XX:ParallelGCThreads=2"));
+    }
+
+    @Test
     void aNewerJdkAddsGenerationalZgcAndShenandoahOnIt() {
         Path java25 = Path.of("/jdk25/bin/java");
         List<String> notes = new ArrayList<>();
         List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.of(new JavaInstallation(java25, "25.0.3", 25)), HEAP,
-            Workload.CACHE_CHURN, 600, Duration.ofSeconds(75), notes);
+            1, Workload.CACHE_CHURN, 600, Duration.ofSeconds(75), notes);
         assertThat(arms).extracting(Arm::name).endsWith("epsilon", "genzgc", "shenandoah");
         Arm zgc = arms.get(7);
         assertThat(zgc.java()).isEqualTo(java25);
@@ -44,7 +52,7 @@ class HttpClusterScenarioTest {
         assertThat(notes).noneMatch(n -> n.contains("skipped"));
 
         List<Arm> on21 = HttpClusterScenario.arms(JAVA17, Optional.of(new JavaInstallation(java25, "21.0.5", 21)), HEAP,
-            Workload.CACHE_CHURN, 600, Duration.ofSeconds(75), new ArrayList<>());
+            1, Workload.CACHE_CHURN, 600, Duration.ofSeconds(75), new ArrayList<>());
         assertThat(on21.get(7).jvmFlags()).contains("-XX:+UseZGC", "-XX:+ZGenerational");
     }
 
@@ -59,7 +67,7 @@ class HttpClusterScenarioTest {
         // twice the rate: 665 + 4921.9 = 5586.9 -> 5632 (88 x 64)
         assertThat(new EpsilonHeap(base, 400, 72, Duration.ofSeconds(75)).mib()).isEqualTo(5632);
         List<String> notes = new ArrayList<>();
-        List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.empty(), HEAP, Workload.CACHE_CHURN, 600,
+        List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.empty(), HEAP, 1, Workload.CACHE_CHURN, 600,
             Duration.ofSeconds(75), notes);
         // the workload's 32 + 64 KiB: 665 + 200 x 104 x 105 x 1.5 / 1024 = 665 + 3199.2 = 3864.2 -> 3904 (61 x 64)
         assertThat(arms.get(6).jvmFlags()).contains("-Xms3904m", "-Xmx3904m");
@@ -68,7 +76,7 @@ class HttpClusterScenarioTest {
 
     @Test
     void theArmBecomesAClusterSpecPerBladeMode() {
-        List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.empty(), HEAP, Workload.CACHE_CHURN, 600,
+        List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.empty(), HEAP, 1, Workload.CACHE_CHURN, 600,
             Duration.ofSeconds(12), new ArrayList<>());
         var jars = new io.bladegc.benchmarks.cluster.ClusterSpec.BladeParts(Path.of("agent.jar"), Path.of("coord.jar"));
         Path logs = Path.of("/tmp/logs");
@@ -106,7 +114,7 @@ class HttpClusterScenarioTest {
 
     @Test
     void armsCanBeChosenByNameAndKeepTheScenariosOrder() {
-        List<Arm> all = HttpClusterScenario.arms(JAVA17, Optional.empty(), HEAP, Workload.CACHE_CHURN, 600,
+        List<Arm> all = HttpClusterScenario.arms(JAVA17, Optional.empty(), HEAP, 1, Workload.CACHE_CHURN, 600,
             Duration.ofSeconds(75), new java.util.ArrayList<>());
         assertThat(Arm.select(all, List.of("epsilon", "g1", "blade-g1")).stream().map(Arm::name))
             .containsExactly("g1", "blade-g1", "epsilon");

@@ -102,6 +102,20 @@ class SuiteOptionsTest {
     }
 
     @Test
+    void theBackendsGcThreadsAreOneUnlessToldForTheHttpScenarios() {
+        assertThat(SuiteOptions.parse("load-sweep", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar", "--out",
+            "out").gcThreads()).isEqualTo(1);
+        assertThat(SuiteOptions.parse("load-sweep", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar", "--out",
+            "out", "--gc-threads", "2").gcThreads()).isEqualTo(2);
+        assertThatThrownBy(() -> SuiteOptions.parse("http-cluster", "--agent-jar", "a.jar", "--coordinator-jar",
+            "c.jar", "--out", "out", "--gc-threads", "0"))
+            .hasMessage("Invalid value for option '--gc-threads': '0' is not an integer in 1..64");
+        assertThatThrownBy(() -> SuiteOptions.parse("raft-kv", "--agent-jar", "a.jar", "--coordinator-jar",
+            "c.jar", "--out", "out", "--gc-threads", "2"))
+            .hasMessage("--gc-threads applies to http-cluster, load-sweep only");
+    }
+
+    @Test
     void armsAreAListForTheScenariosWithArmsToChoose() {
         assertThat(SuiteOptions.parse("http-cluster", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar", "--out",
             "out").arms()).isEmpty();
