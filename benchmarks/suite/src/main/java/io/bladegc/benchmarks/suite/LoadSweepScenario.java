@@ -34,6 +34,8 @@ import org.HdrHistogram.HistogramLogReader;
  *       intended send times, whose first {@value #RECOVERY_SECONDS} s count as the recovery from the burst and the
  *       rest as the steady state.</li>
  * </ol>
+ * Then, up to {@link #maxRounds} rounds in all, more rounds of open-loop windows at the rates where a Blade arm's
+ * goal is not yet decided ({@link LoadSweepTable#undecided}): its ratio's interval still spans the bound.
  * The rates are fixed, absolute: shares ({@link #percents}) of G1's closed-loop saturation as calibrated once
  * ({@code --rate}; {@code benchmarks/run.sh} passes {@code G1_SATURATION}), so every sweep, and every arm in it, runs
  * the same rates; the table also shows what G1's closed loop measured in this run. The client keeps up to
@@ -63,9 +65,14 @@ final class LoadSweepScenario {
         return o.quick() ? List.of(40, 85) : List.of(25, 40, 55, 70, 85, 100, 110);
     }
 
-    /** @return rounds, hence windows per rate and arm: quick 1, full 8 */
+    /** @return rounds at every rate, hence the fewest windows per rate and arm: quick 1, full 8 */
     static int rounds(SuiteOptions o) {
         return o.quick() ? 1 : 8;
+    }
+
+    /** @return the most rounds a rate gets, where its goals are not yet decided: quick 1, full 16 */
+    static int maxRounds(SuiteOptions o) {
+        return o.quick() ? 1 : 16;
     }
 
     /** @return wrk's saturating load on each cluster once it started, before the rounds (the JIT warms up) */
@@ -137,6 +144,21 @@ final class LoadSweepScenario {
                     closed.add(closedWindow(o, arms.get(i).name(), round, clusters.get(i)));
                 }
                 for (int percent : percents(o)) {
+                    for (int i : order) {
+                        open.add(openWindow(o, arms.get(i).name(), percent, round, clusters.get(i), http));
+                    }
+                }
+            }
+            for (int round = rounds(o) + 1; round <= maxRounds(o); round++) {
+                List<Integer> undecided = LoadSweepTable.undecided(names, percents(o),
+                    (arm, percent) -> LoadSweepTable.windows(open, arm, percent, OpenWindow::all));
+                if (undecided.isEmpty()) {
+                    break;
+                }
+                System.err.printf(Locale.ROOT, "suite: round %d, at the rates not yet decided: %s%n", round,
+                    undecided);
+                List<Integer> order = rotated(arms.size(), round - 1);
+                for (int percent : undecided) {
                     for (int i : order) {
                         open.add(openWindow(o, arms.get(i).name(), percent, round, clusters.get(i), http));
                     }
@@ -251,13 +273,15 @@ final class LoadSweepScenario {
         return String.format(Locale.ROOT, "%n%d backends behind HAProxy (retry-on 503, redispatch), each running"
             + " the %s workload (`%s`), up to %d requests in flight over all of them. One cluster per arm, all"
             + " started first, each warmed up by %d s of saturating wrk load; %d rounds, the arms' order rotated by one"
-            + " each round. Per round and arm: a closed-loop window (wrk, %d connections, 2 threads, %d s burst, %d s"
-            + " measured), then per rate, lowest first, an open-loop window (%d s of the same saturating wrk load, 1 s"
-            + " at the rate, %d s measured from the intended send times; its first %d s are the recovery, the rest the"
-            + " steady state). Raw: `logs/<arm>/` (wrk's output, each window's `<percent>-<round>.hlog` and"
-            + " `.load.properties`, the children's logs, their GC logs with wall-clock times).%n", ClusterDemo.BACKENDS,
+            + " each round, then up to %d in all at the rates where a Blade arm's goal was not yet decided (open loop"
+            + " only; the windows column counts them). Per round and arm: a closed-loop window (wrk, %d connections,"
+            + " 2 threads, %d s burst, %d s measured), then per rate, lowest first, an open-loop window (%d s of the"
+            + " same saturating wrk load, 1 s at the rate, %d s measured from the intended send times; its first %d s"
+            + " are the recovery, the rest the steady state). Raw: `logs/<arm>/` (wrk's output, each window's"
+            + " `<percent>-<round>.hlog` and `.load.properties`, the children's logs, their GC logs with wall-clock"
+            + " times).%n", ClusterDemo.BACKENDS,
             o.workload().label(), String.join(" ", o.workload().args()), ClusterArm.IN_FLIGHT,
-            warmup(o).toSeconds(), rounds(o), CONNECTIONS, burst(o).toSeconds(), closedWindow(o).toSeconds(),
-            burst(o).toSeconds(), window(o).toSeconds(), RECOVERY_SECONDS);
+            warmup(o).toSeconds(), rounds(o), maxRounds(o), CONNECTIONS, burst(o).toSeconds(),
+            closedWindow(o).toSeconds(), burst(o).toSeconds(), window(o).toSeconds(), RECOVERY_SECONDS);
     }
 }

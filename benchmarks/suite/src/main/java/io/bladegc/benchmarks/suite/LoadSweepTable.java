@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.DoubleSummaryStatistics;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import org.HdrHistogram.Histogram;
@@ -25,6 +26,8 @@ final class LoadSweepTable {
     static final double WORSE_WINDOWS = 0.10;
     static final double THROUGHPUT_RATIO = 0.97;
     static final double P = 99.9;
+    /** The arms held to a ratio of G1's p99.9. */
+    static final List<String> GOAL_ARMS = List.of("blade-g1", "blade-parallel");
 
     private LoadSweepTable() {
     }
@@ -65,9 +68,9 @@ final class LoadSweepTable {
                 int n = windows(open, a, p, OpenWindow::all).size();
                 md.append(String.format(Locale.ROOT, " %.2fx [%.2f, %.2f] | %d of %d |", r.value(), r.low(), r.high(),
                     worse, n));
-                if (a.equals("blade-g1") || a.equals("blade-parallel")) {
-                    double bound = a.equals("blade-g1") && p <= LOW_LOAD_PERCENT ? LOW_LOAD_RATIO : 1.0;
-                    goals.add(judge(a + " p" + P + " at most " + bound + "x G1's at " + p + " %", r, bound));
+                if (GOAL_ARMS.contains(a)) {
+                    goals.add(judge(a + " p" + P + " at most " + bound(a, p) + "x G1's at " + p + " %", r,
+                        bound(a, p)));
                 }
                 if (worse > WORSE_WINDOWS * n) {
                     goals.add(String.format(Locale.ROOT, "- %s worse than G1's median window in at most %.0f %% of"
@@ -196,19 +199,50 @@ final class LoadSweepTable {
             .count();
     }
 
+    /** @return the ratio to G1's p99.9 that {@code arm} is held to at {@code percent} of G1's saturation */
+    static double bound(String arm, int percent) {
+        return arm.equals("blade-g1") && percent <= LOW_LOAD_PERCENT ? LOW_LOAD_RATIO : 1.0;
+    }
+
+    /**
+     * @param arms     the arms, {@code g1} among them
+     * @param percents the rates, as shares of G1's saturation
+     * @param windows  an arm's windows so far at a rate: their 2xx latencies
+     * @return the rates, of {@code percents}, at which some arm of {@link #GOAL_ARMS}'s ratio goal is not decided by
+     *     its windows so far: more windows there may decide it
+     */
+    static List<Integer> undecided(List<String> arms, List<Integer> percents,
+                                   BiFunction<String, Integer, List<Histogram>> windows) {
+        List<Integer> out = new ArrayList<>();
+        for (int p : percents) {
+            List<Histogram> g1 = windows.apply("g1", p);
+            if (arms.stream().filter(GOAL_ARMS::contains).anyMatch(a -> undecided(
+                WindowBootstrap.ratio(windows.apply(a, p), g1, P), bound(a, p)))) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
+    /** @return whether {@code r}'s interval spans {@code bound}, so that {@link #judge} finds it not decided */
+    static boolean undecided(WindowBootstrap.Estimate r, double bound) {
+        return r.low() <= bound && r.high() > bound;
+    }
+
     /**
      * @return the goal's line: met or not met when the whole interval lies on one side of {@code bound}, else not
      *     decided, with the side the pooled value lies on
      */
     static String judge(String goal, WindowBootstrap.Estimate r, double bound) {
-        String verdict = r.high() <= bound ? "**met**" : r.low() > bound ? "**not met**"
+        String verdict = r.high() <= bound ? "**met**" : !undecided(r, bound) ? "**not met**"
             : "**not decided**, the pooled value " + (r.value() <= bound ? "within" : "beyond") + " the bound";
         return String.format(Locale.ROOT, "- %s: %s (%.2fx [%.2f, %.2f])", goal, verdict, r.value(), r.low(),
             r.high());
     }
 
-    private static List<Histogram> windows(List<OpenWindow> open, String arm, int percent,
-                                           Function<OpenWindow, Histogram> part) {
+    /** @return {@code part} of each of {@code arm}'s windows at {@code percent}, in the order run */
+    static List<Histogram> windows(List<OpenWindow> open, String arm, int percent,
+                                   Function<OpenWindow, Histogram> part) {
         return open.stream().filter(w -> w.arm().equals(arm) && w.percent() == percent).map(part).toList();
     }
 
