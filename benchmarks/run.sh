@@ -37,8 +37,8 @@
 #                                             after 5 s of saturating wrk load (the heaps fill in step), 12 s
 #                                             measured; pooled p99.9 with bootstrap intervals; up to 16 rounds at
 #                                             the rates whose goals the intervals have not decided (about 60 minutes
-#                                             with three arms, up to 2 hours with the extra rounds); needs wrk (as root it is installed with apt-get when
-#                                             missing)
+#                                             with three arms, up to 2 hours with the extra rounds); needs wrk (as
+#                                             root it is installed with apt-get when missing)
 #   benchmarks/run.sh collection-rate         one DemoServer (the demo's heap: 128 MiB eden) at 50 MB/s, 500 MB/s and
 #                                             2 GB/s of allocation, Parallel alone and with Blade one after the other
 #                                             at each: collections per 1,000 requests served (goal: Blade at most
