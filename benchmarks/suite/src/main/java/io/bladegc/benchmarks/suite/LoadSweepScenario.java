@@ -269,19 +269,21 @@ final class LoadSweepScenario {
         return load.shed() + load.otherStatus() + load.ioErrors() + load.timeouts() + load.unfinished();
     }
 
-    private static String footer(SuiteOptions o) {
+    /** @return the table's closing paragraph: the clusters, the rounds and windows, where the raw files are */
+    static String footer(SuiteOptions o) {
         return String.format(Locale.ROOT, "%n%d backends behind HAProxy (retry-on 503, redispatch), each running"
             + " the %s workload (`%s`), up to %d requests in flight over all of them. One cluster per arm, all"
-            + " started first, each warmed up by %d s of saturating wrk load; %d rounds, the arms' order rotated by one"
-            + " each round, then up to %d in all at the rates where a Blade arm's goal was not yet decided (open loop"
-            + " only; the windows column counts them). Per round and arm: a closed-loop window (wrk, %d connections,"
+            + " started first, each warmed up by %d s of saturating wrk load; %d round(s), the arms' order rotated by"
+            + " one each round%s. Per round and arm: a closed-loop window (wrk, %d connections,"
             + " 2 threads, %d s burst, %d s measured), then per rate, lowest first, an open-loop window (%d s of the"
             + " same saturating wrk load, 1 s at the rate, %d s measured from the intended send times; its first %d s"
             + " are the recovery, the rest the steady state). Raw: `logs/<arm>/` (wrk's output, each window's"
             + " `<percent>-<round>.hlog` and `.load.properties`, the children's logs, their GC logs with wall-clock"
             + " times).%n", ClusterDemo.BACKENDS,
             o.workload().label(), String.join(" ", o.workload().args()), ClusterArm.IN_FLIGHT,
-            warmup(o).toSeconds(), rounds(o), maxRounds(o), CONNECTIONS, burst(o).toSeconds(),
+            warmup(o).toSeconds(), rounds(o), maxRounds(o) == rounds(o) ? "" : ", then up to " + maxRounds(o)
+                + " in all at the rates where a Blade arm's goal was not yet decided (open loop only; the windows"
+                + " column counts them)", CONNECTIONS, burst(o).toSeconds(),
             closedWindow(o).toSeconds(), burst(o).toSeconds(), window(o).toSeconds(), RECOVERY_SECONDS);
     }
 }
