@@ -138,27 +138,23 @@ final class LoadSweepScenario {
                 cluster.start(spec, http);
                 Wrk.run(WRK, cluster.haproxy().frontend("/work"), CONNECTIONS, warmup(o), logDir.resolve("warmup.txt"));
             }
-            for (int round = 1; round <= rounds(o); round++) {
-                List<Integer> order = rotated(arms.size(), round - 1);
-                for (int i : order) {
-                    closed.add(closedWindow(o, arms.get(i).name(), round, clusters.get(i)));
-                }
-                for (int percent : percents(o)) {
-                    for (int i : order) {
-                        open.add(openWindow(o, arms.get(i).name(), percent, round, clusters.get(i), http));
-                    }
-                }
-            }
-            for (int round = rounds(o) + 1; round <= maxRounds(o); round++) {
-                List<Integer> undecided = LoadSweepTable.undecided(names, percents(o),
-                    (arm, percent) -> LoadSweepTable.windows(open, arm, percent, OpenWindow::all));
-                if (undecided.isEmpty()) {
+            for (int round = 1; round <= maxRounds(o); round++) {
+                boolean extra = round > rounds(o);
+                List<Integer> rates = extra ? LoadSweepTable.undecided(names, percents(o),
+                    (arm, percent) -> LoadSweepTable.windows(open, arm, percent, OpenWindow::all)) : percents(o);
+                if (rates.isEmpty()) {
                     break;
                 }
-                System.err.printf(Locale.ROOT, "suite: round %d, at the rates not yet decided: %s%n", round,
-                    undecided);
                 List<Integer> order = rotated(arms.size(), round - 1);
-                for (int percent : undecided) {
+                if (extra) {
+                    System.err.printf(Locale.ROOT, "suite: round %d, at the rates not yet decided: %s%n", round,
+                        rates);
+                } else {
+                    for (int i : order) {
+                        closed.add(closedWindow(o, arms.get(i).name(), round, clusters.get(i)));
+                    }
+                }
+                for (int percent : rates) {
                     for (int i : order) {
                         open.add(openWindow(o, arms.get(i).name(), percent, round, clusters.get(i), http));
                     }

@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
  * What the {@code raft-kv} scenario reads from a peer's logs: collections, their pauses and the allocation they show
  * in a {@code -Xlog:gc*} log (the {@code [gc]} lines {@code GC(n) Pause ... 300M->100M(1024M) 12.3ms}, as Parallel and
  * G1 write them, with the uptime first or after the wall-clock time); the part of a log written after an offset
- * ({@link #since}), e.g. during a window; the group's name in Blade's lines. Leadership changes in a peer's output: {@link RaftKvLeadership}. Stateless.
+ * ({@link #since}), e.g. during a window; the group's name in Blade's lines. Leadership changes in a peer's output:
+ * {@link RaftKvLeadership}. Stateless.
  */
 final class RaftKvLogs {
     private static final Pattern PAUSE = Pattern.compile(
