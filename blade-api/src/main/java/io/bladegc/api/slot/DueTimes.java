@@ -89,9 +89,19 @@ final class DueTimes {
                 fullNear |= at < near;
             }
         }
-        if (fullNear && room > 0) {
-            return true;
-        }
+        return fullNear && room > 0 || dueBefore(node, now, until, serving, collecting) <= room;
+    }
+
+    /**
+     * @param node       who would be out from {@code now} to {@code until}
+     * @param now        the ledger's clock
+     * @param until      when it would be back
+     * @param serving    how many live members serve requests now, {@code node} among them ({@link #whileOut})
+     * @param collecting who holds a grant now (their times do not count)
+     * @return how many other members expect their JVM to collect before {@code until}, their times brought forward by
+     *     {@code node}'s share of the load going to them meanwhile
+     */
+    int dueBefore(String node, long now, long until, int serving, Predicate<String> collecting) {
         int due = 0;
         for (Map.Entry<String, Long> d : dueAt.entrySet()) {
             if (!d.getKey().equals(node) && !collecting.test(d.getKey())
@@ -99,7 +109,7 @@ final class DueTimes {
                 due++;
             }
         }
-        return due <= room;
+        return due;
     }
 
     /**

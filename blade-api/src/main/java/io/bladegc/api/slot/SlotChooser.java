@@ -11,7 +11,9 @@ import java.util.function.Predicate;
  *
  * <ul>
  *   <li><b>within K</b> the most urgent request goes (the earliest {@link QueueEntry#urgentAt}, equal ones in the
- *       order they came);</li>
+ *       order they came), except that a request for a full collection that is not due itself lets the next one go
+ *       while more members come due during its pause than may collect beyond K meanwhile: granted now, it would
+ *       make one of them escape while queued behind its long pause;</li>
  *   <li><b>beyond K</b>, while fewer than the policy's K-when-due collect, only a request that is due (its JVM
  *       collects on its own within {@link SlotLedger#DUE_MARGIN_MILLIS}) and asks for a young collection, the shortest
  *       expected hold first, then the most urgent: a full collection beyond K would keep a second node out of rotation
@@ -62,13 +64,18 @@ final class SlotChooser {
      */
     static Choice choose(NavigableSet<Waiting> queue, Slots slots, DueTimes due, long now) {
         if (slots.collecting() < slots.allowance()) {
-            Waiting w = queue.first();
-            long offer = w.ask().fullOfferMillis();
-            long pause = SlotLedger.saturatedAdd(offer, SlotLedger.FULL_MARGIN_MILLIS);
-            long until = SlotLedger.saturatedAdd(now, pause);
-            boolean full = offer > 0 && queue.size() == 1 && !slots.fullRunning() && due.fullFits(w.node(), now,
-                until, SlotLedger.saturatedAdd(until, pause), slots.fullRoom(), slots.serving(), slots.holds());
-            return new Choice(w, false, full);
+            for (Waiting w : queue) {
+                if (!waitsForDue(w, slots, due, now)) {
+                    long offer = w.ask().fullOfferMillis();
+                    long pause = SlotLedger.saturatedAdd(offer, SlotLedger.FULL_MARGIN_MILLIS);
+                    long until = SlotLedger.saturatedAdd(now, pause);
+                    boolean full = offer > 0 && queue.size() == 1 && !slots.fullRunning() && due.fullFits(w.node(),
+                        now, until, SlotLedger.saturatedAdd(until, pause), slots.fullRoom(), slots.serving(),
+                        slots.holds());
+                    return new Choice(w, false, full);
+                }
+            }
+            return null;
         }
         if (slots.collecting() >= slots.allowanceWhenDue()) {
             return null;
@@ -84,5 +91,19 @@ final class SlotChooser {
             }
         }
         return best == null ? null : new Choice(best, true, false);
+    }
+
+    /**
+     * @return whether {@code w}, a request for a full collection that is not due itself, lets others go first: more
+     *     members come due during its expected pause (and {@value SlotLedger#FULL_MARGIN_MILLIS} ms) than may collect
+     *     beyond K meanwhile, so granting it now would make one of them escape while it queues behind the long pause
+     */
+    private static boolean waitsForDue(Waiting w, Slots slots, DueTimes due, long now) {
+        if (!w.ask().full() || w.urgentAt() <= SlotLedger.saturatedAdd(now, SlotLedger.DUE_MARGIN_MILLIS)) {
+            return false;
+        }
+        long until = SlotLedger.saturatedAdd(now,
+            SlotLedger.saturatedAdd(w.ask().holdMillis(), SlotLedger.FULL_MARGIN_MILLIS));
+        return due.dueBefore(w.node(), now, until, slots.serving(), slots.holds()) > slots.fullRoom();
     }
 }

@@ -33,8 +33,9 @@ import java.util.TreeSet;
  *   <li>a member silent for {@link SlotPolicy#memberTimeoutMillis()} is lost: it leaves the live members and the
  *       queue, but a grant it holds still runs to its deadline (it may be collecting while frozen);</li>
  *   <li><b>who goes next</b> is {@link SlotChooser}'s proposal, which the ledger checks against K, min-healthy and its
- *       leases before it grants: within K the most urgent request; beyond K only a due request for a young
- *       collection, the shortest expected hold first (see below);</li>
+ *       leases before it grants: within K the most urgent request, but a full collection not yet due after the
+ *       members that come due during its pause; beyond K only a due request for a young collection, the shortest
+ *       expected hold first (see below);</li>
  *   <li><b>a re-sent acquire</b> (the same gcId) carries the node's newest lead time: its urgency moves with it;</li>
  *   <li><b>spreading full collections</b>: a node whose old generation fills up may offer, with a request for a young
  *       collection, to run the full collection in its place now ({@link Ask#fullOfferMillis()}), before it comes due

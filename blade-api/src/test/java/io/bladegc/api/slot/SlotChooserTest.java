@@ -85,4 +85,35 @@ class SlotChooserTest {
         assertThat(DueTimes.whileOut(600, 0, 600, 1)).as("nobody else serves: nobody takes its share").isEqualTo(600);
         assertThat(DueTimes.whileOut(Long.MAX_VALUE, 0, 600, 3)).isEqualTo(Long.MAX_VALUE);
     }
+
+    @Test
+    void aFullCollectionNotYetDueLetsAMemberComingDueDuringItsPauseGoFirst() {
+        // a Raft group: one of three collects, nobody beyond; b's old generation fills, c's eden comes due in 200 ms
+        SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 10_000, 5_000), "a", "b", "c");
+        l.heartbeat("c", 200, -1, 0);
+        Outcome b = l.acquire("b", new Ask(1, 600, true, 250, 0), 0);
+        assertThat(b.status()).as("granted now, its 250 ms pause would make c escape while c queues behind it")
+            .isEqualTo(Status.QUEUED);
+        Outcome c = l.acquire("c", Ask.young(1, 150), 50);
+        assertThat(c.status()).as("c asks later than b and is less urgent, yet goes first").isEqualTo(Status.GRANTED);
+        l.release("c", c.grant().epoch(), 20, 90);
+        assertThat(l.grantOf("b")).as("then b, with nobody else due during its pause").isNotNull()
+            .extracting(Grant::full).isEqualTo(true);
+    }
+
+    @Test
+    void aFullCollectionThatIsDueItselfGoesThoughOthersComeDueDuringIt() {
+        SlotLedger l = ledgerWith(new SlotPolicy(1, 0, 1, 10_000, 5_000), "a", "b", "c");
+        l.heartbeat("c", 200, -1, 0);
+        assertThat(l.acquire("b", new Ask(1, 100, true, 250, 0), 0).status())
+            .as("its JVM collects within the due margin: waiting would only let it escape").isEqualTo(Status.GRANTED);
+    }
+
+    @Test
+    void aFullCollectionGoesAtOnceWhereWhoComesDueMayCollectBeyondK() {
+        SlotLedger l = ledgerWith(K1_DUE2, "a", "b", "c");
+        l.heartbeat("c", 200, -1, 0);
+        assertThat(l.acquire("b", new Ask(1, 600, true, 250, 0), 0).status())
+            .as("c can be granted as due beside it").isEqualTo(Status.GRANTED);
+    }
 }
