@@ -70,6 +70,14 @@ public final class RaftBlade implements AutoCloseable {
     static final Duration FIRST_LEAD = Duration.ofMillis(400);
     /** Kept before a grant's lease end beyond the expected pause (a Raft peer's gate, if any, drains within it). */
     private static final Duration LEASE_MARGIN = Duration.ofMillis(200);
+    /**
+     * The longest time between two heartbeats, whatever the member timeout: each says when the peer's JVM next
+     * collects, and from a peer's collection to its next beat the ledger does not know. With a beat a second (a third
+     * of the default timeout) and young collections about as often, the ledger took full collections offered while
+     * another peer came due during them, and that peer's JVM collected on its own while it queued
+     * (RaftInvariantsIT, 2026-11-30).
+     */
+    static final long MAX_HEARTBEAT_MILLIS = 250;
     /** The longest one look at the ledger for a grant lasts before the holder asks again. */
     private static final Duration MAX_WAIT = Duration.ofSeconds(1);
 
@@ -144,7 +152,7 @@ public final class RaftBlade implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        long every = Math.max(1, options.memberTimeout().toMillis() / 3);
+        long every = Math.max(1, Math.min(MAX_HEARTBEAT_MILLIS, options.memberTimeout().toMillis() / 3));
         Optional<BladeNode> node = Blade.node();
         LongSupplier due = node.isPresent() ? node.get()::dueInMillis : () -> -1;
         LongSupplier fullDue = node.isPresent() ? node.get()::fullDueInMillis : () -> -1;

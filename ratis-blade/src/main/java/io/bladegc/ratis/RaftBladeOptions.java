@@ -9,7 +9,7 @@ import java.util.Objects;
  * @param lease           a grant's lifetime: a peer that neither releases nor renews loses its slot then (default
  *                        10 s)
  * @param memberTimeout   a peer silent this long counts as down, against the majority (default 3 s); peers heartbeat
- *                        every third of it
+ *                        every third of it, at least every 250 ms (each beat says when the peer's JVM collects next)
  * @param transferTimeout how long a leader waits for its leadership to move before it gives up and does not collect
  *                        (default 3 s)
  * @param callTimeout     how long one call to the slot group may take (default 2 s)
