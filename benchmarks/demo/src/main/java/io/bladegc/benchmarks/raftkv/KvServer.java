@@ -19,6 +19,7 @@ import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -67,8 +68,11 @@ public final class KvServer implements AutoCloseable {
      * @param storage       the Raft storage directory
      * @param snapshotEvery applied entries between automatic snapshots, 0 for none
      * @param garbageMibPerSecond what {@link ServiceGarbage} allocates each second, 0 for none
+     * @param logSegmentMib the size of a Raft log segment in MiB, 0 for Ratis' own (32 MiB): Ratis keeps the entries of
+     *                      the open segment and of up to six closed ones in memory, part of the live set
      */
-    public record Options(RaftPeerId id, RaftGroup group, Path storage, long snapshotEvery, int garbageMibPerSecond) {
+    public record Options(RaftPeerId id, RaftGroup group, Path storage, long snapshotEvery, int garbageMibPerSecond,
+                          int logSegmentMib) {
         /**
          * Parses the command line.
          *
@@ -91,6 +95,9 @@ public final class KvServer implements AutoCloseable {
             if (snapshotEvery > 0) {
                 RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(properties, snapshotEvery);
                 RaftServerConfigKeys.Snapshot.setRetentionFileNum(properties, 2);
+            }
+            if (logSegmentMib > 0) {
+                RaftServerConfigKeys.Log.setSegmentSizeMax(properties, SizeInBytes.valueOf(logSegmentMib + "MB"));
             }
             return properties;
         }
@@ -123,19 +130,25 @@ public final class KvServer implements AutoCloseable {
             + " (default none)")
         Integer garbage;
 
+        @Option(names = "--log-segment", paramLabel = "MIB", description = "Raft log segments of this many MiB;"
+            + " Ratis keeps the open one and up to six closed ones in memory (default Ratis' own, 32 MiB)")
+        Integer logSegment;
+
         @Override
         public Options options() {
             UsageProblems problems = new UsageProblems();
             problems.check(snapshotEvery == null || snapshotEvery > 0, "--snapshot-every", snapshotEvery,
                 "a positive number");
             problems.check(garbage == null || garbage > 0, "--garbage", garbage, "a positive number of MiB/s");
+            problems.check(logSegment == null || logSegment > 0, "--log-segment", logSegment,
+                "a positive number of MiB");
             problems.throwIfAny();
             try {
                 RaftGroup raftGroup = KvGroup.parse(peers, group);
                 RaftPeerId peerId = RaftPeerId.valueOf(id);
                 KvGroup.portOf(raftGroup, peerId);
                 return new Options(peerId, raftGroup, storage, snapshotEvery == null ? 0 : snapshotEvery,
-                    garbage == null ? 0 : garbage);
+                    garbage == null ? 0 : garbage, logSegment == null ? 0 : logSegment);
             } catch (IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());
             }

@@ -27,11 +27,11 @@ import org.apache.ratis.util.TimeDuration;
 
 /**
  * Three {@link KvServer} peers in child JVMs on free loopback ports, for integration tests. Each runs with the Blade
- * agent ({@code bladegc.agent.jar}, set by failsafe), a small heap ({@code -Xmx128m}, one Parallel GC thread) and its
- * storage under {@code target/raftkv/<test>/<id>-storage}; its stdout and stderr go to
- * {@code target/raftkv/<test>/<id>.log} ({@code <id>-restart<k>.log} after the k-th restart). A peer counts as
- * started once it prints {@code kv ready}, within {@link #READY_TIMEOUT}; the cluster, once a linearizable read
- * succeeds.
+ * agent ({@code bladegc.agent.jar}, set by failsafe), a small heap ({@code -Xmx128m}, one Parallel GC thread), Raft
+ * log segments of 4 MiB (what Ratis keeps of its log in memory stays under about 30 MiB) and its storage under
+ * {@code target/raftkv/<test>/<id>-storage}; its stdout and stderr go to {@code target/raftkv/<test>/<id>.log}
+ * ({@code <id>-restart<k>.log} after the k-th restart). A peer counts as started once it prints {@code kv ready},
+ * within {@link #READY_TIMEOUT}; the cluster, once a linearizable read succeeds.
  *
  * <p>{@link #close()} stops every peer still running (SIGTERM, then SIGKILL), also when starting failed half way.
  * Not thread-safe: drive it from one thread (clients of {@link #group()} may run on any).
@@ -165,6 +165,12 @@ final class KvCluster implements AutoCloseable {
             "-cp", System.getProperty("java.class.path"),
             KvServer.class.getName(),
             "--id", id.toString(), "--peers", peersArgument(), "--storage", storage(id).toString()));
+        // with Ratis' own 32 MiB segments, of which it keeps up to seven in memory, the live set grew with the log
+        // (from 22 to 80 MiB in a minute of RaftInvariantsIT's writers; past 140 MiB in a 192 MiB heap): the old
+        // generation then filled every few seconds and the peers took full collections of 200-450 ms back to back,
+        // more than three peers' young collections can be kept clear of (that test failed on such overlaps in 4 of 5
+        // one-minute runs, and in 2 of 3 with the larger heap)
+        command.addAll(List.of("--log-segment", "4"));
         command.addAll(serverArgs);
         Path log = dir.resolve(logName);
         peers.put(id, ChildProcess.start("kv peer " + id, command, log, log));
