@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * A suite backend's JVM flags: collector and heap, then the flags every backend of every scenario shares
- * ({@link #COMMON}, as {@link HttpClusterScenario}'s arms have them). Stateless.
+ * ({@link #COMMON}, as {@code http-cluster}'s arms have them). Stateless.
  */
 final class BackendFlags {
     /**

@@ -135,7 +135,7 @@ final class ClusterRateSearch {
         long errors = load.shed() + load.otherStatus() + load.ioErrors() + load.timeouts() + load.unfinished();
         RateSearch.Probe p = new RateSearch.Probe(rate, load.okPercentileMicros(percentile), errors);
         System.err.printf(Locale.ROOT, "suite: %s: %.0f req/s: p%s %.2f ms, errors %d: %s%n", id, rate,
-            MemoryPressureTable.number(percentile), p.latencyMicros() / 1000.0, errors,
+            SuiteTable.number(percentile), p.latencyMicros() / 1000.0, errors,
             search.passes(p) ? "pass" : "miss");
         return p;
     }

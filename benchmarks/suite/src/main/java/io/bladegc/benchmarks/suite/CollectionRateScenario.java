@@ -53,7 +53,7 @@ public final class CollectionRateScenario {
     }
 
     static boolean run(SuiteOptions o, StopOnExit stop, HttpClient http) throws Exception {
-        String header = SuiteReport.header(NAME, o, System.getProperty("java.version")
+        String header = SuiteReport.header(NAME, o.quick(), o.command(), System.getProperty("java.version")
             + " (runs the load and every arm)");
         Path java = ClusterSpec.currentJava();
         List<String> flags = BackendFlags.of(BackendFlags.PARALLEL, HEAP);
@@ -73,7 +73,7 @@ public final class CollectionRateScenario {
                 }
             }
         }
-        SuiteReport.write(o, header + '\n' + table(runs) + '\n' + SuiteReport.armLines(arms) + footer(o));
+        SuiteReport.write(o.out(), header + '\n' + table(runs) + '\n' + SuiteReport.armLines(arms) + footer(o));
         return failures == 0;
     }
 

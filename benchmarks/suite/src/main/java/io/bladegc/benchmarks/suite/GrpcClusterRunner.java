@@ -35,8 +35,8 @@ final class GrpcClusterRunner {
      * @return whether every repetition of every arm completed
      */
     static boolean run(SuiteOptions o, StopOnExit stop, HttpClient http) throws Exception {
-        String header = SuiteReport.header(GrpcClusterScenario.NAME, o, System.getProperty("java.version")
-            + " (runs the load and every backend)");
+        String header = SuiteReport.header(GrpcClusterScenario.NAME, o.quick(), o.command(),
+            System.getProperty("java.version") + " (runs the load and every backend)");
         List<String> notes = new ArrayList<>();
         List<Arm> arms = GrpcClusterScenario.arms(ClusterSpec.currentJava(), o.rate(),
             GrpcClusterScenario.warmup(o).plus(GrpcClusterScenario.measure(o)), notes);
@@ -71,7 +71,7 @@ final class GrpcClusterRunner {
             .append(SuiteReport.armLines(arms));
         notes.forEach(n -> md.append("- ").append(n).append('\n'));
         md.append(GrpcClusterScenario.footer(o));
-        SuiteReport.write(o, md.toString());
+        SuiteReport.write(o.out(), md.toString());
         return failures.isEmpty();
     }
 

@@ -40,8 +40,8 @@ final class HttpClusterRunner {
      */
     static boolean run(SuiteOptions o, StopOnExit stop, HttpClient http) throws Exception {
         Optional<JavaInstallation> newer = JavaInstallation.find(o.jvmDir(), 21);
-        String header = SuiteReport.header(HttpClusterScenario.NAME, o, System.getProperty("java.version")
-            + " (default, runs the load and most arms)"
+        String header = SuiteReport.header(HttpClusterScenario.NAME, o.quick(), o.command(),
+            System.getProperty("java.version") + " (default, runs the load and most arms)"
             + newer.map(j -> ", " + j.version() + " (" + j.java() + ", genzgc and shenandoah)").orElse(""));
         List<String> notes = new ArrayList<>();
         List<Arm> arms = Arm.select(HttpClusterScenario.arms(ClusterSpec.currentJava(), newer,
@@ -90,7 +90,7 @@ final class HttpClusterRunner {
             .append(SuiteReport.armLines(arms));
         notes.forEach(n -> md.append("- ").append(n).append('\n'));
         md.append(footer(o));
-        SuiteReport.write(o, md.toString());
+        SuiteReport.write(o.out(), md.toString());
         return failures.isEmpty();
     }
 

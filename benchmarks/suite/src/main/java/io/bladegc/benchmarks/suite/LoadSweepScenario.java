@@ -115,7 +115,8 @@ final class LoadSweepScenario {
     }
 
     static boolean run(SuiteOptions o, StopOnExit stop, HttpClient http) throws Exception {
-        String header = SuiteReport.header(NAME, o, System.getProperty("java.version") + " (default)");
+        String header = SuiteReport.header(NAME, o.quick(), o.command(),
+            System.getProperty("java.version") + " (default)");
         List<String> names = o.arms().isEmpty() ? DEFAULT_ARMS : o.arms();
         if (!names.contains("g1")) {
             throw new IllegalArgumentException("load-sweep compares every arm with g1: --arms must name it");
@@ -166,7 +167,7 @@ final class LoadSweepScenario {
         }
         String md = header + "\n" + LoadSweepTable.markdown(arms.stream().map(Arm::name).toList(), o.rate(),
             percents(o), closed, open) + "\n" + SuiteReport.armLines(arms) + footer(o);
-        SuiteReport.write(o, md);
+        SuiteReport.write(o.out(), md);
         return true;
     }
 

@@ -104,7 +104,7 @@ public final class MemoryPressureScenario {
      *     not a failure; a footprint that cannot be measured throws
      */
     static boolean run(SuiteOptions o, StopOnExit stop, HttpClient http) throws Exception {
-        String header = SuiteReport.header(NAME, o, System.getProperty("java.version")
+        String header = SuiteReport.header(NAME, o.quick(), o.command(), System.getProperty("java.version")
             + " (runs the load and every arm)");
         Path java = ClusterSpec.currentJava();
         long footprint = LiveFootprint.measure(java, WORKLOAD, o.out().resolve("logs").resolve("footprint"), stop,
@@ -121,7 +121,7 @@ public final class MemoryPressureScenario {
                 Collections.reverse(arms);
             }
             for (Arm arm : arms) {
-                String id = arm.name() + "-x" + MemoryPressureTable.number(ratio);
+                String id = arm.name() + "-x" + SuiteTable.number(ratio);
                 ClusterRateSearch s = new ClusterRateSearch(o, arm, id, WORKLOAD, search(o), PERCENTILE, settle(o),
                     window(o), http);
                 ClusterRateSearch.Outcome outcome = s.run(stop);
@@ -132,8 +132,8 @@ public final class MemoryPressureScenario {
         }
         LatencyPlot.write(o.out().resolve("latency.png"), NAME + ": 2xx latency at the client, each search's"
             + " highest passing window", lines);
-        SuiteReport.write(o, header + String.format(Locale.ROOT, "- live footprint: %.1f MiB per backend (heap in use"
-            + " after two System.gc() in one DemoServer with a 1 GiB Parallel heap, before any load)%n%n",
+        SuiteReport.write(o.out(), header + String.format(Locale.ROOT, "- live footprint: %.1f MiB per backend (heap in"
+            + " use after two System.gc() in one DemoServer with a 1 GiB Parallel heap, before any load)%n%n",
             footprint / 1048576.0) + MemoryPressureTable.markdown(rows, PERCENTILE, TARGET_P99_MICROS) + '\n'
             + SuiteReport.armLines(arms(java, "<heap>")) + footer(o));
         return true;
@@ -164,8 +164,8 @@ public final class MemoryPressureScenario {
             + " logs), `logs/<arm>-x<ratio>/` (children's output, GC logs, each window's `<rate>.load.properties`),"
             + " `logs/footprint/`.%n", ClusterDemo.BACKENDS, String.join(" ", WORKLOAD), settle(o).toSeconds(),
             o.warmup().toSeconds(), window(o).toSeconds(), s.startRate(), GROWTH,
-            MemoryPressureTable.number(PERCENTILE),
+            SuiteTable.number(PERCENTILE),
             TARGET_P99_MICROS / 1000, (RESOLUTION - 1) * 100, s.maxProbes(), MIN_RATE, s.maxRate(),
-            MemoryPressureTable.number(PERCENTILE));
+            SuiteTable.number(PERCENTILE));
     }
 }

@@ -1,6 +1,5 @@
 package io.bladegc.benchmarks.suite;
 
-import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -34,17 +33,17 @@ public final class MemoryPressureTable {
      * @return the table, GitHub markdown, lines ending in a newline
      */
     public static String markdown(List<Row> rows, double percentile, long targetMicros) {
-        String p = "p" + number(percentile);
+        String p = "p" + SuiteTable.number(percentile);
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "| heap / live | heap per backend (MiB) | arm"
             + " | highest rate with %s < %s ms (/s) | %s there (ms) | client errors there | lowest rate that missed"
             + " (/s) | client-visible errors, all windows | windows | note |%n|---:|---:|---|---:|---:|---:|---:|---:|"
             + "---:|---|%n", p,
-            number(targetMicros / 1000.0), p));
+            SuiteTable.number(targetMicros / 1000.0), p));
         for (Row r : rows) {
             Optional<RateSearch.Probe> best = r.search().flatMap(RateSearch.Result::passed);
             long errorsAll = r.search().map(RateSearch.Result::errorsInAnyProbe).orElse(0L);
             sb.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %s | %s | %d | %s |%n",
-                number(r.ratio()), r.heapMib(), r.arm(),
+                SuiteTable.number(r.ratio()), r.heapMib(), r.arm(),
                 best.map(b -> String.format(Locale.ROOT, "%.0f", b.rate())).orElse("none"),
                 best.map(b -> String.format(Locale.ROOT, "%.2f", b.latencyMicros() / 1000.0)).orElse("-"),
                 best.map(b -> Long.toString(b.errors())).orElse("-"),
@@ -68,10 +67,5 @@ public final class MemoryPressureTable {
             return "no window passed, down to the lowest rate probed";
         }
         return s.missed().isEmpty() ? "no window missed: a lower bound (windows or ceiling ran out)" : "";
-    }
-
-    /** @return {@code x} without trailing zeros: 8, 1.5, 1.25 */
-    static String number(double x) {
-        return BigDecimal.valueOf(x).stripTrailingZeros().toPlainString();
     }
 }

@@ -99,7 +99,7 @@ public final class RaftKvScenario {
      */
     static boolean run(SuiteOptions o, StopOnExit stop) throws Exception {
         RaftKvWorkload workload = RaftKvWorkload.of(o);
-        String header = SuiteReport.header(o.scenario(), o, System.getProperty("java.version")
+        String header = SuiteReport.header(o.scenario(), o.quick(), o.command(), System.getProperty("java.version")
             + " (runs the load and every peer)") + String.format(Locale.ROOT, "- load: %.0f requests/s, 3 gets : 1"
             + " put, %s, %d s warm-up, %d s measured, %d repetition(s) per arm, interleaved%n", o.rate(),
             workload.describe(), warmup(o).toSeconds(), measure(o).toSeconds(), o.repetitions());
@@ -148,7 +148,7 @@ public final class RaftKvScenario {
             .append(SuiteReport.armLines(shown));
         notes.forEach(n -> md.append("- ").append(n).append('\n'));
         md.append(footer(o, workload, lifetime));
-        SuiteReport.write(o, md.toString());
+        SuiteReport.write(o.out(), md.toString());
         return reps.stream().allMatch(r -> r.failure() == null);
     }
 

@@ -100,8 +100,8 @@ final class RaftMemoryPressureScenario {
     static boolean run(SuiteOptions o, StopOnExit stop) throws Exception {
         RaftKvWorkload workload = RaftKvWorkload.heavy(o.quick());
         // the machine as it was at the start (its load, its floor), before any peer ran
-        String header = SuiteReport.header(NAME, o, System.getProperty("java.version") + " (runs the load and every"
-            + " peer but genzgc's)");
+        String header = SuiteReport.header(NAME, o.quick(), o.command(), System.getProperty("java.version")
+            + " (runs the load and every peer but genzgc's)");
         Path java = ClusterSpec.currentJava();
         Optional<JavaInstallation> newer = JavaInstallation.find(o.jvmDir(), 21);
         long footprint = footprint(java, o, workload, stop);
@@ -123,7 +123,7 @@ final class RaftMemoryPressureScenario {
             + " `jcmd GC.run` in a G1 cluster with %s heaps, preloaded with %s)%n- genzgc: %s%n%n", footprint,
             FOOTPRINT_HEAP, workload.describe(), newer.map(j -> "JDK " + j.version() + " at " + j.java())
                 .orElse("skipped, no JDK 21 or newer under " + o.jvmDir()));
-        SuiteReport.write(o, header + MemoryPressureTable.markdown(rows, 99, TimeUnit.MILLISECONDS.toMicros(
+        SuiteReport.write(o.out(), header + MemoryPressureTable.markdown(rows, 99, TimeUnit.MILLISECONDS.toMicros(
             TARGET_P99_MILLIS)) + '\n' + SuiteReport.armLines(arms(java, newer, "<heap>", "<heap/4>"))
             + footer(o, workload));
         return true;
@@ -132,7 +132,7 @@ final class RaftMemoryPressureScenario {
     /** One search: a fresh cluster of {@code arm}, preloaded, then windows at rising rates. */
     private static MemoryPressureTable.Row search(SuiteOptions o, Arm arm, double ratio, long heapMib,
                                                   RaftKvWorkload workload, StopOnExit stop) {
-        String id = arm.name() + "-x" + MemoryPressureTable.number(ratio);
+        String id = arm.name() + "-x" + SuiteTable.number(ratio);
         Path logDir = o.out().resolve("logs").resolve(id);
         System.err.printf(Locale.ROOT, "suite: %s: %,d MiB per peer, %s%n", id, heapMib, arm.jvmFlags());
         try (RaftKvCluster cluster = RaftKvCluster.start(arm, id, o.agentJar(), workload, logDir, stop)) {

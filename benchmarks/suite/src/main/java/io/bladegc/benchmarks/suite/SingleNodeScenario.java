@@ -63,7 +63,7 @@ public final class SingleNodeScenario {
      * @return whether every repetition of every arm completed
      */
     static boolean run(SuiteOptions o, StopOnExit stop, HttpClient http) throws Exception {
-        String header = SuiteReport.header(NAME, o, System.getProperty("java.version")
+        String header = SuiteReport.header(NAME, o.quick(), o.command(), System.getProperty("java.version")
             + " (runs the load and every arm)");
         List<Arm> arms = arms(ClusterSpec.currentJava());
         List<RepResult> results = new ArrayList<>();
@@ -92,7 +92,7 @@ public final class SingleNodeScenario {
         List<String> names = arms.stream().map(Arm::name).toList();
         LatencyPlot.write(o.out().resolve("latency.png"), NAME + ": 2xx latency at the client, "
             + o.repetitions() + " repetition(s) merged", SuiteTable.mergedByArm(names, results));
-        SuiteReport.write(o, header + '\n' + SuiteTable.markdown(names, results, failures, false) + '\n'
+        SuiteReport.write(o.out(), header + '\n' + SuiteTable.markdown(names, results, failures, false) + '\n'
             + SuiteReport.armLines(arms) + footer(o));
         return failures.isEmpty();
     }

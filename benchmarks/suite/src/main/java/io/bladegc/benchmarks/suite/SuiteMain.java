@@ -5,6 +5,7 @@ import io.bladegc.commandline.ToolCommandLine;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The benchmark suite's runner for one scenario: {@value HttpClusterScenario#NAME} ({@link HttpClusterRunner}),
@@ -27,6 +28,18 @@ import java.time.Duration;
  * Exit status: 0 when every part of the scenario completed, 1 when some failed, 2 on a bad command line.
  */
 public final class SuiteMain {
+    /** The scenarios, by name. */
+    static final List<String> SCENARIOS = List.of(HttpClusterScenario.NAME, SingleNodeScenario.NAME,
+        MemoryPressureScenario.NAME, RaftKvScenario.NAME, RaftKvScenario.HEAVY_NAME, RaftKvScenario.COUNTER_NAME,
+        RaftMemoryPressureScenario.NAME, LoadSweepScenario.NAME,
+        CollectionRateScenario.NAME, GrpcClusterScenario.NAME);
+    /** The scenarios that run only the arms {@code --arms} names. */
+    static final List<String> ARM_SCENARIOS = List.of(HttpClusterScenario.NAME, RaftKvScenario.NAME,
+        RaftKvScenario.HEAVY_NAME, RaftKvScenario.COUNTER_NAME, LoadSweepScenario.NAME);
+    /** The scenarios whose backends' heap, workload and GC threads {@code --heap}, {@code --workload} and
+     * {@code --gc-threads} set. */
+    static final List<String> BACKEND_SCENARIOS = List.of(HttpClusterScenario.NAME, LoadSweepScenario.NAME);
+
     private SuiteMain() {
     }
 

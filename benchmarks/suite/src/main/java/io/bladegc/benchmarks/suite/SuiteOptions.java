@@ -17,56 +17,42 @@ import picocli.CommandLine.Parameters;
 /**
  * {@link SuiteMain}'s command line. Immutable.
  *
- * @param scenario       the scenario: {@value HttpClusterScenario#NAME}, {@value SingleNodeScenario#NAME},
- *                       {@value MemoryPressureScenario#NAME}, {@value RaftKvScenario#NAME},
- *                       {@value RaftKvScenario#HEAVY_NAME}, {@value RaftKvScenario#COUNTER_NAME},
- *                       {@value RaftMemoryPressureScenario#NAME} (rate searches, see
- *                       {@link RaftMemoryPressureScenario}),
- *                       {@value LoadSweepScenario#NAME} (windows of its own,
- *                       see {@link LoadSweepScenario}), {@value CollectionRateScenario#NAME} or
- *                       {@value GrpcClusterScenario#NAME}
+ * @param scenario       the scenario, one of {@link #SCENARIOS}: {@code http-cluster}, {@code single-node},
+ *                       {@code memory-pressure}, {@code raft-kv}, {@code raft-kv-heavy}, {@code raft-counter},
+ *                       {@code raft-memory-pressure} (rate searches), {@code load-sweep} (windows of its own),
+ *                       {@code collection-rate} or {@code grpc-cluster}; {@link SuiteMain} names the class of each
  * @param quick          {@code --quick}: 1 repetition, 3 s warm-up, 6 s measured (the whole run under 5 minutes on
- *                       2 cores); otherwise 3 repetitions, 15 s warm-up, 60 s measured ({@value
- *                       MemoryPressureScenario#NAME} has windows of its own and fewer heap ratios when quick;
- *                       {@value RaftKvScenario#NAME} and {@value GrpcClusterScenario#NAME} have their own sizes,
- *                       see {@link RaftKvScenario} and {@link GrpcClusterScenario})
+ *                       2 cores); otherwise 3 repetitions, 15 s warm-up, 60 s measured ({@code memory-pressure} has
+ *                       windows of its own and fewer heap ratios when quick; {@code raft-kv} and
+ *                       {@code grpc-cluster} have their own sizes, see their scenarios' classes)
  * @param agentJar       the agent jar (required)
  * @param coordinatorJar the coordinator jar (required)
  * @param out            where results go (required)
  * @param haproxy        the {@code haproxy} executable (default {@code haproxy})
  * @param jvmDir         where to look for a JDK 21 or newer (default {@code /usr/lib/jvm})
- * @param rate           requests per second (default 600): through HAProxy ({@value HttpClusterScenario#NAME}),
- *                       to the one server ({@value SingleNodeScenario#NAME}), the rate search's first probe
- *                       ({@value MemoryPressureScenario#NAME}), to the Raft group ({@value RaftKvScenario#NAME}),
- *                       unary calls over the three backends ({@value GrpcClusterScenario#NAME}); G1's
- *                       closed-loop saturation, whose shares the sweep runs ({@value LoadSweepScenario#NAME})
+ * @param rate           requests per second (default 600): through HAProxy ({@code http-cluster}), to the one server
+ *                       ({@code single-node}), the rate search's first probe ({@code memory-pressure}), to the Raft
+ *                       group ({@code raft-kv}), unary calls over the three backends ({@code grpc-cluster}); G1's
+ *                       closed-loop saturation, whose shares the sweep runs ({@code load-sweep})
  * @param command        the command line to name in the table's header (default: SuiteMain's arguments)
  * @param arms           {@code --arms a,b,...}: only these of the scenario's arms, in its own order (for
- *                       {@value HttpClusterScenario#NAME} the capacity search only for those of them it searches);
- *                       empty (the default): every arm. {@link #ARM_SCENARIOS} only
+ *                       {@code http-cluster} the capacity search only for those of them it searches);
+ *                       empty (the default): every arm. {@link SuiteMain#ARM_SCENARIOS} only
  * @param heap           {@code --heap}: every backend's heap but Epsilon's, as the JVM's {@code -Xmx} takes it
- *                       ({@code 1g}, {@code 1536m}; default {@value #DEFAULT_HEAP}); {@link #BACKEND_SCENARIOS} only
+ *                       ({@code 1g}, {@code 1536m}; default {@value #DEFAULT_HEAP});
+ *                       {@link SuiteMain#BACKEND_SCENARIOS} only
  * @param workload       {@code --workload}: what every backend does per request ({@link Workload}; default
- *                       {@code cache-churn}); {@link #BACKEND_SCENARIOS} only
+ *                       {@code cache-churn}); {@link SuiteMain#BACKEND_SCENARIOS} only
  * @param gcThreads      {@code --gc-threads}: every backend's {@code -XX:ParallelGCThreads} (default 1, so that three
  *                       backends, HAProxy and the load generator share two cores with care; 2 is the JVM's own
- *                       choice on such a machine); {@link #BACKEND_SCENARIOS} only
+ *                       choice on such a machine); {@link SuiteMain#BACKEND_SCENARIOS} only
  */
 public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path coordinatorJar, Path out,
                            Path haproxy, Path jvmDir, double rate, String command, List<String> arms, String heap,
                            Workload workload, int gcThreads) {
 
-    /** The scenarios, by name. */
-    public static final List<String> SCENARIOS = List.of(HttpClusterScenario.NAME, SingleNodeScenario.NAME,
-        MemoryPressureScenario.NAME, RaftKvScenario.NAME, RaftKvScenario.HEAVY_NAME, RaftKvScenario.COUNTER_NAME,
-        RaftMemoryPressureScenario.NAME, LoadSweepScenario.NAME,
-        CollectionRateScenario.NAME, GrpcClusterScenario.NAME);
-    /** The scenarios that run only the arms {@code --arms} names. */
-    static final List<String> ARM_SCENARIOS = List.of(HttpClusterScenario.NAME, RaftKvScenario.NAME,
-        RaftKvScenario.HEAVY_NAME, RaftKvScenario.COUNTER_NAME, LoadSweepScenario.NAME);
-    /** The scenarios whose backends' heap, workload and GC threads {@code --heap}, {@code --workload} and
-     * {@code --gc-threads} set. */
-    static final List<String> BACKEND_SCENARIOS = List.of(HttpClusterScenario.NAME, LoadSweepScenario.NAME);
+    /** The scenarios, by name: {@link SuiteMain}'s. */
+    public static final List<String> SCENARIOS = SuiteMain.SCENARIOS;
     /** The backends' heap without {@code --heap}: the http-cluster workload's. */
     static final String DEFAULT_HEAP = "1g";
 
@@ -177,24 +163,24 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
             }
             problems.check(rate > 0, "--rate", rate, "a positive rate");
             List<String> list = arms == null ? List.of() : List.of(arms.split(",", -1));
-            if (!list.isEmpty() && !ARM_SCENARIOS.contains(scenario)) {
-                problems.add("--arms applies to " + String.join(", ", ARM_SCENARIOS) + " only");
+            if (!list.isEmpty() && !SuiteMain.ARM_SCENARIOS.contains(scenario)) {
+                problems.add("--arms applies to " + String.join(", ", SuiteMain.ARM_SCENARIOS) + " only");
             }
             problems.check(list.stream().noneMatch(String::isBlank), "--arms", arms,
                 "arm names separated by commas");
             problems.check(heap.matches("[1-9][0-9]*[mMgG]"), "--heap", heap, "a size with a unit, m or g, as -Xmx"
                 + " takes it, e.g. 2g");
-            if (!heap.equals(DEFAULT_HEAP) && !BACKEND_SCENARIOS.contains(scenario)) {
-                problems.add("--heap applies to " + String.join(", ", BACKEND_SCENARIOS) + " only");
+            if (!heap.equals(DEFAULT_HEAP) && !SuiteMain.BACKEND_SCENARIOS.contains(scenario)) {
+                problems.add("--heap applies to " + String.join(", ", SuiteMain.BACKEND_SCENARIOS) + " only");
             }
             Workload w = Workload.named(workload);
             problems.check(w != null, "--workload", workload, "one of " + String.join(", ", Workload.labels()));
-            if (w != null && w != Workload.CACHE_CHURN && !BACKEND_SCENARIOS.contains(scenario)) {
-                problems.add("--workload applies to " + String.join(", ", BACKEND_SCENARIOS) + " only");
+            if (w != null && w != Workload.CACHE_CHURN && !SuiteMain.BACKEND_SCENARIOS.contains(scenario)) {
+                problems.add("--workload applies to " + String.join(", ", SuiteMain.BACKEND_SCENARIOS) + " only");
             }
             problems.inRange("--gc-threads", gcThreads, 1, 64);
-            if (gcThreads != 1 && !BACKEND_SCENARIOS.contains(scenario)) {
-                problems.add("--gc-threads applies to " + String.join(", ", BACKEND_SCENARIOS) + " only");
+            if (gcThreads != 1 && !SuiteMain.BACKEND_SCENARIOS.contains(scenario)) {
+                problems.add("--gc-threads applies to " + String.join(", ", SuiteMain.BACKEND_SCENARIOS) + " only");
             }
             problems.throwIfAny();
             return new SuiteOptions(scenario, quick, jars.agentJar(), jars.coordinatorJar(), out, haproxy, jvmDir, rate,

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -17,16 +18,17 @@ final class SuiteReport {
 
     /**
      * @param scenario the scenario's name
-     * @param o        the command line
+     * @param quick    whether the run is {@code --quick}
+     * @param command  the command line to name
      * @param jdks     the JDKs line's text, e.g. {@code "17.0.9 (runs the load and every arm)"}
      * @return the title and the run's facts (command, start time, machine, JDKs, load average, the machine's wake-up
      *     jitter measured now for 3 s quick or 10 s full: {@link WakeupJitter}), markdown
      */
-    static String header(String scenario, SuiteOptions o, String jdks) {
+    static String header(String scenario, boolean quick, String command, String jdks) {
         double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-        WakeupJitter jitter = WakeupJitter.measure(Duration.ofSeconds(o.quick() ? 3 : 10));
-        return "# " + scenario + (o.quick() ? " (quick)" : "") + "\n\n"
-            + "- command: `" + o.command() + "`\n"
+        WakeupJitter jitter = WakeupJitter.measure(Duration.ofSeconds(quick ? 3 : 10));
+        return "# " + scenario + (quick ? " (quick)" : "") + "\n\n"
+            + "- command: `" + command + "`\n"
             + "- revision: " + revision() + "\n"
             + "- started: " + ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME) + "\n"
             + "- machine: " + Runtime.getRuntime().availableProcessors() + " cores (nproc), "
@@ -62,9 +64,9 @@ final class SuiteReport {
         return md.toString();
     }
 
-    /** Writes {@code md} to {@code table.md} in the results directory and prints it on stdout. */
-    static void write(SuiteOptions o, String md) throws IOException {
-        Files.writeString(o.out().resolve("table.md"), md, StandardCharsets.UTF_8);
+    /** Writes {@code md} to {@code table.md} in the results directory {@code out} and prints it on stdout. */
+    static void write(Path out, String md) throws IOException {
+        Files.writeString(out.resolve("table.md"), md, StandardCharsets.UTF_8);
         System.out.print(md);
     }
 }

@@ -1,5 +1,6 @@
 package io.bladegc.benchmarks.suite;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -159,9 +160,14 @@ public final class SuiteTable {
     static void putLatencyRows(Map<String, String> rows, Histogram latency, double... percentiles) {
         boolean any = latency.getTotalCount() > 0;
         for (double p : percentiles) {
-            rows.put("p" + MemoryPressureTable.number(p) + " (ms)", any ? ms(latency.getValueAtPercentile(p)) : "-");
+            rows.put("p" + number(p) + " (ms)", any ? ms(latency.getValueAtPercentile(p)) : "-");
         }
         rows.put("max (ms)", any ? ms(latency.getMaxValue()) : "-");
+    }
+
+    /** @return {@code x} without trailing zeros: 8, 1.5, 1.25 */
+    static String number(double x) {
+        return BigDecimal.valueOf(x).stripTrailingZeros().toPlainString();
     }
 
     /** @return microseconds as milliseconds with two decimals */
