@@ -3,6 +3,8 @@ package io.bladegc.benchmarks.suite;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.bladegc.benchmarks.cluster.GrpcBackendProcess;
 import io.bladegc.benchmarks.cluster.StartedParts;
+import io.bladegc.benchmarks.suite.harness.Arm;
+import io.bladegc.benchmarks.suite.harness.BladeMode;
 import io.bladegc.testkit.CoordinatorProcess;
 import io.bladegc.testkit.FreePorts;
 import java.net.http.HttpClient;

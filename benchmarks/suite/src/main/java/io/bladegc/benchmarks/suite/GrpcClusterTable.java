@@ -1,5 +1,6 @@
 package io.bladegc.benchmarks.suite;
 
+import io.bladegc.benchmarks.suite.harness.SuiteTable;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;

@@ -1,5 +1,7 @@
 package io.bladegc.benchmarks.suite;
 
+import io.bladegc.benchmarks.suite.harness.CallSchedule;
+import io.bladegc.benchmarks.suite.harness.IntervalHistogramLog;
 import io.grpc.Channel;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;

@@ -1,6 +1,13 @@
 package io.bladegc.benchmarks.suite;
 
 import io.bladegc.benchmarks.cluster.ClusterDemo;
+import io.bladegc.benchmarks.suite.harness.Arm;
+import io.bladegc.benchmarks.suite.harness.BackendFlags;
+import io.bladegc.benchmarks.suite.harness.BladeMode;
+import io.bladegc.benchmarks.suite.harness.EpsilonHeap;
+import io.bladegc.benchmarks.suite.harness.JavaInstallation;
+import io.bladegc.benchmarks.suite.harness.RateSearch;
+import io.bladegc.benchmarks.suite.harness.Workload;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

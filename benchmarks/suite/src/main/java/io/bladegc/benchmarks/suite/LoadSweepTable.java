@@ -3,6 +3,8 @@ package io.bladegc.benchmarks.suite;
 import io.bladegc.benchmarks.cluster.ClusterArm;
 import io.bladegc.benchmarks.suite.LoadSweepScenario.ClosedWindow;
 import io.bladegc.benchmarks.suite.LoadSweepScenario.OpenWindow;
+import io.bladegc.benchmarks.suite.harness.PauseOverlaps;
+import io.bladegc.benchmarks.suite.harness.WindowBootstrap;
 import java.util.ArrayList;
 import java.util.DoubleSummaryStatistics;
 import java.util.List;

@@ -1,5 +1,7 @@
 package io.bladegc.benchmarks.suite;
 
+import io.bladegc.benchmarks.suite.harness.RateSearch;
+import io.bladegc.benchmarks.suite.harness.SuiteTable;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;

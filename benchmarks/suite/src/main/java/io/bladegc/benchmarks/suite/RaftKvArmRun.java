@@ -1,6 +1,11 @@
 package io.bladegc.benchmarks.suite;
 
 import io.bladegc.benchmarks.raftkv.KvServer;
+import io.bladegc.benchmarks.suite.harness.Arm;
+import io.bladegc.benchmarks.suite.harness.MachineCpu;
+import io.bladegc.benchmarks.suite.harness.ProcessUsage;
+import io.bladegc.benchmarks.suite.harness.StopOnExit;
+import io.bladegc.benchmarks.suite.harness.WakeupJitter;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

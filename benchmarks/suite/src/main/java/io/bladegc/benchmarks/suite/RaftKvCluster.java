@@ -3,6 +3,8 @@ package io.bladegc.benchmarks.suite;
 import io.bladegc.benchmarks.raftkv.KvClient;
 import io.bladegc.benchmarks.raftkv.KvGroup;
 import io.bladegc.benchmarks.raftkv.KvServer;
+import io.bladegc.benchmarks.suite.harness.Arm;
+import io.bladegc.benchmarks.suite.harness.StopOnExit;
 import io.bladegc.testkit.ChildProcess;
 import io.bladegc.testkit.FreePorts;
 import java.io.IOException;

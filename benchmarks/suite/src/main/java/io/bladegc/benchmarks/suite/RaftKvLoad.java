@@ -1,6 +1,7 @@
 package io.bladegc.benchmarks.suite;
 
 import io.bladegc.benchmarks.raftkv.KvCommand;
+import io.bladegc.benchmarks.suite.harness.IntervalHistogramLog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

@@ -1,5 +1,8 @@
 package io.bladegc.benchmarks.suite;
 
+import io.bladegc.benchmarks.suite.harness.MachineCpu;
+import io.bladegc.benchmarks.suite.harness.ProcessUsage;
+import io.bladegc.benchmarks.suite.harness.WakeupJitter;
 import java.util.List;
 
 /**

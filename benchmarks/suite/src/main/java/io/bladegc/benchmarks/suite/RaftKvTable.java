@@ -1,7 +1,8 @@
 package io.bladegc.benchmarks.suite;
 
-import static io.bladegc.benchmarks.suite.SuiteTable.ms;
+import static io.bladegc.benchmarks.suite.harness.SuiteTable.ms;
 
+import io.bladegc.benchmarks.suite.harness.SuiteTable;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;

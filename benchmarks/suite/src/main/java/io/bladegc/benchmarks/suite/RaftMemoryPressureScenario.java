@@ -1,6 +1,14 @@
 package io.bladegc.benchmarks.suite;
 
 import io.bladegc.benchmarks.cluster.ClusterSpec;
+import io.bladegc.benchmarks.suite.harness.Arm;
+import io.bladegc.benchmarks.suite.harness.BackendFlags;
+import io.bladegc.benchmarks.suite.harness.BladeMode;
+import io.bladegc.benchmarks.suite.harness.JavaInstallation;
+import io.bladegc.benchmarks.suite.harness.RateSearch;
+import io.bladegc.benchmarks.suite.harness.StopOnExit;
+import io.bladegc.benchmarks.suite.harness.SuiteReport;
+import io.bladegc.benchmarks.suite.harness.SuiteTable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,7 @@
 package io.bladegc.benchmarks.suite;
 
 import io.bladegc.benchmarks.report.LatencyPlot;
+import io.bladegc.benchmarks.suite.harness.StopOnExit;
 import io.bladegc.commandline.ToolCommandLine;
 import java.net.http.HttpClient;
 import java.nio.file.Files;

@@ -1,6 +1,8 @@
 package io.bladegc.benchmarks.suite;
 
 import io.bladegc.benchmarks.cluster.BladeJarOptions;
+import io.bladegc.benchmarks.suite.harness.InterleavedSchedule;
+import io.bladegc.benchmarks.suite.harness.Workload;
 import io.bladegc.commandline.ToolCommand;
 import io.bladegc.commandline.ToolCommandLine;
 import io.bladegc.commandline.UsageException;

@@ -2,6 +2,8 @@ package io.bladegc.benchmarks.suite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bladegc.benchmarks.suite.harness.RateSearch;
+import io.bladegc.benchmarks.suite.harness.RepResult;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -2,6 +2,8 @@ package io.bladegc.benchmarks.suite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bladegc.benchmarks.suite.harness.Arm;
+import io.bladegc.benchmarks.suite.harness.BladeMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

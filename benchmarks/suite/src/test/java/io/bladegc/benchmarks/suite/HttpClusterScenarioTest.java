@@ -4,6 +4,12 @@ import static io.bladegc.benchmarks.suite.HttpClusterScenario.HEAP;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.bladegc.benchmarks.suite.harness.Arm;
+import io.bladegc.benchmarks.suite.harness.BladeMode;
+import io.bladegc.benchmarks.suite.harness.EpsilonHeap;
+import io.bladegc.benchmarks.suite.harness.JavaInstallation;
+import io.bladegc.benchmarks.suite.harness.RateSearch;
+import io.bladegc.benchmarks.suite.harness.Workload;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -3,6 +3,7 @@ package io.bladegc.benchmarks.suite;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bladegc.benchmarks.load.OpenLoopLoad;
+import io.bladegc.benchmarks.suite.harness.WindowBootstrap;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -3,6 +3,11 @@ package io.bladegc.benchmarks.suite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.bladegc.benchmarks.suite.harness.Arm;
+import io.bladegc.benchmarks.suite.harness.BackendFlags;
+import io.bladegc.benchmarks.suite.harness.BladeMode;
+import io.bladegc.benchmarks.suite.harness.RateSearch;
+import io.bladegc.benchmarks.suite.harness.Workload;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -2,6 +2,7 @@ package io.bladegc.benchmarks.suite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bladegc.benchmarks.suite.harness.RateSearch;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

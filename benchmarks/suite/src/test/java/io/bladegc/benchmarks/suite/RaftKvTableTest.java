@@ -2,6 +2,7 @@ package io.bladegc.benchmarks.suite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bladegc.benchmarks.suite.harness.WakeupJitter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

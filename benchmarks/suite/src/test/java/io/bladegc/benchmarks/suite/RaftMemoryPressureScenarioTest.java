@@ -2,6 +2,9 @@ package io.bladegc.benchmarks.suite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bladegc.benchmarks.suite.harness.Arm;
+import io.bladegc.benchmarks.suite.harness.BladeMode;
+import io.bladegc.benchmarks.suite.harness.JavaInstallation;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;

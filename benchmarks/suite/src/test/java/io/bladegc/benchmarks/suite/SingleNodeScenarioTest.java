@@ -2,6 +2,9 @@ package io.bladegc.benchmarks.suite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bladegc.benchmarks.suite.harness.Arm;
+import io.bladegc.benchmarks.suite.harness.BackendFlags;
+import io.bladegc.benchmarks.suite.harness.BladeMode;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

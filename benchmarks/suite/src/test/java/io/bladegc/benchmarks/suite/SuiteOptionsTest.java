@@ -3,6 +3,7 @@ package io.bladegc.benchmarks.suite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.bladegc.benchmarks.suite.harness.Workload;
 import io.bladegc.commandline.ToolRun;
 import java.nio.file.Path;
 import java.time.Duration;

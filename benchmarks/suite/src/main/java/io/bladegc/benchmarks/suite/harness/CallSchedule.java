@@ -1,4 +1,4 @@
-package io.bladegc.benchmarks.suite;
+package io.bladegc.benchmarks.suite.harness;
 
 import java.time.Duration;
 
@@ -11,30 +11,31 @@ import java.time.Duration;
  * @param warmup  calls before the window, not measured
  * @param measure the measured window
  */
-record CallSchedule(long start, double rate, Duration warmup, Duration measure) {
-    CallSchedule {
+public record CallSchedule(long start, double rate, Duration warmup, Duration measure) {
+    /** @throws IllegalArgumentException when {@code rate} is not positive */
+    public CallSchedule {
         if (!(rate > 0)) {
             throw new IllegalArgumentException("rate must be positive: " + rate);
         }
     }
 
     /** @return when call {@code i} is due (computed from the start, so no rounding error adds up) */
-    long due(long i) {
+    public long due(long i) {
         return start + (long) (i * 1e9 / rate);
     }
 
     /** @return when the measured window starts */
-    long windowStart() {
+    public long windowStart() {
         return start + warmup.toNanos();
     }
 
     /** @return when it ends: the first call due then or later is not issued */
-    long end() {
+    public long end() {
         return windowStart() + measure.toNanos();
     }
 
     /** @return whether a call due at {@code due} is measured */
-    boolean measured(long due) {
+    public boolean measured(long due) {
         return due - windowStart() >= 0 && due - end() < 0;
     }
 }

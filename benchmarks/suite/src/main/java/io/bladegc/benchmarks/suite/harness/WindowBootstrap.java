@@ -1,4 +1,4 @@
-package io.bladegc.benchmarks.suite;
+package io.bladegc.benchmarks.suite.harness;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,9 +13,9 @@ import org.HdrHistogram.Histogram;
  * {@value #LEVEL} of those. A ratio between two arms resamples both arms' windows independently. Deterministic (a
  * fixed seed), so a table reads the same when recomputed. Stateless.
  */
-final class WindowBootstrap {
+public final class WindowBootstrap {
     /** Resamples per interval. */
-    static final int RESAMPLES = 2_000;
+    public static final int RESAMPLES = 2_000;
     /** The interval's coverage. */
     static final double LEVEL = 0.95;
     private static final long SEED = 20261129L;
@@ -25,7 +25,7 @@ final class WindowBootstrap {
      * @param low   the interval's lower end
      * @param high  its upper end
      */
-    record Estimate(double value, double low, double high) {
+    public record Estimate(double value, double low, double high) {
     }
 
     private WindowBootstrap() {
@@ -36,7 +36,7 @@ final class WindowBootstrap {
      * @param percentile e.g. 99.9
      * @return the pooled percentile, in the histograms' unit, with its interval
      */
-    static Estimate percentile(List<Histogram> windows, double percentile) {
+    public static Estimate percentile(List<Histogram> windows, double percentile) {
         requireWindows(windows);
         SplittableRandom random = new SplittableRandom(SEED);
         double[] samples = new double[RESAMPLES];
@@ -50,7 +50,7 @@ final class WindowBootstrap {
      * @return the pooled percentile of {@code arm} over that of {@code baseline}, with its interval (each resample
      *     draws both arms' windows anew)
      */
-    static Estimate ratio(List<Histogram> arm, List<Histogram> baseline, double percentile) {
+    public static Estimate ratio(List<Histogram> arm, List<Histogram> baseline, double percentile) {
         requireWindows(arm);
         requireWindows(baseline);
         SplittableRandom random = new SplittableRandom(SEED);

@@ -1,4 +1,4 @@
-package io.bladegc.benchmarks.suite;
+package io.bladegc.benchmarks.suite.harness;
 
 import io.bladegc.benchmarks.cluster.DemoServerProcess;
 import java.io.IOException;
@@ -16,7 +16,7 @@ import java.util.List;
  * it is what is reachable), then {@code heapUsedBytes} from {@code /stats}; the server is stopped by pid.
  * Stateless.
  */
-final class LiveFootprint {
+public final class LiveFootprint {
     /** The measuring server's heap: room for any workload the suite runs, so the collection is not forced early. */
     static final List<String> HEAP = List.of("-Xms1g", "-Xmx1g");
 
@@ -32,7 +32,7 @@ final class LiveFootprint {
      * @return the heap in use after the collections, bytes
      * @throws IOException when the server does not start or answer, or {@code /stats} has no {@code heapUsedBytes}
      */
-    static long measure(Path java, List<String> workload, Path logDir, StopOnExit stop, HttpClient http)
+    public static long measure(Path java, List<String> workload, Path logDir, StopOnExit stop, HttpClient http)
             throws Exception {
         List<String> args = new ArrayList<>(List.of("--port", "0"));
         args.addAll(workload);

@@ -1,4 +1,4 @@
-package io.bladegc.benchmarks.suite;
+package io.bladegc.benchmarks.suite.harness;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -59,7 +59,7 @@ public final class SuiteTable {
      * @param columns per arm, in the same order, its rows: label to value, every arm the same labels in the same order
      * @return the columns side by side, one row per label, GitHub markdown, lines ending in a newline
      */
-    static String render(List<String> arms, List<Map<String, String>> columns) {
+    public static String render(List<String> arms, List<Map<String, String>> columns) {
         Map<String, List<String>> rows = new LinkedHashMap<>();
         for (Map<String, String> column : columns) {
             column.forEach((label, value) -> rows.computeIfAbsent(label, k -> new ArrayList<>()).add(value));
@@ -103,7 +103,7 @@ public final class SuiteTable {
     }
 
     /** @return the servers' CPU seconds per 1,000 requests sent over {@code reps}, NaN when none was sent */
-    static double cpuPerThousand(List<RepResult> reps) {
+    public static double cpuPerThousand(List<RepResult> reps) {
         long sent = reps.stream().mapToLong(RepResult::sent).sum();
         return sent == 0 ? Double.NaN : reps.stream().mapToDouble(RepResult::cpuSeconds).sum() * 1000 / sent;
     }
@@ -131,7 +131,7 @@ public final class SuiteTable {
      * @param peakRssOf whose peak RSS it shows, e.g. {@code "the largest backend's"}
      * @return what the table's rows are, for a report's footer: sentences on one line
      */
-    static String legend(String cpuOf, String peakRssOf) {
+    public static String legend(String cpuOf, String peakRssOf) {
         return "Latency rows: 2xx at the client, all repetitions merged. Counts: all repetitions added. CPU: user +"
             + " system of " + cpuOf + " in the measured window (/proc). Peak RSS: " + peakRssOf + " VmHWM.";
     }
@@ -157,7 +157,7 @@ public final class SuiteTable {
      * @param latency     microseconds
      * @param percentiles e.g. {@code 50, 99.9}
      */
-    static void putLatencyRows(Map<String, String> rows, Histogram latency, double... percentiles) {
+    public static void putLatencyRows(Map<String, String> rows, Histogram latency, double... percentiles) {
         boolean any = latency.getTotalCount() > 0;
         for (double p : percentiles) {
             rows.put("p" + number(p) + " (ms)", any ? ms(latency.getValueAtPercentile(p)) : "-");
@@ -166,12 +166,12 @@ public final class SuiteTable {
     }
 
     /** @return {@code x} without trailing zeros: 8, 1.5, 1.25 */
-    static String number(double x) {
+    public static String number(double x) {
         return BigDecimal.valueOf(x).stripTrailingZeros().toPlainString();
     }
 
     /** @return microseconds as milliseconds with two decimals */
-    static String ms(long micros) {
+    public static String ms(long micros) {
         return String.format(Locale.ROOT, "%.2f", micros / 1000.0);
     }
 }

@@ -1,4 +1,4 @@
-package io.bladegc.benchmarks.suite;
+package io.bladegc.benchmarks.suite.harness;
 
 import io.bladegc.benchmarks.cluster.ClusterDemo;
 import java.util.Arrays;
@@ -33,27 +33,27 @@ public enum Workload {
     }
 
     /** @return the workload {@code --workload} names {@code label}; {@code null} when none */
-    static Workload named(String label) {
+    public static Workload named(String label) {
         return Arrays.stream(values()).filter(w -> w.label.equals(label)).findFirst().orElse(null);
     }
 
     /** @return the labels, as {@code --workload} takes them */
-    static List<String> labels() {
+    public static List<String> labels() {
         return Arrays.stream(values()).map(Workload::label).toList();
     }
 
     /** @return the name {@code --workload} takes */
-    String label() {
+    public String label() {
         return label;
     }
 
     /** @return the DemoServer arguments */
-    List<String> args() {
+    public List<String> args() {
         return args;
     }
 
     /** @return the KiB a request allocates: its garbage and what it replaces of the live set */
-    int kibPerRequest() {
+    public int kibPerRequest() {
         return kib("--garbage-kb") + kib("--churn-kb");
     }
 

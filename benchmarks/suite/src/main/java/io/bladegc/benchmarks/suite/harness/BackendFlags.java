@@ -1,4 +1,4 @@
-package io.bladegc.benchmarks.suite;
+package io.bladegc.benchmarks.suite.harness;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -7,16 +7,16 @@ import java.util.List;
  * A suite backend's JVM flags: collector and heap, then the flags every backend of every scenario shares
  * ({@link #COMMON}, as {@code http-cluster}'s arms have them). Stateless.
  */
-final class BackendFlags {
+public final class BackendFlags {
     /**
      * Metaspace sized so that class loading triggers no collection of its own ("Metadata GC Threshold", which Blade
      * does not predict), one GC thread of each kind (the machine has two cores for everything), heap touched at start.
      */
-    static final List<String> COMMON = common(1);
+    public static final List<String> COMMON = common(1);
     /** Parallel with a fixed eden (no adaptive resizing), the collector Blade plans best. */
-    static final List<String> PARALLEL = List.of("-XX:+UseParallelGC", "-XX:-UseAdaptiveSizePolicy");
+    public static final List<String> PARALLEL = List.of("-XX:+UseParallelGC", "-XX:-UseAdaptiveSizePolicy");
     /** G1 with its defaults. */
-    static final List<String> G1 = List.of("-XX:+UseG1GC");
+    public static final List<String> G1 = List.of("-XX:+UseG1GC");
 
     private BackendFlags() {
     }
@@ -32,12 +32,12 @@ final class BackendFlags {
     }
 
     /** @return {@code collector}, then {@code heap}, then {@link #COMMON} */
-    static List<String> of(List<String> collector, List<String> heap) {
+    public static List<String> of(List<String> collector, List<String> heap) {
         return of(collector, heap, 1);
     }
 
     /** @return {@code collector}, then {@code heap}, then {@link #common(int) common(parallelGcThreads)} */
-    static List<String> of(List<String> collector, List<String> heap, int parallelGcThreads) {
+    public static List<String> of(List<String> collector, List<String> heap, int parallelGcThreads) {
         List<String> out = new ArrayList<>(collector);
         out.addAll(heap);
         out.addAll(common(parallelGcThreads));

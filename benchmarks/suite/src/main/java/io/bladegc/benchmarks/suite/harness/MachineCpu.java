@@ -1,4 +1,4 @@
-package io.bladegc.benchmarks.suite;
+package io.bladegc.benchmarks.suite.harness;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,9 +13,9 @@ import java.nio.file.Path;
  * @param busyTicks  user + nice + system + irq + softirq
  * @param stealTicks steal
  */
-record MachineCpu(long busyTicks, long stealTicks) {
+public record MachineCpu(long busyTicks, long stealTicks) {
     /** @throws IOException when {@code /proc/stat} cannot be read (not Linux) */
-    static MachineCpu now() throws IOException {
+    public static MachineCpu now() throws IOException {
         return parse(Files.readString(Path.of("/proc/stat")));
     }
 
@@ -34,17 +34,17 @@ record MachineCpu(long busyTicks, long stealTicks) {
     }
 
     /** @return the ticks since {@code earlier} */
-    MachineCpu since(MachineCpu earlier) {
+    public MachineCpu since(MachineCpu earlier) {
         return new MachineCpu(busyTicks - earlier.busyTicks, stealTicks - earlier.stealTicks);
     }
 
     /** @return how many cores were busy on average over {@code seconds}, from these ticks */
-    double busyCores(double seconds) {
+    public double busyCores(double seconds) {
         return busyTicks / (double) ProcessUsage.TICKS_PER_SECOND / seconds;
     }
 
     /** @return how many cores the hypervisor took on average over {@code seconds}, from these ticks */
-    double stealCores(double seconds) {
+    public double stealCores(double seconds) {
         return stealTicks / (double) ProcessUsage.TICKS_PER_SECOND / seconds;
     }
 }

@@ -1,4 +1,4 @@
-package io.bladegc.benchmarks.suite;
+package io.bladegc.benchmarks.suite.harness;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.bladegc.benchmarks.cluster.ClusterArm;
@@ -14,6 +14,7 @@ import java.util.Locale;
  * many pairs overlapped, how many of those the coordinator had not granted both of (with Blade), and after how many
  * of the window's pauses the last unplanned overlap began (with Blade, one not granted: two granted pauses at once are
  * the coordinator's choice), the measure of how long collections stayed in step after the saturating warm-up.
+ * Immutable.
  *
  * @param pauses        the window's pauses, all backends
  * @param overlaps      pairs of pauses of different backends that overlapped
@@ -21,7 +22,7 @@ import java.util.Locale;
  * @param lastOverlapAt the position (1-based, by start time) of the later pause of the last overlapping pair, without
  *                      Blade, or of the last one not granted, with Blade; 0 when there was none
  */
-record PauseOverlaps(int pauses, int overlaps, int ungranted, int lastOverlapAt) {
+public record PauseOverlaps(int pauses, int overlaps, int ungranted, int lastOverlapAt) {
     /**
      * A grant's events and a pause's notification are timed apart (the coordinator's event, the JVM's
      * notification): a pause counts as granted when it lies within its backend's grant widened by this much.
@@ -33,7 +34,7 @@ record PauseOverlaps(int pauses, int overlaps, int ungranted, int lastOverlapAt)
     }
 
     /** @return the overlaps among the window's pauses of {@code r}'s backends, judged against its grants if any */
-    static PauseOverlaps of(ClusterArm.Result r) {
+    public static PauseOverlaps of(ClusterArm.Result r) {
         List<Pause> pauses = new ArrayList<>();
         for (ClusterArm.NodeWindow n : r.nodes()) {
             for (JsonNode e : n.end().path("gcPauses")) {
@@ -89,7 +90,7 @@ record PauseOverlaps(int pauses, int overlaps, int ungranted, int lastOverlapAt)
      * @return e.g. {@code overlaps 3 (1 not granted, the last at pause 12 of 60)}, {@code overlaps 2 (0 not granted)},
      *     or {@code no overlap in 60 pauses}
      */
-    String cell(boolean withGrants) {
+    public String cell(boolean withGrants) {
         if (overlaps == 0) {
             return "no overlap in " + pauses + " pauses";
         }

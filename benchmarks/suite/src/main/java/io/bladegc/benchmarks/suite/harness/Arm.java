@@ -1,4 +1,4 @@
-package io.bladegc.benchmarks.suite;
+package io.bladegc.benchmarks.suite.harness;
 
 import io.bladegc.benchmarks.cluster.ClusterSpec;
 import java.nio.file.Path;
@@ -35,7 +35,7 @@ public record Arm(String name, Path java, List<String> jvmFlags, BladeMode blade
      * @throws IllegalArgumentException naming an arm the scenario does not have (one skipped on this machine, such
      *     as genzgc without a JDK 21, included)
      */
-    static List<Arm> select(List<Arm> arms, List<String> names) {
+    public static List<Arm> select(List<Arm> arms, List<String> names) {
         List<String> known = arms.stream().map(Arm::name).toList();
         for (String n : names) {
             if (!known.contains(n)) {

@@ -1,4 +1,4 @@
-package io.bladegc.benchmarks.suite;
+package io.bladegc.benchmarks.suite.harness;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.bladegc.benchmarks.cluster.ClusterArm;

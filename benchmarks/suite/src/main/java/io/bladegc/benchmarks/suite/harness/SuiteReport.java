@@ -1,4 +1,4 @@
-package io.bladegc.benchmarks.suite;
+package io.bladegc.benchmarks.suite.harness;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Locale;
 
 /** The parts of {@code table.md} every scenario shares: its header, the arms' notes, writing it. Stateless. */
-final class SuiteReport {
+public final class SuiteReport {
     private SuiteReport() {
     }
 
@@ -24,7 +24,7 @@ final class SuiteReport {
      * @return the title and the run's facts (command, start time, machine, JDKs, load average, the machine's wake-up
      *     jitter measured now for 3 s quick or 10 s full: {@link WakeupJitter}), markdown
      */
-    static String header(String scenario, boolean quick, String command, String jdks) {
+    public static String header(String scenario, boolean quick, String command, String jdks) {
         double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         WakeupJitter jitter = WakeupJitter.measure(Duration.ofSeconds(quick ? 3 : 10));
         return "# " + scenario + (quick ? " (quick)" : "") + "\n\n"
@@ -57,7 +57,7 @@ final class SuiteReport {
     }
 
     /** @return one markdown list line per arm: name, description, JVM flags */
-    static String armLines(List<Arm> arms) {
+    public static String armLines(List<Arm> arms) {
         StringBuilder md = new StringBuilder();
         arms.forEach(a -> md.append("- `").append(a.name()).append("`: ").append(a.description()).append("; `")
             .append(String.join(" ", a.jvmFlags())).append("`\n"));
@@ -65,7 +65,7 @@ final class SuiteReport {
     }
 
     /** Writes {@code md} to {@code table.md} in the results directory {@code out} and prints it on stdout. */
-    static void write(Path out, String md) throws IOException {
+    public static void write(Path out, String md) throws IOException {
         Files.writeString(out.resolve("table.md"), md, StandardCharsets.UTF_8);
         System.out.print(md);
     }

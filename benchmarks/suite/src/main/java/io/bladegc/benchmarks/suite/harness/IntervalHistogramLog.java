@@ -1,4 +1,4 @@
-package io.bladegc.benchmarks.suite;
+package io.bladegc.benchmarks.suite.harness;
 
 import java.io.FileNotFoundException;
 import java.io.PrintStream;
@@ -16,7 +16,7 @@ import org.HdrHistogram.Recorder;
  * <p>Thread-safe for that use: {@link #record} from any thread; {@link #start}, {@link #flush}, {@link #total} and
  * {@link #close} from the load's thread.
  */
-final class IntervalHistogramLog implements AutoCloseable {
+public final class IntervalHistogramLog implements AutoCloseable {
     private final long maxMicros;
     private final Recorder recorder;
     private final PrintStream out;
@@ -31,7 +31,7 @@ final class IntervalHistogramLog implements AutoCloseable {
      * @param comment   the log's comment line, what it records
      * @param maxMicros the longest latency recorded
      */
-    IntervalHistogramLog(Path file, String comment, long maxMicros) throws FileNotFoundException {
+    public IntervalHistogramLog(Path file, String comment, long maxMicros) throws FileNotFoundException {
         this.maxMicros = maxMicros;
         this.recorder = new Recorder(maxMicros, 3);
         this.total = new Histogram(maxMicros, 3);
@@ -45,7 +45,7 @@ final class IntervalHistogramLog implements AutoCloseable {
      * Starts the log's clock at the window's start: its base and start time, and the legend; the first interval
      * starts now (not when the log was opened, before the warm-up).
      */
-    void start(long epochMillis) {
+    public void start(long epochMillis) {
         interval = recorder.getIntervalHistogram(interval);
         log.setBaseTime(epochMillis);
         log.outputStartTime(epochMillis);
@@ -53,19 +53,19 @@ final class IntervalHistogramLog implements AutoCloseable {
     }
 
     /** Records one latency (clamped to 0..max). */
-    void record(long micros) {
+    public void record(long micros) {
         recorder.recordValue(Math.min(maxMicros, Math.max(0, micros)));
     }
 
     /** Writes what was recorded since the last flush as one interval histogram and adds it to the total. */
-    void flush() {
+    public void flush() {
         interval = recorder.getIntervalHistogram(interval);
         log.outputIntervalHistogram(interval);
         total.add(interval);
     }
 
     /** @return every latency flushed so far (the log's own histogram: copy it to keep it past a later flush) */
-    Histogram total() {
+    public Histogram total() {
         return total;
     }
 

@@ -1,4 +1,4 @@
-package io.bladegc.benchmarks.suite;
+package io.bladegc.benchmarks.suite.harness;
 
 /** How an arm's backends run Blade. */
 public enum BladeMode {

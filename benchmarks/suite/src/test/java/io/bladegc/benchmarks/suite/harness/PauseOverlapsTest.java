@@ -1,9 +1,9 @@
-package io.bladegc.benchmarks.suite;
+package io.bladegc.benchmarks.suite.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bladegc.benchmarks.cluster.ClusterObserver.Grant;
-import io.bladegc.benchmarks.suite.PauseOverlaps.Pause;
+import io.bladegc.benchmarks.suite.harness.PauseOverlaps.Pause;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
