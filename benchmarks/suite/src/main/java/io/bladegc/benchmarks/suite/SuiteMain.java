@@ -1,7 +1,17 @@
 package io.bladegc.benchmarks.suite;
 
 import io.bladegc.benchmarks.report.LatencyPlot;
+import io.bladegc.benchmarks.suite.grpc.GrpcClusterRunner;
+import io.bladegc.benchmarks.suite.grpc.GrpcClusterScenario;
 import io.bladegc.benchmarks.suite.harness.StopOnExit;
+import io.bladegc.benchmarks.suite.http.HttpClusterRunner;
+import io.bladegc.benchmarks.suite.http.HttpClusterScenario;
+import io.bladegc.benchmarks.suite.memory.MemoryPressureScenario;
+import io.bladegc.benchmarks.suite.memory.RaftMemoryPressureScenario;
+import io.bladegc.benchmarks.suite.raftkv.RaftKvScenario;
+import io.bladegc.benchmarks.suite.single.CollectionRateScenario;
+import io.bladegc.benchmarks.suite.single.SingleNodeScenario;
+import io.bladegc.benchmarks.suite.sweep.LoadSweepScenario;
 import io.bladegc.commandline.ToolCommandLine;
 import java.net.http.HttpClient;
 import java.nio.file.Files;

@@ -56,7 +56,7 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
     /** The scenarios, by name: {@link SuiteMain}'s. */
     public static final List<String> SCENARIOS = SuiteMain.SCENARIOS;
     /** The backends' heap without {@code --heap}: the http-cluster workload's. */
-    static final String DEFAULT_HEAP = "1g";
+    public static final String DEFAULT_HEAP = "1g";
 
     /** @return the backends' heap flags: {@code -Xms} and {@code -Xmx} of {@link #heap} (a fixed heap) */
     public List<String> heapFlags() {
@@ -64,7 +64,7 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
     }
 
     /** @return {@code -Xms} and {@code -Xmx} of {@code size} ({@code 1g}, {@code 1536m}): a fixed heap */
-    static List<String> heapFlags(String size) {
+    public static List<String> heapFlags(String size) {
         return List.of("-Xms" + size, "-Xmx" + size);
     }
 
