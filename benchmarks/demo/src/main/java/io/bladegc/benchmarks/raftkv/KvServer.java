@@ -70,9 +70,12 @@ public final class KvServer implements AutoCloseable {
      * @param garbageMibPerSecond what {@link ServiceGarbage} allocates each second, 0 for none
      * @param logSegmentMib the size of a Raft log segment in MiB, 0 for Ratis' own (32 MiB): Ratis keeps the entries of
      *                      the open segment and of up to six closed ones in memory, part of the live set
+     * @param retryCacheSeconds how long Ratis keeps each write's reply for a client's retry, 0 for Ratis' own (60 s): a
+     *                      put's reply carries the value it replaced, so the retry cache holds that much a second of
+     *                      writes
      */
     public record Options(RaftPeerId id, RaftGroup group, Path storage, long snapshotEvery, int garbageMibPerSecond,
-                          int logSegmentMib) {
+                          int logSegmentMib, int retryCacheSeconds) {
         /**
          * Parses the command line.
          *
@@ -98,6 +101,10 @@ public final class KvServer implements AutoCloseable {
             }
             if (logSegmentMib > 0) {
                 RaftServerConfigKeys.Log.setSegmentSizeMax(properties, SizeInBytes.valueOf(logSegmentMib + "MB"));
+            }
+            if (retryCacheSeconds > 0) {
+                RaftServerConfigKeys.RetryCache.setExpiryTime(properties,
+                    TimeDuration.valueOf(retryCacheSeconds, TimeUnit.SECONDS));
             }
             return properties;
         }
@@ -134,6 +141,10 @@ public final class KvServer implements AutoCloseable {
             + " Ratis keeps the open one and up to six closed ones in memory (default Ratis' own, 32 MiB)")
         Integer logSegment;
 
+        @Option(names = "--retry-cache-seconds", paramLabel = "N", description = "keep each write's reply (a put's:"
+            + " the value it replaced) this long for a client's retry (default Ratis' own, 60 s)")
+        Integer retryCacheSeconds;
+
         @Override
         public Options options() {
             UsageProblems problems = new UsageProblems();
@@ -142,13 +153,16 @@ public final class KvServer implements AutoCloseable {
             problems.check(garbage == null || garbage > 0, "--garbage", garbage, "a positive number of MiB/s");
             problems.check(logSegment == null || logSegment > 0, "--log-segment", logSegment,
                 "a positive number of MiB");
+            problems.check(retryCacheSeconds == null || retryCacheSeconds > 0, "--retry-cache-seconds",
+                retryCacheSeconds, "a positive number of seconds");
             problems.throwIfAny();
             try {
                 RaftGroup raftGroup = KvGroup.parse(peers, group);
                 RaftPeerId peerId = RaftPeerId.valueOf(id);
                 KvGroup.portOf(raftGroup, peerId);
                 return new Options(peerId, raftGroup, storage, snapshotEvery == null ? 0 : snapshotEvery,
-                    garbage == null ? 0 : garbage, logSegment == null ? 0 : logSegment);
+                    garbage == null ? 0 : garbage, logSegment == null ? 0 : logSegment,
+                    retryCacheSeconds == null ? 0 : retryCacheSeconds);
             } catch (IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());
             }

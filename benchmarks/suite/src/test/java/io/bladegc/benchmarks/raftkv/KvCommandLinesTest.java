@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.bladegc.commandline.ToolRun;
 import io.bladegc.commandline.ToolCommandLine;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.junit.jupiter.api.Test;
 
@@ -16,10 +17,11 @@ class KvCommandLinesTest {
     @Test
     void kvServerOptions() {
         KvServer.Options o = KvServer.Options.parse("--id", "n2", "--peers", PEERS, "--storage", "/tmp/kv",
-            "--snapshot-every", "1000", "--garbage", "24", "--log-segment", "4");
+            "--snapshot-every", "1000", "--garbage", "24", "--log-segment", "4", "--retry-cache-seconds", "5");
         assertThat(o.id().toString()).isEqualTo("n2");
         assertThat(o.logSegmentMib()).isEqualTo(4);
         assertThat(RaftServerConfigKeys.Log.segmentSizeMax(o.properties()).getSize()).isEqualTo(4L << 20);
+        assertThat(RaftServerConfigKeys.RetryCache.expiryTime(o.properties()).toLong(TimeUnit.SECONDS)).isEqualTo(5);
         assertThat(o.garbageMibPerSecond()).isEqualTo(24);
         assertThat(o.group().getPeers()).hasSize(2);
         assertThat(o.storage()).isEqualTo(Path.of("/tmp/kv"));
@@ -30,6 +32,8 @@ class KvCommandLinesTest {
         KvServer.Options defaults = KvServer.Options.parse("--id", "n1", "--peers", PEERS, "--storage", "d");
         assertThat(RaftServerConfigKeys.Log.segmentSizeMax(defaults.properties()))
             .isEqualTo(RaftServerConfigKeys.Log.SEGMENT_SIZE_MAX_DEFAULT);
+        assertThat(RaftServerConfigKeys.RetryCache.expiryTime(defaults.properties()))
+            .isEqualTo(RaftServerConfigKeys.RetryCache.EXPIRY_TIME_DEFAULT);
     }
 
     @Test
@@ -45,12 +49,16 @@ class KvCommandLinesTest {
         assertThatThrownBy(() -> KvServer.Options.parse("--id", "n1", "--peers", PEERS, "--storage", "d",
             "--log-segment", "0"))
             .hasMessage("Invalid value for option '--log-segment': '0' is not a positive number of MiB");
+        assertThatThrownBy(() -> KvServer.Options.parse("--id", "n1", "--peers", PEERS, "--storage", "d",
+            "--retry-cache-seconds", "0"))
+            .hasMessage("Invalid value for option '--retry-cache-seconds': '0' is not a positive number of seconds");
         assertThatThrownBy(() -> KvServer.Options.parse("--id", "n3", "--peers", PEERS, "--storage", "d"))
             .hasMessageContaining("n3");
         ToolRun.of(new KvServer.Flags(), "--id", "n1", "--peers", PEERS, "--storage").isUsageError("KvServer",
             "Missing required parameter for option '--storage' (DIR)");
         ToolRun.of(new KvServer.Flags(), "--help").isHelpOf("KvServer", "--id=ID", "--peers=n1=host:port,...",
-            "--storage=DIR", "--snapshot-every=N", "--garbage=MIB_PER_S", "--log-segment=MIB");
+            "--storage=DIR", "--snapshot-every=N", "--garbage=MIB_PER_S", "--log-segment=MIB",
+            "--retry-cache-seconds=N");
     }
 
     @Test

@@ -27,8 +27,10 @@ import org.apache.ratis.util.TimeDuration;
 
 /**
  * Three {@link KvServer} peers in child JVMs on free loopback ports, for integration tests. Each runs with the Blade
- * agent ({@code bladegc.agent.jar}, set by failsafe), a small heap ({@code -Xmx128m}, one Parallel GC thread), Raft
- * log segments of 4 MiB (what Ratis keeps of its log in memory stays under about 30 MiB) and its storage under
+ * agent ({@code bladegc.agent.jar}, set by failsafe), a small young generation ({@code -Xmn40m}: a young collection
+ * every second or so under the tests' writers) in a heap with room for the live set ({@code -Xmx256m}), one Parallel
+ * GC thread, Raft log segments of 4 MiB and replies kept 5 s for retries (so that what Ratis keeps in memory stays
+ * small) and its storage under
  * {@code target/raftkv/<test>/<id>-storage}; its stdout and stderr go to {@code target/raftkv/<test>/<id>.log}
  * ({@code <id>-restart<k>.log} after the k-th restart). A peer counts as started once it prints {@code kv ready},
  * within {@link #READY_TIMEOUT}; the cluster, once a linearizable read succeeds.
@@ -160,17 +162,18 @@ final class KvCluster implements AutoCloseable {
             // MetaspaceSize as docs/architecture.md advises: a peer crossing the default (about 21 MB; Ratis, gRPC, and the
             // agent's Byte Buddy when it patches Ratis) runs a full "Metadata GC Threshold" collection of its own,
             // which Blade cannot schedule (CI once saw two such 200 ms pauses overlap another peer's collection)
-            "-Xmx128m", "-XX:MetaspaceSize=64m", "-XX:+UseParallelGC", "-XX:ParallelGCThreads=1",
+            "-Xmx256m", "-Xmn40m", "-XX:MetaspaceSize=64m", "-XX:+UseParallelGC", "-XX:ParallelGCThreads=1",
             GcPauses.flag(dir.resolve(logName.replace(".log", "-gc.log"))),
             "-cp", System.getProperty("java.class.path"),
             KvServer.class.getName(),
             "--id", id.toString(), "--peers", peersArgument(), "--storage", storage(id).toString()));
-        // with Ratis' own 32 MiB segments, of which it keeps up to seven in memory, the live set grew with the log
-        // (from 22 to 80 MiB in a minute of RaftInvariantsIT's writers; past 140 MiB in a 192 MiB heap): the old
-        // generation then filled every few seconds and the peers took full collections of 200-450 ms back to back,
-        // more than three peers' young collections can be kept clear of (that test failed on such overlaps in 4 of 5
-        // one-minute runs, and in 2 of 3 with the larger heap)
-        command.addAll(List.of("--log-segment", "4"));
+        // The live set grew under RaftInvariantsIT's writers by 80 MiB in 42 s (a peer's live histogram): Ratis' retry
+        // cache keeps every write's reply for 60 s, and a put's reply is the 2 KiB value it replaced; its log cache
+        // keeps up to seven segments of 32 MiB. In 128 MiB heaps the old generation then filled every few seconds and
+        // the peers took full collections of 200-450 ms back to back, more than three peers' young collections can be
+        // kept clear of: that test failed on such overlaps in 4 of 5 one-minute runs (3 of 3 with a 256 MiB heap and
+        // 4 MiB segments alone).
+        command.addAll(List.of("--log-segment", "4", "--retry-cache-seconds", "5"));
         command.addAll(serverArgs);
         Path log = dir.resolve(logName);
         peers.put(id, ChildProcess.start("kv peer " + id, command, log, log));
