@@ -94,6 +94,15 @@ public interface BladeNode {
     Duration retryAfter();
 
     /**
+     * @return the longest this node waits for the requests in flight before it collects anyway (its drain timeout,
+     *     {@link BladeOptions#drainTimeout()}): a grant-holder collects under a grant only while the lease leaves room
+     *     for it, the expected pause and a margin. The default implementation returns zero (a node that never waits).
+     */
+    default Duration drainTimeout() {
+        return Duration.ZERO;
+    }
+
+    /**
      * @return {@code true} when a handler plans this node's collections together with other nodes' (a coordinator's
      *     slots, a Raft group), so that other nodes serve while this one collects: a shed client does better trying
      *     another node at once than waiting for {@link #retryAfter()}; {@code false} in single-node (GCI) mode. The

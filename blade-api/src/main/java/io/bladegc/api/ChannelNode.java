@@ -17,6 +17,7 @@ import java.util.function.Supplier;
 final class ChannelNode implements BladeNode {
     private final Gate gate;
     private final LongSupplier retryAfter;
+    private final LongSupplier drainTimeout;
     private final LongSupplier pauseNanos;
     private final LongSupplier collections;
     private final LongSupplier leadTimeMillis;
@@ -44,6 +45,7 @@ final class ChannelNode implements BladeNode {
         this.gate = new Gate((AtomicLong) ch.get("gateState"), (Runnable) ch.get("gateDrained"),
             (LongAdder) ch.getOrDefault("gateShed", new LongAdder()));
         this.retryAfter = (LongSupplier) ch.get("retryAfter");
+        this.drainTimeout = (LongSupplier) ch.getOrDefault("drainTimeout", (LongSupplier) () -> 0);
         this.pauseNanos = (LongSupplier) ch.get("pauseNanos");
         this.collections = (LongSupplier) ch.getOrDefault("collections", (LongSupplier) () -> -1);
         this.leadTimeMillis = (LongSupplier) ch.getOrDefault("leadTimeMillis", (LongSupplier) () -> -1);
@@ -120,6 +122,11 @@ final class ChannelNode implements BladeNode {
     @Override
     public Duration retryAfter() {
         return Duration.ofNanos(retryAfter.getAsLong());
+    }
+
+    @Override
+    public Duration drainTimeout() {
+        return Duration.ofNanos(drainTimeout.getAsLong());
     }
 
     @Override

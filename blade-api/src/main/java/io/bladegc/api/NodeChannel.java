@@ -28,6 +28,8 @@ import javax.management.JMException;
  * gateDrained   Runnable                         wakes the drainer when the last request leaves a closed gate
  * gateShed      LongAdder                        entries the gate refused (absent from a node of an older Blade)
  * retryAfter    LongSupplier                     nanoseconds a shed client should wait
+ * drainTimeout  LongSupplier                     {@link BladeNode#drainTimeout()} in nanoseconds (absent from a node
+ *                                                 of an older Blade: 0)
  * pauseNanos    LongSupplier                     cumulative pause time
  * collections   LongSupplier                     {@link BladeNode#collections()}
  * addPauseListener Function&lt;ObjLongConsumer&lt;Integer&gt;, Runnable&gt;  {@link BladeNode#addPauseListener} with the
@@ -75,6 +77,7 @@ final class NodeChannel {
         ch.put("gateDrained", gate.drainedSignal());
         ch.put("gateShed", gate.shedCounter());
         ch.put("retryAfter", (LongSupplier) () -> node.retryAfter().toNanos());
+        ch.put("drainTimeout", (LongSupplier) () -> node.drainTimeout().toNanos());
         ch.put("pauseNanos", (LongSupplier) node::pauseNanos);
         ch.put("collections", (LongSupplier) node::collections);
         ch.put("addPauseListener", (Function<ObjLongConsumer<Integer>, Runnable>) l ->

@@ -180,14 +180,14 @@ public final class RaftBlade implements AutoCloseable {
     }
 
     /**
-     * A Raft peer's holder: no drain budget of its own (a follower serves no client requests; the margin covers a
-     * gate if the application has one), 200 ms kept before the lease end, looks at the ledger for up to 1 s per ask,
-     * and without the ledger it leaves the collection to the JVM: a collection without a grant may cost the group its
-     * majority, whoever starts it. A collection whose grant cannot come in time is asked for anyway, at half eden, not
-     * left to the JVM: the peers apply the same log, so their edens fill in step and such collections come together.
+     * A Raft peer's holder: 200 ms kept before the lease end (besides the node's own drain timeout, for a gate the
+     * application may have), looks at the ledger for up to 1 s per ask, and without the ledger it leaves the
+     * collection to the JVM: a collection without a grant may cost the group its majority, whoever starts it. A
+     * collection whose grant cannot come in time is asked for anyway, at half eden, not left to the JVM: the peers
+     * apply the same log, so their edens fill in step and such collections come together.
      */
     static HolderSettings settings(RaftBladeOptions options) {
-        return new HolderSettings(Duration.ZERO, LEASE_MARGIN, Duration.ofMillis(25), MAX_WAIT,
+        return new HolderSettings(LEASE_MARGIN, Duration.ofMillis(25), MAX_WAIT,
             options.callTimeout().multipliedBy(2).plus(MAX_WAIT), FIRST_LEAD, false, false);
     }
 

@@ -113,7 +113,7 @@ public final class CoordinatedMode implements AutoCloseable {
         Duration timeout = options.coordinatorTimeout();
         Duration fallbackLead = options.margin().plus(options.sampleInterval().multipliedBy(2));
         Duration maxWait = timeout.dividedBy(2).compareTo(MAX_WAIT) < 0 ? timeout.dividedBy(2) : MAX_WAIT;
-        return new HolderSettings(options.drainTimeout(), options.margin(),
+        return new HolderSettings(options.margin(),
             fallbackLead.isZero() ? Duration.ofMillis(1) : fallbackLead, maxWait, timeout.plus(CoordinatorClient.GRACE),
             Duration.ZERO, true, true);
     }

@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The coordinated mode's {@link GrantHolder} over a {@link CoordinatorPort}, with its {@link Membership} and
- * {@link CoordinatorClient}, against a fake coordinator on loopback, driving a fake node: the upcalls are made by hand, the JVM's "own collections" are a counter. The
+ * {@link CoordinatorClient}, against a fake coordinator on loopback, driving a fake node: the upcalls are made by
+ * hand, the JVM's "own collections" are a counter. The
  * coordinator timeout is generous (2 s) so that a loaded machine does not fail open by accident; the black-hole test
  * sets its own short one. Time bounds are loose: they tell "waited for the timeout" from "did not wait".
  */
@@ -447,7 +448,8 @@ class CoordinatedHolderTest {
 
     @Test
     void aGrantWhoseLeaseEndsBeforeTheCollectionCouldStartIsNotUsed() {
-        // drain timeout 100 ms + the margin: a lease of 50 ms cannot cover the drain
+        // the node's drain timeout 100 ms + the margin: a lease of 50 ms cannot cover the drain
+        node.drainTimeout = Duration.ofMillis(100);
         fake.on("acquire", c -> Reply.granted(12, 50));
         start();
         upcall(1);
@@ -461,8 +463,9 @@ class CoordinatedHolderTest {
 
     @Test
     void aDrainThatEndsPastItsLeaseIsNotCollectedUnder() {
-        // the lease covers the drain timeout (100 ms) and the margin, but the drain itself takes 1.5 s, as when the
-        // JVM is frozen (SIGSTOP) during it: the node must not collect after its lease has ended
+        // the lease covers the node's drain timeout (100 ms) and the margin, but the drain itself takes 1.5 s, as
+        // when the JVM is frozen (SIGSTOP) during it: the node must not collect after its lease has ended
+        node.drainTimeout = Duration.ofMillis(100);
         node.drainMillis = 1_500;
         fake.on("acquire", c -> Reply.granted(14, 1_000));
         start();

@@ -225,7 +225,7 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         inbox.add(STOP);
         if (thread.isAlive() && Thread.currentThread() != thread) {
             try {
-                thread.join(settings.drainTimeout().plus(settings.callBound()).toMillis());
+                thread.join(node.drainTimeout().plus(settings.callBound()).toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -406,7 +406,7 @@ public final class GrantHolder implements GcHandler, AutoCloseable {
         GcRequest asked = p.request();
         // the last moment a collection may begin and still end inside the lease, on this JVM's clock
         long collectBy = grant.leaseEndNanos() - r.estimatedPause().toNanos() - settings.margin().toNanos();
-        long drainTimeout = settings.drainTimeout().toNanos();
+        long drainTimeout = node.drainTimeout().toNanos();
         if (System.nanoTime() + drainTimeout - collectBy > 0) {
             fence(r, grant, prepared, schedule, -1, "its lease ends in "
                 + (grant.leaseEndNanos() - System.nanoTime()) / 1_000_000 + " ms, the drain and the pause may take "

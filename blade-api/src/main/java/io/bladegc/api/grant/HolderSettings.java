@@ -5,9 +5,9 @@ import java.time.Duration;
 /**
  * How a {@link GrantHolder} waits and when it gives up. Immutable.
  *
- * @param drainTimeout the node's drain timeout: a grant whose lease leaves less than the drain, the expected pause and
+ * @param margin       kept before the lease end, for what is not measured: a grant whose lease leaves less than the
+ *                     node's drain timeout ({@link io.bladegc.api.BladeNode#drainTimeout()}), the expected pause and
  *                     the margin is not collected under (fenced)
- * @param margin       kept before the lease end, for what is not measured
  * @param fallbackLead the lead time sent while the heap watcher has no prediction yet
  * @param maxWait      the longest the ledger may hold one {@code acquire} before answering {@code QUEUED}
  * @param callBound    the longest one {@code acquire} may be out, whatever the port does: then it counts as failed
@@ -21,11 +21,11 @@ import java.time.Duration;
  *                     {@code true}) or asked for at half eden (Raft: {@code false}; see
  *                     {@link io.bladegc.api.GcHandler#leavesUnplannableToJvm()})
  */
-public record HolderSettings(Duration drainTimeout, Duration margin, Duration fallbackLead, Duration maxWait,
+public record HolderSettings(Duration margin, Duration fallbackLead, Duration maxWait,
                              Duration callBound, Duration firstLead, boolean failOpen,
                              boolean leaveUnplannable) {
     public HolderSettings {
-        for (Duration d : new Duration[] {drainTimeout, margin, fallbackLead, maxWait, callBound, firstLead}) {
+        for (Duration d : new Duration[] {margin, fallbackLead, maxWait, callBound, firstLead}) {
             if (d == null || d.isNegative()) {
                 throw new IllegalArgumentException("durations must not be negative: " + d);
             }

@@ -408,6 +408,11 @@ public final class LocalNode implements StartedNode {
     }
 
     @Override
+    public Duration drainTimeout() {
+        return options.drainTimeout();
+    }
+
+    @Override
     public Duration retryAfter() {
         Issued o = outstanding.get();
         Generation g = o == null ? Generation.YOUNG : o.request().generation();

@@ -42,6 +42,8 @@ public class FakeNode implements BladeNode {
     public final AtomicLong lead = new AtomicLong(-1);
     /** How long each drain takes, milliseconds (default 0). */
     public volatile long drainMillis;
+    /** The node's drain timeout ({@link #drainTimeout()}): none unless a test sets one. */
+    public volatile Duration drainTimeout = Duration.ZERO;
     /** Thrown by each drain when set. */
     public volatile RuntimeException failDrain;
     /** Runs at each collection, before it is counted (a test records what else held at that moment). */
@@ -138,6 +140,11 @@ public class FakeNode implements BladeNode {
     @Override
     public Duration retryAfter() {
         return retryAfter.get();
+    }
+
+    @Override
+    public Duration drainTimeout() {
+        return drainTimeout;
     }
 
     @Override
