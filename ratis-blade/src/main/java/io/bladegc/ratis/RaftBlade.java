@@ -85,17 +85,19 @@ public final class RaftBlade implements AutoCloseable {
     private final SlotClient slots;
     private final ScheduledExecutorService heartbeats;
     private final AtomicLong unavailable;
+    private final AtomicLong invitations;
     private final BladeNode node;
     private final GrantHolder holder;
     private final SlotGroupPort port;
     private final Arming arming;
 
     private RaftBlade(String self, SlotClient slots, ScheduledExecutorService heartbeats, AtomicLong unavailable,
-                      BladeNode node, GrantHolder holder, SlotGroupPort port, Arming arming) {
+                      AtomicLong invitations, BladeNode node, GrantHolder holder, SlotGroupPort port, Arming arming) {
         this.self = self;
         this.slots = slots;
         this.heartbeats = heartbeats;
         this.unavailable = unavailable;
+        this.invitations = invitations;
         this.node = node;
         this.holder = holder;
         this.port = port;
@@ -157,13 +159,19 @@ public final class RaftBlade implements AutoCloseable {
         LongSupplier due = node.isPresent() ? node.get()::dueInMillis : () -> -1;
         LongSupplier fullDue = node.isPresent() ? node.get()::fullDueInMillis : () -> -1;
         AtomicBoolean joined = new AtomicBoolean();
-        heartbeats.scheduleWithFixedDelay(() -> heartbeat(slots, self, joined, due, fullDue, unavailable), 0, every,
-            TimeUnit.MILLISECONDS);
+        AtomicLong invitations = new AtomicLong();
+        Runnable invited = () -> {
+            if (node.isPresent() && node.get().collectEarly()) {
+                invitations.incrementAndGet();
+            }
+        };
+        heartbeats.scheduleWithFixedDelay(() -> heartbeat(slots, self, joined, due, fullDue, invited, unavailable), 0,
+            every, TimeUnit.MILLISECONDS);
         if (node.isEmpty()) {
             LOG.log(Level.WARNING, "Blade raft " + self + ": no Blade node in this JVM (attach the agent: "
                 + "-javaagent:blade-agent.jar); this peer keeps its place in the slot ledger but collects as the JVM "
                 + "decides");
-            return new RaftBlade(self, slots, heartbeats, unavailable, null, null, null, null);
+            return new RaftBlade(self, slots, heartbeats, unavailable, invitations, null, null, null, null);
         }
         SlotGroupPort port = new SlotGroupPort(slots, self);
         GrantHolder holder = new GrantHolder(node.get(), port, new RaftHandOff(new LeadershipHandoff(server,
@@ -176,7 +184,7 @@ public final class RaftBlade implements AutoCloseable {
         arming.observe();
         heartbeats.scheduleWithFixedDelay(arming::check, ARMING_CHECK_MILLIS, ARMING_CHECK_MILLIS,
             TimeUnit.MILLISECONDS);
-        return new RaftBlade(self, slots, heartbeats, unavailable, node.get(), holder, port, arming);
+        return new RaftBlade(self, slots, heartbeats, unavailable, invitations, node.get(), holder, port, arming);
     }
 
     /**
@@ -193,10 +201,12 @@ public final class RaftBlade implements AutoCloseable {
 
     /**
      * One beat: the first that reaches the ledger joins (a peer restarted before the ledger lost it numbers its GC
-     * requests from 1 again, and only a join makes the ledger take ids it had seen end), the later ones heartbeat.
+     * requests from 1 again, and only a join makes the ledger take ids it had seen end), the later ones heartbeat; an
+     * answer that invites the peer to collect now (it would come due during another's near full collection) runs
+     * {@code invited}.
      */
     private static void heartbeat(SlotClient slots, String self, AtomicBoolean joined, LongSupplier due,
-                                  LongSupplier fullDue, AtomicLong unavailable) {
+                                  LongSupplier fullDue, Runnable invited, AtomicLong unavailable) {
         try {
             if (!joined.get()) {
                 joined.set(slots.join(self).status() == Status.OK);
@@ -205,6 +215,8 @@ public final class RaftBlade implements AutoCloseable {
             Outcome o = slots.heartbeat(self, due.getAsLong(), fullDue.getAsLong());
             if (o.status() == Status.UNKNOWN_NODE) {
                 slots.join(self);
+            } else if (o.invitedBy() != null) {
+                invited.run();
             }
         } catch (IOException | RuntimeException e) {
             unavailable.incrementAndGet(); // the next beat tries again; the ledger counts this peer down meanwhile
@@ -213,7 +225,8 @@ public final class RaftBlade implements AutoCloseable {
 
     /**
      * @return what Blade did on this peer: the grant-holder's counters ({@code Grants}, {@code Collections},
-     *     {@code HandOffs}, {@code InPlace}, ...) and {@code HeartbeatsUnavailable}; JDK types only
+     *     {@code HandOffs}, {@code InPlace}, ...), {@code HeartbeatsUnavailable} and {@code Invitations} (young
+     *     collections asked for early because a heartbeat's answer invited them); JDK types only
      */
     public Map<String, Object> stats() {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -221,6 +234,7 @@ public final class RaftBlade implements AutoCloseable {
             m.putAll(holder.stats());
         }
         m.put("HeartbeatsUnavailable", unavailable.get());
+        m.put("Invitations", invitations.get());
         return m;
     }
 

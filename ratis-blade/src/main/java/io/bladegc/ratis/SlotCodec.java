@@ -124,6 +124,7 @@ final class SlotCodec {
                 out.writeLong(e.at());
                 out.writeUTF(e.detail());
             }
+            out.writeUTF(o.invitedBy() == null ? "" : o.invitedBy());
         });
     }
 
@@ -139,7 +140,8 @@ final class SlotCodec {
                 events.add(new SlotEvent(SlotEvent.Type.values()[in.readUnsignedByte()], in.readUTF(), in.readLong(),
                     in.readLong(), in.readLong(), in.readUTF()));
             }
-            return new Outcome(status, grant, position, message, events);
+            String invitedBy = in.readUTF();
+            return new Outcome(status, grant, position, message, events, invitedBy.isEmpty() ? null : invitedBy);
         });
     }
 

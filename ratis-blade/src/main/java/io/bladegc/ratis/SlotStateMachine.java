@@ -1,5 +1,6 @@
 package io.bladegc.ratis;
 
+import io.bladegc.api.slot.Invitations;
 import io.bladegc.api.slot.LedgerState;
 import io.bladegc.api.slot.Outcome;
 import io.bladegc.api.slot.SlotEvent;
@@ -53,6 +54,11 @@ import org.apache.ratis.util.MD5FileUtil;
  * <p>Snapshots: the whole ledger ({@link SlotLedger#state()}) and when each peer last collected, in one file; a replica
  * restarts from its latest snapshot and the log after it, or receives the leader's.
  *
+ * <p>Invitations: beside the ledger each replica keeps {@link Invitations} from the entries it applies, and a
+ * heartbeat's answer invites the peer that would come due during another's near full collection to take its young
+ * collection now ({@link Outcome#invitedBy()}). Not in snapshots: a replica that restarted learns it anew from the
+ * next heartbeats and full collections, as the coordinator does.
+ *
  * <p>Thread-safety: Ratis applies entries one at a time; queries and snapshots may run beside that and take the same
  * lock.
  */
@@ -64,6 +70,8 @@ public final class SlotStateMachine extends BaseStateMachine {
     private SlotLedger ledger;
     /** Guarded by {@code this}. */
     private final Map<String, Long> lastCollected = new TreeMap<>();
+    /** Guarded by {@code this}. */
+    private final Invitations invitations = new Invitations();
 
     /**
      * @param policy the ledger's policy; every replica must be given the same one (see {@link QuorumPolicy})
@@ -174,6 +182,11 @@ public final class SlotStateMachine extends BaseStateMachine {
                 if (e.type() == SlotEvent.Type.RELEASED) {
                     lastCollected.put(e.node(), e.at());
                 }
+                invitations.event(e);
+            }
+            if (c instanceof SlotCommand.Heartbeat && o.status() == Status.OK) {
+                String by = invitations.invitedBy(c.node(), now);
+                o = by == null ? o : o.invitedBy(by);
             }
             updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
         }
@@ -184,10 +197,15 @@ public final class SlotStateMachine extends BaseStateMachine {
         if (c instanceof SlotCommand.Join) {
             return ledger.join(c.node(), now);
         } else if (c instanceof SlotCommand.Heartbeat h) {
-            return ledger.heartbeat(h.node(), h.dueInMillis(), h.fullDueInMillis(), now);
+            Outcome o = ledger.heartbeat(h.node(), h.dueInMillis(), h.fullDueInMillis(), now);
+            if (o.status() != Status.UNKNOWN_NODE) { // OK, or QUEUED or GRANTED for a member that asked
+                invitations.heartbeat(h.node(), h.dueInMillis(), h.fullDueInMillis(), now);
+            }
+            return o;
         } else if (c instanceof SlotCommand.Leave) {
             return ledger.leave(c.node(), now);
         } else if (c instanceof SlotCommand.Acquire a) {
+            invitations.fullAsked(a.node(), a.ask().full() ? a.ask().holdMillis() : a.ask().fullOfferMillis());
             return ledger.acquire(a.node(), a.ask(), now);
         } else if (c instanceof SlotCommand.Release r) {
             return ledger.release(r.node(), r.epoch(), r.pauseMillis(), now);

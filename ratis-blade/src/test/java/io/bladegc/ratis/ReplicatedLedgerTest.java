@@ -107,6 +107,20 @@ class ReplicatedLedgerTest {
     }
 
     @Test
+    void aHeartbeatsAnswerInvitesAPeerThatWouldComeDueDuringAnothersNearFullCollection() throws Exception {
+        for (String n : List.of("n1", "n2", "n3")) {
+            assertThat(client.join(n).status()).isEqualTo(Status.OK);
+        }
+        assertThat(client.acquire("n3", 1, 0).status()).isEqualTo(Status.GRANTED);
+        assertThat(client.acquire("n1", new Ask(1, 5_000, true, 500, 0)).status())
+            .as("n1's full collection, expected to hold 500 ms, waits for n3").isEqualTo(Status.QUEUED);
+        assertThat(client.heartbeat("n1", 5_000, 1_000).invitedBy()).as("not by its own").isNull();
+        assertThat(client.heartbeat("n2", 1_200, -1).invitedBy())
+            .as("n2 comes due 200 ms into n1's full collection, due in 1 s: it collects now instead").isEqualTo("n1");
+        assertThat(client.heartbeat("n2", 3_000, -1).invitedBy()).as("due well after it").isNull();
+    }
+
+    @Test
     void aLeaseEndsAtItsDeadlineInLogTimeAndALateReleaseIsStale() throws Exception {
         for (String n : List.of("n1", "n2", "n3")) {
             client.join(n);

@@ -12,9 +12,22 @@ import java.util.List;
  * @param message       why, for errors; empty otherwise
  * @param events        everything the call caused, in order, including grants to other nodes (a release frees a
  *                      slot for the next in the queue)
+ * @param invitedBy     for a heartbeat: the member during whose near full collection the caller would come due, so
+ *                      that it should take its next young collection now ({@link Invitations}); {@code null} for none
  */
-public record Outcome(Status status, Grant grant, int queuePosition, String message, List<SlotEvent> events) {
+public record Outcome(Status status, Grant grant, int queuePosition, String message, List<SlotEvent> events,
+                      String invitedBy) {
     public Outcome {
         events = List.copyOf(events);
+    }
+
+    /** An outcome that invites nobody. */
+    public Outcome(Status status, Grant grant, int queuePosition, String message, List<SlotEvent> events) {
+        this(status, grant, queuePosition, message, events, null);
+    }
+
+    /** @return this outcome, inviting the caller to collect now because of {@code member}'s full collection */
+    public Outcome invitedBy(String member) {
+        return new Outcome(status, grant, queuePosition, message, events, member);
     }
 }

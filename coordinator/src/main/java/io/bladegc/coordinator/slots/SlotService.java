@@ -2,6 +2,7 @@ package io.bladegc.coordinator.slots;
 
 import io.bladegc.api.slot.Ask;
 import io.bladegc.api.slot.Grant;
+import io.bladegc.api.slot.Invitations;
 import io.bladegc.api.slot.Outcome;
 import io.bladegc.api.slot.QueueEntry;
 import io.bladegc.api.slot.SlotEvent;

@@ -1,7 +1,5 @@
-package io.bladegc.coordinator.slots;
+package io.bladegc.api.slot;
 
-import io.bladegc.api.slot.SlotEvent;
-import io.bladegc.api.slot.SlotLedger;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -9,7 +7,7 @@ import java.util.Map;
  * Which members to invite to take their next young collection now: those whose JVM would come due while another
  * member's full collection runs. A full collection holds a slot for half a second or more (Parallel), and a member that
  * comes due meanwhile either collects beyond K (two nodes out at once) or, with no room, escapes with requests inside;
- * the coordinator knows seconds ahead when a member's full collection will start (its heartbeats'
+ * whoever keeps the ledger knows seconds ahead when a member's full collection will start (its heartbeats'
  * {@code fullDueInMillis}), so it invites the members due during it, in the answer to their next heartbeat, to collect
  * just before. A member is invited once another's full collection is due within {@value #HORIZON_MILLIS} ms and its
  * own due time falls from {@value #BEFORE_MILLIS} ms before that start to the start plus the full collection's hold,
@@ -17,14 +15,16 @@ import java.util.Map;
  * n / (n - 1) times as fast). The hold is the member's last full collection's, measured from grant to release, or the
  * pause it offered with an acquire; a member whose full collection has no hold yet invites nobody.
  *
- * <p>What the coordinator learns here is its own (not in the ledger, not replicated): a new Raft leader learns it anew
- * from the members' next heartbeats. Fed on the slot executor's thread only; not thread-safe.
+ * <p>Kept beside a {@link SlotLedger}, fed what its caller sees: the coordinator's slot service, and each replica of the
+ * Raft slot group as it applies the log. What it learns is not in the ledger's state nor in a snapshot: a replica that
+ * restarts, or a new coordinator, learns it anew from the members' next heartbeats and full collections.
+ * Not thread-safe: the ledger's one caller.
  */
-final class Invitations {
+public final class Invitations {
     /** How soon another member's full collection must be due for an invitation: a heartbeat or two ahead. */
-    static final long HORIZON_MILLIS = 2_000;
+    public static final long HORIZON_MILLIS = 2_000;
     /** A member due this much before another's full collection starts would otherwise collect right before it. */
-    static final long BEFORE_MILLIS = 100;
+    public static final long BEFORE_MILLIS = 100;
 
     private static final class Member {
         long dueAt = Long.MAX_VALUE;
@@ -38,14 +38,14 @@ final class Invitations {
     /**
      * {@code node} said at {@code now} when it expects its JVM to collect and to need a full collection (-1: unknown).
      */
-    void heartbeat(String node, long dueInMillis, long fullDueInMillis, long now) {
+    public void heartbeat(String node, long dueInMillis, long fullDueInMillis, long now) {
         Member m = member(node);
         m.dueAt = dueInMillis < 0 ? Long.MAX_VALUE : now + dueInMillis;
         m.fullDueAt = fullDueInMillis < 0 ? Long.MAX_VALUE : now + fullDueInMillis;
     }
 
     /** {@code node} offered or asked for a full collection expected to pause {@code pauseMillis} (0: unknown). */
-    void fullAsked(String node, long pauseMillis) {
+    public void fullAsked(String node, long pauseMillis) {
         Member m = member(node);
         if (pauseMillis > 0 && m.fullHold < 0) {
             m.fullHold = pauseMillis;
@@ -53,7 +53,7 @@ final class Invitations {
     }
 
     /** Takes one ledger event into account: a full collection's hold, a member's collection, a member gone. */
-    void event(SlotEvent e) {
+    public void event(SlotEvent e) {
         switch (e.type()) {
             case GRANTED -> {
                 Member m = member(e.node());
@@ -81,10 +81,10 @@ final class Invitations {
 
     /**
      * @param node the member whose heartbeat is answered
-     * @param now  the coordinator's clock
+     * @param now  the ledger's clock
      * @return the member whose full collection {@code node} would come due during, or {@code null} for none
      */
-    String invitedBy(String node, long now) {
+    public String invitedBy(String node, long now) {
         Member m = members.get(node);
         if (m == null || m.dueAt == Long.MAX_VALUE || members.size() < 2) {
             return null;

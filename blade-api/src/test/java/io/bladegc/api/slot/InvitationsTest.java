@@ -1,9 +1,7 @@
-package io.bladegc.coordinator.slots;
+package io.bladegc.api.slot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.bladegc.api.slot.SlotEvent;
-import io.bladegc.api.slot.SlotLedger;
 import org.junit.jupiter.api.Test;
 
 class InvitationsTest {
