@@ -19,7 +19,7 @@ import picocli.CommandLine.Parameters;
 /**
  * {@link SuiteMain}'s command line. Immutable.
  *
- * @param scenario       the scenario, one of {@link #SCENARIOS}: {@code http-cluster}, {@code single-node},
+ * @param scenario       the scenario, one of {@link SuiteMain#SCENARIOS}: {@code http-cluster}, {@code single-node},
  *                       {@code memory-pressure}, {@code raft-kv}, {@code raft-kv-heavy}, {@code raft-counter},
  *                       {@code raft-memory-pressure} (rate searches), {@code load-sweep} (windows of its own),
  *                       {@code collection-rate} or {@code grpc-cluster}; {@link SuiteMain} names the class of each
@@ -53,8 +53,6 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
                            Path haproxy, Path jvmDir, double rate, String command, List<String> arms, String heap,
                            Workload workload, int gcThreads) {
 
-    /** The scenarios, by name: {@link SuiteMain}'s. */
-    public static final List<String> SCENARIOS = SuiteMain.SCENARIOS;
     /** The backends' heap without {@code --heap}: the http-cluster workload's. */
     public static final String DEFAULT_HEAP = "1g";
 
@@ -160,8 +158,8 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
         @Override
         public SuiteOptions options() {
             UsageProblems problems = new UsageProblems();
-            if (!SCENARIOS.contains(scenario)) {
-                problems.add("unknown scenario " + scenario + "; one of " + SCENARIOS);
+            if (!SuiteMain.SCENARIOS.contains(scenario)) {
+                problems.add("unknown scenario " + scenario + "; one of " + SuiteMain.SCENARIOS);
             }
             problems.check(rate > 0, "--rate", rate, "a positive rate");
             List<String> list = arms == null ? List.of() : List.of(arms.split(",", -1));

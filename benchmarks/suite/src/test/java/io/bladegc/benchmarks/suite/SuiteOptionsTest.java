@@ -30,7 +30,7 @@ class SuiteOptionsTest {
 
     @Test
     void acceptsEveryScenario() {
-        for (String scenario : SuiteOptions.SCENARIOS) {
+        for (String scenario : SuiteMain.SCENARIOS) {
             assertThat(SuiteOptions.parse(scenario, "--agent-jar", "a.jar", "--coordinator-jar", "c.jar", "--out",
                 "out").scenario()).isEqualTo(scenario);
         }
