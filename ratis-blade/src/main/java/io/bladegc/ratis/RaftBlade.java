@@ -20,6 +20,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.protocol.ClientId;
@@ -160,9 +161,11 @@ public final class RaftBlade implements AutoCloseable {
         LongSupplier fullDue = node.isPresent() ? node.get()::fullDueInMillis : () -> -1;
         AtomicBoolean joined = new AtomicBoolean();
         AtomicLong invitations = new AtomicLong();
-        Runnable invited = () -> {
+        Consumer<String> invited = by -> {
             if (node.isPresent() && node.get().collectEarly()) {
                 invitations.incrementAndGet();
+                LOG.log(Level.DEBUG, () -> "Blade raft " + self + ": invited to collect now, before " + by
+                    + "'s full collection");
             }
         };
         heartbeats.scheduleWithFixedDelay(() -> heartbeat(slots, self, joined, due, fullDue, invited, unavailable), 0,
@@ -202,11 +205,11 @@ public final class RaftBlade implements AutoCloseable {
     /**
      * One beat: the first that reaches the ledger joins (a peer restarted before the ledger lost it numbers its GC
      * requests from 1 again, and only a join makes the ledger take ids it had seen end), the later ones heartbeat; an
-     * answer that invites the peer to collect now (it would come due during another's near full collection) runs
-     * {@code invited}.
+     * answer that invites the peer to collect now (it would come due during another's near full collection) is given
+     * to {@code invited} with the member whose full collection that is.
      */
     private static void heartbeat(SlotClient slots, String self, AtomicBoolean joined, LongSupplier due,
-                                  LongSupplier fullDue, Runnable invited, AtomicLong unavailable) {
+                                  LongSupplier fullDue, Consumer<String> invited, AtomicLong unavailable) {
         try {
             if (!joined.get()) {
                 joined.set(slots.join(self).status() == Status.OK);
@@ -216,7 +219,7 @@ public final class RaftBlade implements AutoCloseable {
             if (o.status() == Status.UNKNOWN_NODE) {
                 slots.join(self);
             } else if (o.invitedBy() != null) {
-                invited.run();
+                invited.accept(o.invitedBy());
             }
         } catch (IOException | RuntimeException e) {
             unavailable.incrementAndGet(); // the next beat tries again; the ledger counts this peer down meanwhile
