@@ -5,7 +5,8 @@ phase, or collections Blade took in one window), with their length from the firs
 usage: python3 benchmarks/gc-summary.py <results dir>"""
 import glob, os, re, sys
 d = sys.argv[1]
-pat = re.compile(r'^\[([0-9.]+)s\].*\[gc +\] GC\(\d+\) '
+# the uptime decoration, after the wall-clock one the suite's logs carry since 2026-11-30 (older logs have none)
+pat = re.compile(r'^(?:\[[0-9T:.+-]+\])?\[([0-9.]+)s\].*\[gc +\] GC\(\d+\) '
                  r'(Pause \w+(?: \((?:Normal|Mixed|Prepare Mixed|Concurrent Start)\))?).* ([0-9.]+)ms$')
 CHAINED = 0.050
 windows = []
