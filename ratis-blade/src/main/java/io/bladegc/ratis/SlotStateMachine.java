@@ -184,9 +184,8 @@ public final class SlotStateMachine extends BaseStateMachine {
                 }
                 invitations.event(e);
             }
-            if (c instanceof SlotCommand.Heartbeat && o.status() == Status.OK) {
-                String by = invitations.invitedBy(c.node(), now);
-                o = by == null ? o : o.invitedBy(by);
+            if (c instanceof SlotCommand.Heartbeat h) {
+                o = noted(h, o, now);
             }
             updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
         }
@@ -197,11 +196,7 @@ public final class SlotStateMachine extends BaseStateMachine {
         if (c instanceof SlotCommand.Join) {
             return ledger.join(c.node(), now);
         } else if (c instanceof SlotCommand.Heartbeat h) {
-            Outcome o = ledger.heartbeat(h.node(), h.dueInMillis(), h.fullDueInMillis(), now);
-            if (o.status() != Status.UNKNOWN_NODE) { // OK, or QUEUED or GRANTED for a member that asked
-                invitations.heartbeat(h.node(), h.dueInMillis(), h.fullDueInMillis(), now);
-            }
-            return o;
+            return ledger.heartbeat(h.node(), h.dueInMillis(), h.fullDueInMillis(), now);
         } else if (c instanceof SlotCommand.Leave) {
             return ledger.leave(c.node(), now);
         } else if (c instanceof SlotCommand.Acquire a) {
@@ -217,6 +212,22 @@ public final class SlotStateMachine extends BaseStateMachine {
             return new Outcome(Status.OK, null, -1, "", ledger.tick(now));
         }
         throw new IllegalStateException("a VIEW in the log"); // refused in startTransaction
+    }
+
+    /**
+     * Notes a member's heartbeat in {@link #invitations}, as the coordinator does: also a queued or collecting
+     * member's (its coming full collection is what invites the others).
+     *
+     * @return {@code o}, inviting the member to collect now when it neither waits nor collects and would come due
+     *     during another's near full collection
+     */
+    private Outcome noted(SlotCommand.Heartbeat h, Outcome o, long now) {
+        if (o.status() == Status.UNKNOWN_NODE) {
+            return o;
+        }
+        invitations.heartbeat(h.node(), h.dueInMillis(), h.fullDueInMillis(), now);
+        String by = o.status() == Status.OK ? invitations.invitedBy(h.node(), now) : null;
+        return by == null ? o : o.invitedBy(by);
     }
 
     /** Answers {@link SlotCommand.View}; a linearizable read when the client asks for one. */

@@ -64,18 +64,16 @@ final class SlotChooser {
      */
     static Choice choose(NavigableSet<Waiting> queue, Slots slots, DueTimes due, long now) {
         if (slots.collecting() < slots.allowance()) {
-            for (Waiting w : queue) {
-                if (!waitsForDue(w, slots, due, now)) {
-                    long offer = w.ask().fullOfferMillis();
-                    long pause = SlotLedger.saturatedAdd(offer, SlotLedger.FULL_MARGIN_MILLIS);
-                    long until = SlotLedger.saturatedAdd(now, pause);
-                    boolean full = offer > 0 && queue.size() == 1 && !slots.fullRunning() && due.fullFits(w.node(),
-                        now, until, SlotLedger.saturatedAdd(until, pause), slots.fullRoom(), slots.serving(),
-                        slots.holds());
-                    return new Choice(w, false, full);
-                }
+            Waiting w = queue.stream().filter(q -> !waitsForDue(q, slots, due, now)).findFirst().orElse(null);
+            if (w == null) {
+                return null;
             }
-            return null;
+            long offer = w.ask().fullOfferMillis();
+            long pause = SlotLedger.saturatedAdd(offer, SlotLedger.FULL_MARGIN_MILLIS);
+            long until = SlotLedger.saturatedAdd(now, pause);
+            boolean full = offer > 0 && queue.size() == 1 && !slots.fullRunning() && due.fullFits(w.node(), now,
+                until, SlotLedger.saturatedAdd(until, pause), slots.fullRoom(), slots.serving(), slots.holds());
+            return new Choice(w, false, full);
         }
         if (slots.collecting() >= slots.allowanceWhenDue()) {
             return null;

@@ -124,10 +124,14 @@ public final class SlotService implements AutoCloseable {
     public CompletableFuture<SlotReply> heartbeat(String node, String key, long dueInMillis, long fullDueInMillis) {
         return submitFor(node, key, 0, now -> {
             SlotReply reply = apply(ledger.heartbeat(node, dueInMillis, fullDueInMillis, now), node, 0, now);
+            if (reply.kind() == SlotReply.Kind.UNKNOWN_NODE) {
+                return reply;
+            }
+            // also a queued or collecting member's: its coming full collection is what invites the others
+            invitations.heartbeat(node, dueInMillis, fullDueInMillis, now);
             if (reply.kind() != SlotReply.Kind.OK) {
                 return reply;
             }
-            invitations.heartbeat(node, dueInMillis, fullDueInMillis, now);
             String by = governor.mode() == Governor.Mode.HIDE ? invitations.invitedBy(node, now) : null;
             return by == null ? reply : reply.invited("collect now: due during " + by + "'s full collection, which"
                 + " starts within " + Invitations.HORIZON_MILLIS + " ms");

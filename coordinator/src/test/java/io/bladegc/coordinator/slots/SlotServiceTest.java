@@ -433,4 +433,15 @@ class SlotServiceTest {
         assertThat(b.message()).contains("a's full collection");
         assertThat(now(service.heartbeat("c", key("c"), 5_000, -1)).invited()).isFalse();
     }
+
+    @Test
+    void aQueuedMembersHeartbeatTellsWhenItsFullCollectionComesAndInvitesTheOthers() {
+        join("a", "b", "c");
+        assertThat(now(service.acquire("c", key("c"), Ask.young(1, 100), 0)).kind()).isEqualTo(SlotReply.Kind.GRANTED);
+        assertThat(now(service.acquire("a", key("a"), new Ask(1, 5_000, true, 500, 0), 0)).kind())
+            .as("a's full collection, expected to hold 500 ms, waits for c").isEqualTo(SlotReply.Kind.QUEUED);
+        assertThat(now(service.heartbeat("a", key("a"), 5_000, 1_000)).kind()).isEqualTo(SlotReply.Kind.QUEUED);
+        assertThat(now(service.heartbeat("b", key("b"), 1_300, -1)).invited())
+            .as("b comes due during a's full collection, which a's heartbeat while queued said is due in 1 s").isTrue();
+    }
 }
