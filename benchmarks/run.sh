@@ -64,7 +64,8 @@
 # -Xmx takes it [1g]; WORKLOAD (http-cluster, load-sweep) what every backend does per request: cache-churn [default;
 # 64 KiB of the 384 MiB live set replaced per request] or request-scoped [8 KiB replaced, the rest dies with the
 # request]; GC_THREADS (http-cluster, load-sweep) every backend's -XX:ParallelGCThreads [1; 2 is the JVM's own choice
-# on two cores]; OUT overrides the results directory.
+# on two cores]; BACKEND_CPUS (load-sweep) each backend held to this many cores, as a replica with a CPU limit (its
+# own CPU control group; needs root) [no limit]; OUT overrides the results directory.
 # The runner (io.bladegc.benchmarks.suite.SuiteMain) starts every process itself and stops each by pid when its arm
 # ends, also on failure and on SIGTERM or Ctrl-C. It needs haproxy (on the PATH or in /usr/sbin): as root it is
 # installed with apt-get when missing (the raft scenarios, collection-rate and grpc-cluster do not use it).
@@ -126,7 +127,7 @@ fi
 echo "run: $SCENARIO ${QUICK:-(full)}, results in $OUT" >&2
 
 # The command line the table names: the environment that chose the arms and the backends, then the script.
-COMMAND="${ARMS:+ARMS=$ARMS }${HEAP:+HEAP=$HEAP }${WORKLOAD:+WORKLOAD=$WORKLOAD }${GC_THREADS:+GC_THREADS=$GC_THREADS }"
+COMMAND="${ARMS:+ARMS=$ARMS }${HEAP:+HEAP=$HEAP }${WORKLOAD:+WORKLOAD=$WORKLOAD }${GC_THREADS:+GC_THREADS=$GC_THREADS }${BACKEND_CPUS:+BACKEND_CPUS=$BACKEND_CPUS }"
 COMMAND+="benchmarks/run.sh $*"
 
 # The load generator runs in the SuiteMain JVM: a young generation large enough that it does not collect during an
@@ -135,4 +136,4 @@ exec "$JAVA" -XX:+UseParallelGC -Xms1g -Xmx1g -Xmn900m -XX:ParallelGCThreads=1 -
     io.bladegc.benchmarks.suite.SuiteMain "$SCENARIO" $QUICK --agent-jar "$AGENT_JAR" \
     --coordinator-jar "$COORDINATOR_JAR" --haproxy "$HAPROXY" --rate "${RATE:-$DEFAULT_RATE}" --out "$OUT" \
     ${ARMS:+--arms "$ARMS"} ${HEAP:+--heap "$HEAP"} ${WORKLOAD:+--workload "$WORKLOAD"} \
-    ${GC_THREADS:+--gc-threads "$GC_THREADS"} --command "$COMMAND"
+    ${GC_THREADS:+--gc-threads "$GC_THREADS"} ${BACKEND_CPUS:+--backend-cpus "$BACKEND_CPUS"} --command "$COMMAND"

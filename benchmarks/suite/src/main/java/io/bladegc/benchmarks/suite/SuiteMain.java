@@ -50,6 +50,8 @@ public final class SuiteMain {
     /** The scenarios whose backends' heap, workload and GC threads {@code --heap}, {@code --workload} and
      * {@code --gc-threads} set. */
     static final List<String> BACKEND_SCENARIOS = List.of(HttpClusterScenario.NAME, LoadSweepScenario.NAME);
+    /** The scenarios whose backends {@code --backend-cpus} holds to a share of the cores. */
+    static final List<String> CPU_LIMIT_SCENARIOS = List.of(LoadSweepScenario.NAME);
 
     private SuiteMain() {
     }

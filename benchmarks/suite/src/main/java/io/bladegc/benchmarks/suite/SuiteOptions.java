@@ -48,10 +48,13 @@ import picocli.CommandLine.Parameters;
  * @param gcThreads      {@code --gc-threads}: every backend's {@code -XX:ParallelGCThreads} (default 1, so that three
  *                       backends, HAProxy and the load generator share two cores with care; 2 is the JVM's own
  *                       choice on such a machine); {@link SuiteMain#BACKEND_SCENARIOS} only
+ * @param backendCpus    {@code --backend-cpus}: each backend held to this many cores ({@link
+ *                       io.bladegc.benchmarks.suite.harness.CpuQuota}), as a replica with a CPU limit; 0 (the
+ *                       default) for none; {@code load-sweep} only
  */
 public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path coordinatorJar, Path out,
                            Path haproxy, Path jvmDir, double rate, String command, List<String> arms, String heap,
-                           Workload workload, int gcThreads) {
+                           Workload workload, int gcThreads, double backendCpus) {
 
     /** The backends' heap without {@code --heap}: the http-cluster workload's. */
     public static final String DEFAULT_HEAP = "1g";
@@ -145,6 +148,11 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
             + " JVM's own choice on two cores)")
         int gcThreads;
 
+        @Option(names = "--backend-cpus", paramLabel = "CPUS", defaultValue = "0", description = "load-sweep only:"
+            + " each backend held to this many cores in a CPU control group of its own, as a replica with a CPU"
+            + " limit (needs root; default ${DEFAULT-VALUE}: no limit)")
+        double backendCpus;
+
         @Option(names = "--command", paramLabel = "TEXT", description = "the command line to name in the table's"
             + " header (default: SuiteMain's arguments)")
         String command;
@@ -182,10 +190,15 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
             if (gcThreads != 1 && !SuiteMain.BACKEND_SCENARIOS.contains(scenario)) {
                 problems.add("--gc-threads applies to " + String.join(", ", SuiteMain.BACKEND_SCENARIOS) + " only");
             }
+            problems.check(backendCpus >= 0 && backendCpus <= 64, "--backend-cpus", backendCpus,
+                "0 (no limit) or a number of cores up to 64, e.g. 0.5");
+            if (backendCpus != 0 && !SuiteMain.CPU_LIMIT_SCENARIOS.contains(scenario)) {
+                problems.add("--backend-cpus applies to " + String.join(", ", SuiteMain.CPU_LIMIT_SCENARIOS) + " only");
+            }
             problems.throwIfAny();
             return new SuiteOptions(scenario, quick, jars.agentJar(), jars.coordinatorJar(), out, haproxy, jvmDir, rate,
                 command != null ? command : "SuiteMain " + String.join(" ", args), list, heap, w,
-                gcThreads);
+                gcThreads, backendCpus);
         }
     }
 }

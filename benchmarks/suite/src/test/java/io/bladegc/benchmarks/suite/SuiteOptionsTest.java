@@ -117,6 +117,21 @@ class SuiteOptionsTest {
     }
 
     @Test
+    void theBackendsRunWithoutACpuLimitUnlessToldForTheSweep() {
+        assertThat(SuiteOptions.parse("load-sweep", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar", "--out",
+            "out").backendCpus()).isZero();
+        assertThat(SuiteOptions.parse("load-sweep", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar", "--out",
+            "out", "--backend-cpus", "0.5").backendCpus()).isEqualTo(0.5);
+        assertThatThrownBy(() -> SuiteOptions.parse("load-sweep", "--agent-jar", "a.jar", "--coordinator-jar",
+            "c.jar", "--out", "out", "--backend-cpus", "-1"))
+            .hasMessage("Invalid value for option '--backend-cpus': '-1.0' is not 0 (no limit) or a number of cores"
+                + " up to 64, e.g. 0.5");
+        assertThatThrownBy(() -> SuiteOptions.parse("http-cluster", "--agent-jar", "a.jar", "--coordinator-jar",
+            "c.jar", "--out", "out", "--backend-cpus", "0.5"))
+            .hasMessage("--backend-cpus applies to load-sweep only");
+    }
+
+    @Test
     void armsAreAListForTheScenariosWithArmsToChoose() {
         assertThat(SuiteOptions.parse("http-cluster", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar", "--out",
             "out").arms()).isEmpty();

@@ -9,6 +9,7 @@ import io.bladegc.benchmarks.load.OpenLoopLoad;
 import io.bladegc.benchmarks.load.Wrk;
 import io.bladegc.benchmarks.suite.SuiteOptions;
 import io.bladegc.benchmarks.suite.harness.Arm;
+import io.bladegc.benchmarks.suite.harness.CpuQuota;
 import io.bladegc.benchmarks.suite.harness.PauseOverlaps;
 import io.bladegc.benchmarks.suite.harness.StopOnExit;
 import io.bladegc.benchmarks.suite.harness.SuiteReport;
@@ -140,6 +141,7 @@ public final class LoadSweepScenario {
             o.heapFlags(), o.gcThreads(), o.workload(), o.rate(), Duration.ZERO, new ArrayList<>()).stream()
             .filter(a -> SWEEP_ARMS.contains(a.name())).toList(), names);
         List<Cluster> clusters = new ArrayList<>();
+        List<CpuQuota> quotas = new ArrayList<>();
         List<ClosedWindow> closed = new ArrayList<>();
         List<OpenWindow> open = new ArrayList<>();
         stop.hold(() -> clusters.forEach(Cluster::close));
@@ -152,6 +154,12 @@ public final class LoadSweepScenario {
                 Cluster cluster = new Cluster();
                 clusters.add(cluster);
                 cluster.start(spec, http);
+                if (o.backendCpus() > 0) {
+                    for (int b = 0; b < cluster.backends().size(); b++) {
+                        quotas.add(CpuQuota.apply(arm.name() + "-" + cluster.nodes().get(b),
+                            cluster.backends().get(b).process().pid(), o.backendCpus()));
+                    }
+                }
                 Wrk.run(WRK, cluster.haproxy().frontend("/work"), CONNECTIONS, warmup(o), logDir.resolve("warmup.txt"));
             }
             for (int round = 1; round <= maxRounds(o); round++) {
@@ -178,6 +186,9 @@ public final class LoadSweepScenario {
             }
         } finally {
             clusters.forEach(Cluster::close);
+            for (CpuQuota q : quotas) {
+                q.close();
+            }
             stop.release();
         }
         String md = header + "\n" + LoadSweepTable.markdown(arms.stream().map(Arm::name).toList(), o.rate(),
@@ -291,11 +302,13 @@ public final class LoadSweepScenario {
             + " same saturating wrk load, 1 s at the rate, %d s measured from the intended send times; its first %d s"
             + " are the recovery, the rest the steady state). Raw: `logs/<arm>/` (wrk's output, each window's"
             + " `<percent>-<round>.hlog` and `.load.properties`, the children's logs, their GC logs with wall-clock"
-            + " times).%n", ClusterDemo.BACKENDS,
+            + " times).%s%n", ClusterDemo.BACKENDS,
             o.workload().label(), String.join(" ", o.workload().args()), ClusterArm.IN_FLIGHT,
             warmup(o).toSeconds(), rounds(o), maxRounds(o) == rounds(o) ? "" : ", then up to " + maxRounds(o)
                 + " in all at the rates where a Blade arm's goal was not yet decided (open loop only; the windows"
                 + " column counts them)", CONNECTIONS, burst(o).toSeconds(),
-            closedWindow(o).toSeconds(), burst(o).toSeconds(), window(o).toSeconds(), RECOVERY_SECONDS);
+            closedWindow(o).toSeconds(), burst(o).toSeconds(), window(o).toSeconds(), RECOVERY_SECONDS,
+            o.backendCpus() == 0 ? "" : " Each backend held to " + CpuQuota.label(o.backendCpus()) + " (a CPU control"
+                + " group of its own, a CFS quota per 10 ms, set once it started), as a replica with a CPU limit.");
     }
 }
