@@ -78,10 +78,12 @@ public final class CpuQuota implements AutoCloseable {
             : Double.toString(cpus));
     }
 
-    /** Removes the group, waiting up to 5 s for its process to have left it; a group still in use stays. */
+    /**
+     * Removes the group, waiting up to 5 s for its process to have left it; a group still in use stays. Idempotent.
+     */
     @Override
     public void close() throws InterruptedException {
-        for (int i = 0; i < 50; i++) {
+        for (int i = 0; i < 50 && Files.exists(group); i++) {
             try {
                 Files.delete(group);
                 return;
@@ -89,6 +91,8 @@ public final class CpuQuota implements AutoCloseable {
                 Thread.sleep(100); // its process is still ending
             }
         }
-        System.err.println("suite: could not remove " + group + " (a process still in it?)");
+        if (Files.exists(group)) {
+            System.err.println("suite: could not remove " + group + " (a process still in it?)");
+        }
     }
 }

@@ -144,7 +144,13 @@ public final class LoadSweepScenario {
         List<CpuQuota> quotas = new ArrayList<>();
         List<ClosedWindow> closed = new ArrayList<>();
         List<OpenWindow> open = new ArrayList<>();
-        stop.hold(() -> clusters.forEach(Cluster::close));
+        AutoCloseable stopAll = () -> {
+            clusters.forEach(Cluster::close);
+            for (CpuQuota q : quotas) {
+                q.close(); // once the backends ended
+            }
+        };
+        stop.hold(stopAll);
         try {
             for (Arm arm : arms) {
                 Path logDir = Files.createDirectories(o.out().resolve("logs").resolve(arm.name()));
@@ -185,10 +191,7 @@ public final class LoadSweepScenario {
                 }
             }
         } finally {
-            clusters.forEach(Cluster::close);
-            for (CpuQuota q : quotas) {
-                q.close();
-            }
+            stopAll.close();
             stop.release();
         }
         String md = header + "\n" + LoadSweepTable.markdown(arms.stream().map(Arm::name).toList(), o.rate(),
