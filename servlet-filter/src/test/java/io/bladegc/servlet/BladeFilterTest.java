@@ -205,7 +205,7 @@ class BladeFilterTest {
     void includeIsCountedOnce() throws Exception {
         HttpResponse<String> included = app.get("/app/include");
         assertThat(included.statusCode()).isEqualTo(200);
-        assertThat(included.body()).isEqualTo("in flight 1;in flight 1;");
+        assertThat(included.body()).isEqualTo("in flight 1, admitted true;in flight 1, admitted true;");
         await().atMost(WAIT).until(() -> filter.inFlight() == 0);
         assertThat(filter.gcOverlap().snapshot().requests()).isEqualTo(1);
     }

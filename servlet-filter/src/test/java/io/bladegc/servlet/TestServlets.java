@@ -1,5 +1,6 @@
 package io.bladegc.servlet;
 
+import io.bladegc.api.Gate;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.ServletException;
@@ -13,7 +14,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
-/** Servlets the filter tests run behind {@link BladeFilter}. */
+/**
+ * Servlets the filter tests run behind {@link BladeFilter}. Also the javax filter's tests': its build generates their
+ * copy from this file, with {@code jakarta.servlet} renamed to {@code javax.servlet} (see its pom).
+ */
 final class TestServlets {
     private TestServlets() {
     }
@@ -165,7 +169,7 @@ final class TestServlets {
         }
     }
 
-    /** Records the in-flight count it sees. */
+    /** Records the in-flight count it sees, and answers it with the request's {@link Gate#ADMITTED_ATTRIBUTE}. */
     static final class Probe extends HttpServlet {
         final AtomicLong seen = new AtomicLong(-1);
         private final LongSupplier inFlight;
@@ -177,7 +181,8 @@ final class TestServlets {
         @Override
         protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
             seen.set(inFlight.getAsLong());
-            resp.getWriter().write("in flight " + seen.get() + ";");
+            resp.getWriter().write("in flight " + seen.get() + ", admitted " + req.getAttribute(Gate.ADMITTED_ATTRIBUTE)
+                + ";");
         }
     }
 

@@ -17,6 +17,8 @@ import java.util.concurrent.TimeUnit;
  * {@code ?asyncMs=N} it goes asynchronous and completes N ms later on another thread. Every answer carries
  * {@code X-Gc-Span}: for each collector bean, its collection count when the request entered and when it was answered
  * ({@code name=from-to;...}), so a test can tell which collections happened while the request was in flight.
+ * Also the javax application's ({@code com.example.javaxwar}, for Tomcat 9): the build generates its copy from this file
+ * with {@code jakarta.servlet} renamed to {@code javax.servlet} (see the pom).
  */
 public class WorkServlet extends HttpServlet {
     private static final List<GarbageCollectorMXBean> BEANS = ManagementFactory.getGarbageCollectorMXBeans();
