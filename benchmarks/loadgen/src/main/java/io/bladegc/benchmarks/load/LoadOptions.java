@@ -1,26 +1,18 @@
 package io.bladegc.benchmarks.load;
 
 import java.time.Duration;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * The options of an open-loop load that {@link OpenLoopLoad}'s and {@code DemoArm}'s command lines share, with
- * {@link OpenLoopLoad.Builder}'s defaults: {@code --rate} (1000), {@code --duration} (30s), {@code --warmup} (10s),
- * {@code --timeout} (10s), {@code --connections} (64). A picocli mixin ({@code @Mixin}); one per parse, not
- * thread-safe.
+ * {@link OpenLoopLoad.Builder}'s defaults: {@link LoadWindow}'s {@code --rate} (1000), {@code --duration} (30s) and
+ * {@code --warmup} (10s), and {@code --timeout} (10s), {@code --connections} (64). A picocli mixin ({@code @Mixin});
+ * one per parse, not thread-safe.
  */
 public final class LoadOptions {
-    @Option(names = "--rate", paramLabel = "PER_SECOND", defaultValue = "1000",
-        description = "requests per second (default ${DEFAULT-VALUE})")
-    double rate;
-
-    @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "30s", converter = DurationOption.class,
-        description = "the measured window (default ${DEFAULT-VALUE})")
-    Duration duration;
-
-    @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "10s", converter = DurationOption.class,
-        description = "load before the measured window (default ${DEFAULT-VALUE})")
-    Duration warmup;
+    @Mixin
+    LoadWindow window;
 
     @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "10s", converter = DurationOption.class,
         description = "per request, from its send to the end of its response (default ${DEFAULT-VALUE})")
@@ -32,17 +24,17 @@ public final class LoadOptions {
 
     /** @return requests per second */
     public double rate() {
-        return rate;
+        return window.rate();
     }
 
     /** @return the measured window */
     public Duration duration() {
-        return duration;
+        return window.duration();
     }
 
     /** @return the load before the measured window */
     public Duration warmup() {
-        return warmup;
+        return window.warmup();
     }
 
     /**
@@ -50,6 +42,7 @@ public final class LoadOptions {
      * @return {@code builder} with these options set
      */
     public OpenLoopLoad.Builder applyTo(OpenLoopLoad.Builder builder) {
-        return builder.rate(rate).duration(duration).warmup(warmup).timeout(timeout).connections(connections);
+        return builder.rate(window.rate()).duration(window.duration()).warmup(window.warmup()).timeout(timeout)
+            .connections(connections);
     }
 }

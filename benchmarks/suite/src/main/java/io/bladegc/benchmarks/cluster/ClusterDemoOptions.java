@@ -1,6 +1,6 @@
 package io.bladegc.benchmarks.cluster;
 
-import io.bladegc.benchmarks.load.DurationOption;
+import io.bladegc.benchmarks.load.LoadWindow;
 import io.bladegc.commandline.ToolCommand;
 import io.bladegc.commandline.ToolCommandLine;
 import io.bladegc.commandline.UsageException;
@@ -36,8 +36,16 @@ record ClusterDemoOptions(Path agentJar, Path coordinatorJar, List<String> arms,
 
     /** The options as picocli reads them. */
     @Command(name = "ClusterDemo", description = "The cluster demo: three DemoServer backends behind HAProxy, one"
-        + " arm after the other, the load from this JVM; prints the arms side by side.")
+        + " arm after the other, the load from this JVM; prints the arms side by side.",
+        defaultValueProvider = Flags.Defaults.class)
     static final class Flags implements ToolCommand<ClusterDemoOptions> {
+        /** The demo's own load: 600 requests/s through HAProxy, 15 s of warm-up and 45 s measured per arm. */
+        static final class Defaults extends LoadWindow.Defaults {
+            Defaults() {
+                super("600", "15s", "45s");
+            }
+        }
+
         @Mixin
         BladeJarOptions jars;
 
@@ -45,17 +53,9 @@ record ClusterDemoOptions(Path agentJar, Path coordinatorJar, List<String> arms,
             + " the order they run, separated by commas or spaces, repeats allowed (default ${DEFAULT-VALUE})")
         String arms;
 
-        @Option(names = "--rate", paramLabel = "PER_SECOND", defaultValue = "600",
-            description = "requests per second through HAProxy (default ${DEFAULT-VALUE})")
-        double rate;
-
-        @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "15s", converter = DurationOption.class,
-            description = "load before each measured window (default ${DEFAULT-VALUE})")
-        Duration warmup;
-
-        @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "45s", converter = DurationOption.class,
-            description = "each measured window (default ${DEFAULT-VALUE})")
-        Duration duration;
+        /** --rate 600 (through HAProxy), --warmup 15s and --duration 45s (each measured window). */
+        @Mixin
+        LoadWindow window;
 
         @Option(names = "--haproxy", paramLabel = "EXECUTABLE", defaultValue = "haproxy",
             description = "the haproxy executable (default ${DEFAULT-VALUE}, found on the PATH)")
@@ -72,12 +72,10 @@ record ClusterDemoOptions(Path agentJar, Path coordinatorJar, List<String> arms,
             for (String arm : list) {
                 problems.check(ARMS.contains(arm), "--arms", arm, "an arm (use g1, parallel, blade)");
             }
-            problems.check(rate > 0, "--rate", rate, "a positive rate");
-            problems.check(!duration.isZero() && !duration.isNegative(), "--duration", duration, "positive");
-            problems.check(!warmup.isNegative(), "--warmup", warmup, "zero or positive");
+            window.check(problems);
             problems.throwIfAny();
-            return new ClusterDemoOptions(jars.agentJar(), jars.coordinatorJar(), list, rate, warmup, duration, haproxy,
-                out);
+            return new ClusterDemoOptions(jars.agentJar(), jars.coordinatorJar(), list, window.rate(), window.warmup(),
+                window.duration(), haproxy, out);
         }
     }
 }
