@@ -71,4 +71,49 @@ class InvitationsTest {
         invitations.heartbeat("b", 3_000, -1, now + 150); // its next collection: a whole eden away
         assertThat(invitations.invitedBy("b", now + 150)).isNull();
     }
+
+    /** {@code node} ran one young collection, granted at {@code from} and released 150 ms later. */
+    private void heldAYoungCollectionFor150Millis(String node, long from) {
+        invitations.event(new SlotEvent(SlotEvent.Type.GRANTED, node, 7, 1, from, ""));
+        invitations.event(new SlotEvent(SlotEvent.Type.RELEASED, node, 7, 1, from + 150, ""));
+    }
+
+    @Test
+    void ofTwoYoungCollectionsTooCloseTheEarlierIsInvitedToGoFirst() {
+        heldAYoungCollectionFor150Millis("a", 0);
+        heldAYoungCollectionFor150Millis("b", 0);
+        heldAYoungCollectionFor150Millis("c", 0);
+        long now = 10_000;
+        invitations.heartbeat("a", 900, -1, now);
+        invitations.heartbeat("b", 1_000, -1, now); // comes due 100 ms after a: during a's 150 ms hold
+        invitations.heartbeat("c", 1_400, -1, now); // 400 ms after b: clear of it, however much faster it fills
+        assertThat(invitations.invitedBy("a", now)).isEqualTo("b");
+        assertThat(invitations.invitedBy("b", now)).as("the later one collects when it comes due").isNull();
+        assertThat(invitations.invitedBy("c", now)).isNull();
+        invitations.heartbeat("b", 1_100, -1, now); // 200 ms after a: within 150 x 3 / 2, b fills faster meanwhile
+        assertThat(invitations.invitedBy("a", now)).isEqualTo("b");
+        invitations.heartbeat("b", 1_130, -1, now);
+        assertThat(invitations.invitedBy("a", now)).isNull();
+    }
+
+    @Test
+    void twoDueAtOnceInviteOnlyOneAndNobodyWithoutAKnownHoldOrBeyondTheHorizon() {
+        long now = 10_000;
+        invitations.heartbeat("a", 900, -1, now);
+        invitations.heartbeat("b", 900, -1, now);
+        assertThat(invitations.invitedBy("a", now)).as("a's young hold is not known yet").isNull();
+        heldAYoungCollectionFor150Millis("a", 0);
+        heldAYoungCollectionFor150Millis("b", 0);
+        invitations.heartbeat("a", 900, -1, now);
+        invitations.heartbeat("b", 900, -1, now);
+        assertThat(invitations.invitedBy("a", now)).isEqualTo("b");
+        assertThat(invitations.invitedBy("b", now)).as("one of two due together goes first, by name").isNull();
+        invitations.heartbeat("a", Invitations.HORIZON_MILLIS + 1, -1, now);
+        invitations.heartbeat("b", Invitations.HORIZON_MILLIS + 50, -1, now);
+        assertThat(invitations.invitedBy("a", now)).as("beyond the horizon").isNull();
+        invitations.heartbeat("a", 900, -1, now);
+        invitations.heartbeat("b", 950, -1, now);
+        invitations.event(new SlotEvent(SlotEvent.Type.GRANTED, "b", 8, 2, now, ""));
+        assertThat(invitations.invitedBy("a", now)).as("b collects already").isNull();
+    }
 }

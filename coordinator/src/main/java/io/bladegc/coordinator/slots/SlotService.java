@@ -118,8 +118,9 @@ public final class SlotService implements AutoCloseable {
     /**
      * Marks {@code node} alive and notes when it expects its JVM to collect ({@code dueInMillis}) and to run a full
      * collection ({@code fullDueInMillis}); -1: unknown. {@code key}: the node's member key, here and below.
-     * The answer {@link SlotReply#invited() invites} the node to collect now when it would come due during another
-     * member's full collection that is near ({@link Invitations}).
+     * The answer {@link SlotReply#invited() invites} the node to collect now when its next collection would meet
+     * another member's that is near: it would come due during another's full collection, or another would come due
+     * during its own young one ({@link Invitations}).
      */
     public CompletableFuture<SlotReply> heartbeat(String node, String key, long dueInMillis, long fullDueInMillis) {
         return submitFor(node, key, 0, now -> {
@@ -133,8 +134,8 @@ public final class SlotService implements AutoCloseable {
                 return reply;
             }
             String by = governor.mode() == Governor.Mode.HIDE ? invitations.invitedBy(node, now) : null;
-            return by == null ? reply : reply.invited("collect now: due during " + by + "'s full collection, which"
-                + " starts within " + Invitations.HORIZON_MILLIS + " ms");
+            return by == null ? reply : reply.invited("collect now: your next collection would meet " + by + "'s,"
+                + " due within " + Invitations.HORIZON_MILLIS + " ms");
         });
     }
 

@@ -430,7 +430,7 @@ class SlotServiceTest {
         assertThat(now(service.heartbeat("a", key("a"), 800, 1_000)).invited()).isFalse();
         SlotReply b = now(service.heartbeat("b", key("b"), 1_300, -1));
         assertThat(b.invited()).isTrue();
-        assertThat(b.message()).contains("a's full collection");
+        assertThat(b.message()).contains("would meet a's");
         assertThat(now(service.heartbeat("c", key("c"), 5_000, -1)).invited()).isFalse();
     }
 
