@@ -216,10 +216,10 @@ public final class SlotStateMachine extends BaseStateMachine {
 
     /**
      * Notes a member's heartbeat in {@link #invitations}, as the coordinator does: also a queued or collecting
-     * member's (its coming full collection is what invites the others).
+     * member's (its coming collection is what invites the others).
      *
-     * @return {@code o}, inviting the member to collect now when it neither waits nor collects and would come due
-     *     during another's near full collection
+     * @return {@code o}, inviting the member to collect now when it neither waits nor collects and its next collection
+     *     would meet another's that is near ({@link Invitations#invitedBy})
      */
     private Outcome noted(SlotCommand.Heartbeat h, Outcome o, long now) {
         if (o.status() == Status.UNKNOWN_NODE) {

@@ -39,9 +39,10 @@ public final class Invitations {
         long dueAt = Long.MAX_VALUE;
         long fullDueAt = Long.MAX_VALUE;
         long fullHold = -1;
-        long fullGrantedAt = -1;
         long youngHold = -1;
+        /** When its grant running now began, -1 for none; {@link #grantedFull} whether that grant is a full one. */
         long grantedAt = -1;
+        boolean grantedFull;
     }
 
     private final Map<String, Member> members = new HashMap<>();
@@ -69,24 +70,22 @@ public final class Invitations {
             case GRANTED -> {
                 Member m = member(e.node());
                 m.grantedAt = e.at();
-                m.fullGrantedAt = SlotLedger.FULL_DETAIL.equals(e.detail()) ? e.at() : -1;
+                m.grantedFull = SlotLedger.FULL_DETAIL.equals(e.detail());
             }
             case RELEASED -> {
                 Member m = member(e.node());
-                if (m.fullGrantedAt >= 0) {
-                    m.fullHold = e.at() - m.fullGrantedAt;
+                if (m.grantedAt >= 0 && m.grantedFull) {
+                    m.fullHold = e.at() - m.grantedAt;
                     m.fullDueAt = Long.MAX_VALUE;
                 } else if (m.grantedAt >= 0) {
                     m.youngHold = e.at() - m.grantedAt;
                 }
                 m.grantedAt = -1;
-                m.fullGrantedAt = -1;
                 m.dueAt = Long.MAX_VALUE;
             }
             case CANCELLED, EXPIRED -> {
                 Member m = member(e.node());
                 m.grantedAt = -1;
-                m.fullGrantedAt = -1;
                 m.dueAt = Long.MAX_VALUE;
             }
             case LEFT, LOST -> members.remove(e.node());
@@ -113,7 +112,7 @@ public final class Invitations {
                 continue;
             }
             if (other.fullHold > 0 && other.fullDueAt != Long.MAX_VALUE && other.fullDueAt - now <= HORIZON_MILLIS
-                && other.fullGrantedAt < 0) {
+                && !(other.grantedAt >= 0 && other.grantedFull)) {
                 long start = Math.max(now, other.fullDueAt);
                 if (m.dueAt >= start - BEFORE_MILLIS && m.dueAt <= start + (long) (other.fullHold * stretch)) {
                     return e.getKey();

@@ -128,7 +128,7 @@ public final class SlotService implements AutoCloseable {
             if (reply.kind() == SlotReply.Kind.UNKNOWN_NODE) {
                 return reply;
             }
-            // also a queued or collecting member's: its coming full collection is what invites the others
+            // also a queued or collecting member's: its coming collection is what invites the others
             invitations.heartbeat(node, dueInMillis, fullDueInMillis, now);
             if (reply.kind() != SlotReply.Kind.OK) {
                 return reply;
