@@ -10,7 +10,11 @@
 #   benchmarks/run.sh single-node             one DemoServer, no balancer, the filter off and on (Parallel, G1);
 #                                             3 repetitions, 60 s measured per arm (about 20 minutes)
 #   benchmarks/run.sh memory-pressure         per heap ratio (8, 4, 2, 1.5, 1.25 x the live footprint) and arm (G1,
-#                                             coordinated Blade) the highest rate with p99 < 10 ms (about 35 minutes)
+#                                             Parallel, Blade on each; on the JDK 21+ generational ZGC, Shenandoah
+#                                             and Blade on G1) the highest rate with p99 < 10 ms; at the first
+#                                             window's rate (RATE) p99.9, CPU per 1,000 requests, peak RSS and
+#                                             concurrent-collector stalls beside Epsilon's; per arm the smallest heap
+#                                             with p99.9 <= 2x Epsilon's (about 2 hours with every arm; ARMS)
 #   benchmarks/run.sh raft-kv                 three Ratis key-value peers (KvServer, linearizable reads under the
 #                                             leader lease), 500,000 keys, open-loop gets and puts (3:1), every call
 #                                             on one shared Ratis client: G1, Parallel with Blade for Raft (the
@@ -59,7 +63,7 @@
 # (default 150); for load-sweep G1's closed-loop saturation, of which the sweep's rates are shares (default 7100);
 # for grpc-cluster unary calls
 # over its three backends, 200/s each, as http-cluster's 600/s through HAProxy); JAVA [java]; ARMS (http-cluster,
-# raft-kv, raft-kv-heavy, raft-counter, load-sweep) a comma-separated list of its arms to run, e.g.
+# memory-pressure, raft-kv, raft-kv-heavy, raft-counter, load-sweep) a comma-separated list of its arms to run, e.g.
 # ARMS=g1,blade-parallel,blade-g1,epsilon; HEAP (http-cluster, load-sweep) every backend's heap but Epsilon's, as
 # -Xmx takes it [1g]; WORKLOAD (http-cluster, load-sweep) what every backend does per request: cache-churn [default;
 # 64 KiB of the 384 MiB live set replaced per request] or request-scoped [8 KiB replaced, the rest dies with the

@@ -45,8 +45,8 @@ public final class SuiteMain {
         RaftMemoryPressureScenario.NAME, LoadSweepScenario.NAME,
         CollectionRateScenario.NAME, GrpcClusterScenario.NAME);
     /** The scenarios that run only the arms {@code --arms} names. */
-    static final List<String> ARM_SCENARIOS = List.of(HttpClusterScenario.NAME, RaftKvScenario.NAME,
-        RaftKvScenario.HEAVY_NAME, RaftKvScenario.COUNTER_NAME, LoadSweepScenario.NAME);
+    static final List<String> ARM_SCENARIOS = List.of(HttpClusterScenario.NAME, MemoryPressureScenario.NAME,
+        RaftKvScenario.NAME, RaftKvScenario.HEAVY_NAME, RaftKvScenario.COUNTER_NAME, LoadSweepScenario.NAME);
     /** The scenarios whose backends' heap, workload and GC threads {@code --heap}, {@code --workload} and
      * {@code --gc-threads} set. */
     static final List<String> BACKEND_SCENARIOS = List.of(HttpClusterScenario.NAME, LoadSweepScenario.NAME);

@@ -129,8 +129,8 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
             description = "requests per second (default ${DEFAULT-VALUE})")
         double rate;
 
-        @Option(names = "--arms", paramLabel = "a,b,...", description = "http-cluster, the raft scenarios and"
-            + " load-sweep only: only these of its arms, in its own order (default every arm)")
+        @Option(names = "--arms", paramLabel = "a,b,...", description = "http-cluster, memory-pressure, the raft"
+            + " scenarios and load-sweep only: only these of its arms, in its own order (default every arm)")
         String arms;
 
         @Option(names = "--heap", paramLabel = "SIZE", defaultValue = DEFAULT_HEAP, description = "http-cluster and"

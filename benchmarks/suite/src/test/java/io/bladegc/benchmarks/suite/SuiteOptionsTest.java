@@ -67,7 +67,7 @@ class SuiteOptionsTest {
             "--arms=a,b,...", "--command=TEXT");
         ToolRun.of(new SuiteOptions.Flags(), "single-node", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar",
             "--out", "out", "--arms", "g1").isUsageError("SuiteMain",
-            "--arms applies to http-cluster, raft-kv, raft-kv-heavy, raft-counter, load-sweep only");
+            "--arms applies to http-cluster, memory-pressure, raft-kv, raft-kv-heavy, raft-counter, load-sweep only");
     }
 
     @Test
@@ -141,8 +141,8 @@ class SuiteOptionsTest {
             "out", "--arms", "g1,epsilon").arms()).containsExactly("g1", "epsilon");
         assertThatThrownBy(() -> SuiteOptions.parse("single-node", "--agent-jar", "a.jar", "--coordinator-jar",
             "c.jar", "--out", "out", "--arms", "g1"))
-            .hasMessageContaining(
-                "--arms applies to http-cluster, raft-kv, raft-kv-heavy, raft-counter, load-sweep only");
+            .hasMessageContaining("--arms applies to http-cluster, memory-pressure, raft-kv, raft-kv-heavy,"
+                + " raft-counter, load-sweep only");
         assertThatThrownBy(() -> SuiteOptions.parse("http-cluster", "--agent-jar", "a.jar", "--coordinator-jar",
             "c.jar", "--out", "out", "--arms", "g1,,epsilon")).hasMessageContaining("separated by commas");
     }

@@ -17,6 +17,8 @@ public final class BackendFlags {
     public static final List<String> PARALLEL = List.of("-XX:+UseParallelGC", "-XX:-UseAdaptiveSizePolicy");
     /** G1 with its defaults. */
     public static final List<String> G1 = List.of("-XX:+UseG1GC");
+    /** Epsilon: no collection at all. */
+    public static final List<String> EPSILON = List.of("-XX:+UnlockExperimentalVMOptions", "-XX:+UseEpsilonGC");
 
     private BackendFlags() {
     }
@@ -29,6 +31,11 @@ public final class BackendFlags {
     static List<String> common(int parallelGcThreads) {
         return List.of("-XX:MetaspaceSize=64m", "-XX:ParallelGCThreads=" + parallelGcThreads, "-XX:ConcGCThreads=1",
             "-XX:+AlwaysPreTouch");
+    }
+
+    /** @return generational ZGC on a JDK of this feature release (21 or newer; from 23 on the only ZGC) */
+    public static List<String> generationalZgc(int feature) {
+        return feature < 23 ? List.of("-XX:+UseZGC", "-XX:+ZGenerational") : List.of("-XX:+UseZGC");
     }
 
     /** @return {@code collector}, then {@code heap}, then {@link #COMMON} */

@@ -8,14 +8,18 @@ import io.bladegc.benchmarks.cluster.DemoServerProcess;
 import io.bladegc.benchmarks.load.LoadResult;
 import io.bladegc.benchmarks.suite.SuiteOptions;
 import io.bladegc.benchmarks.suite.harness.Arm;
+import io.bladegc.benchmarks.suite.harness.BackendUsage;
+import io.bladegc.benchmarks.suite.harness.ConcurrentStalls;
 import io.bladegc.benchmarks.suite.harness.RateSearch;
 import io.bladegc.benchmarks.suite.harness.StopOnExit;
 import io.bladegc.benchmarks.suite.harness.SuiteTable;
+import io.bladegc.benchmarks.suite.harness.WindowCost;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -30,7 +34,8 @@ import java.util.stream.Stream;
  * {@code settle}; then {@code window} measured), each window's rate chosen by the search. A window fails on the
  * search's latency target at {@code percentile} or on any client-visible error (503, other status, I/O error,
  * timeout, unfinished). A backend that did not start or exited ends the search; the outcome says why, with what its
- * output names (an {@code OutOfMemoryError} first). Writes {@code <id>-<rate>.hlog} per window and in
+ * output names (an {@code OutOfMemoryError} first). Each window's cost is kept ({@link #costs()}: the backends' CPU
+ * time and peak memory, a concurrent collector's stalls). Writes {@code <id>-<rate>.hlog} per window and in
  * {@code logs/<id>/} the children's output and each window's {@code <rate>.load.properties}. Used by one thread.
  */
 public final class ClusterRateSearch {
@@ -45,6 +50,7 @@ public final class ClusterRateSearch {
     private final HttpClient http;
     private final Path logDir;
     private final Map<Double, LoadResult> windows = new LinkedHashMap<>();
+    private final List<WindowCost> costs = new ArrayList<>();
     private RateSearch.Result result;
 
     /**
@@ -121,14 +127,22 @@ public final class ClusterRateSearch {
             .map(p -> Map.entry(p.rate(), windows.get(p.rate())));
     }
 
+    /** @return what each window measured and cost, in the order measured */
+    public List<WindowCost> costs() {
+        return List.copyOf(costs);
+    }
+
     private RateSearch.Probe probe(Cluster cluster, double rate) throws Exception {
         requireAlive(cluster);
         String name = id + "-" + Math.round(rate);
+        BackendUsage usage = BackendUsage.of(cluster);
         ClusterArm.Result r;
+        BackendUsage.Window used;
         try {
             // the first window on a fresh cluster settles as long as the other scenarios warm up (JIT, the agent)
             r = ClusterArm.run(name, cluster, rate, windows.isEmpty() ? o.warmup() : settle, window, http,
-                o.out().resolve(name + ".hlog"), null, null);
+                o.out().resolve(name + ".hlog"), usage::start, null);
+            used = usage.finish();
         } catch (Exception e) {
             requireAlive(cluster); // a dead backend is the clearer reason
             throw e;
@@ -137,12 +151,27 @@ public final class ClusterRateSearch {
         LoadResult load = r.load();
         load.save(logDir.resolve(Math.round(rate) + ".load.properties"));
         windows.put(rate, load);
-        long errors = load.shed() + load.otherStatus() + load.ioErrors() + load.timeouts() + load.unfinished();
-        RateSearch.Probe p = new RateSearch.Probe(rate, load.okPercentileMicros(percentile), errors);
-        System.err.printf(Locale.ROOT, "suite: %s: %.0f req/s: p%s %.2f ms, errors %d: %s%n", id, rate,
-            SuiteTable.number(percentile), p.latencyMicros() / 1000.0, errors,
-            search.passes(p) ? "pass" : "miss");
+        WindowCost cost = WindowCost.of(rate, load, used, stalls(cluster, used));
+        costs.add(cost);
+        RateSearch.Probe p = new RateSearch.Probe(rate, load.okPercentileMicros(percentile), cost.errors());
+        System.err.printf(Locale.ROOT, "suite: %s: %.0f req/s: p%s %.2f ms, errors %d: %s; p99.9 %.2f ms, CPU %.2f s"
+            + " per 1000 requests, peak RSS %d MiB%s%n", id, rate, SuiteTable.number(percentile),
+            p.latencyMicros() / 1000.0, p.errors(), search.passes(p) ? "pass" : "miss", cost.p999Micros() / 1000.0,
+            cost.cpuSecondsPerThousand(), cost.peakRssMib(),
+            cost.stalls().map(st -> ", concurrent-collector stalls " + st.text()).orElse(""));
         return p;
+    }
+
+    /** @return the stalls the backends' GC logs show in the window when the arm runs a concurrent collector */
+    private Optional<ConcurrentStalls> stalls(Cluster cluster, BackendUsage.Window used) throws IOException {
+        if (!ConcurrentStalls.counts(arm.jvmFlags())) {
+            return Optional.empty();
+        }
+        ConcurrentStalls sum = ConcurrentStalls.NONE;
+        for (DemoServerProcess b : cluster.backends()) {
+            sum = sum.plus(ConcurrentStalls.read(logDir, b.process().pid(), used.from(), used.to()));
+        }
+        return Optional.of(sum);
     }
 
     private static void requireAlive(Cluster cluster) {

@@ -4,20 +4,17 @@ import io.bladegc.benchmarks.cluster.Cluster;
 import io.bladegc.benchmarks.cluster.ClusterArm;
 import io.bladegc.benchmarks.cluster.ClusterDemo;
 import io.bladegc.benchmarks.cluster.ClusterSpec;
-import io.bladegc.benchmarks.cluster.DemoServerProcess;
 import io.bladegc.benchmarks.report.LatencyPlot;
 import io.bladegc.benchmarks.suite.SuiteOptions;
 import io.bladegc.benchmarks.suite.harness.Arm;
+import io.bladegc.benchmarks.suite.harness.BackendUsage;
 import io.bladegc.benchmarks.suite.harness.InterleavedSchedule;
 import io.bladegc.benchmarks.suite.harness.JavaInstallation;
-import io.bladegc.benchmarks.suite.harness.ProcessUsage;
 import io.bladegc.benchmarks.suite.harness.RateSearch;
 import io.bladegc.benchmarks.suite.harness.RepResult;
 import io.bladegc.benchmarks.suite.harness.StopOnExit;
 import io.bladegc.benchmarks.suite.harness.SuiteReport;
 import io.bladegc.benchmarks.suite.harness.SuiteTable;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -107,26 +104,13 @@ public final class HttpClusterRunner {
     /** Runs one arm on its started cluster, reading the backends' CPU time around the measured window. */
     private static RepResult runArm(InterleavedSchedule.Slot slot, Cluster cluster, SuiteOptions o, HttpClient http)
             throws Exception {
-        List<DemoServerProcess> backends = cluster.backends();
-        ProcessUsage[] before = new ProcessUsage[backends.size()];
+        BackendUsage usage = BackendUsage.of(cluster);
         String id = slot.arm().name() + "-rep" + slot.rep();
         ClusterArm.Result r = ClusterArm.run(slot.arm().name(), cluster, o.rate(), o.warmup(), o.measure(), http,
-            o.out().resolve(id + ".hlog"), () -> {
-                for (int i = 0; i < backends.size(); i++) {
-                    try {
-                        before[i] = ProcessUsage.of(backends.get(i).process().pid());
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                }
-            }, null);
-        double cpu = 0;
-        long peak = 0;
-        for (int i = 0; i < backends.size(); i++) {
-            ProcessUsage used = ProcessUsage.of(backends.get(i).process().pid()).since(before[i]);
-            cpu += used.cpuSeconds();
-            peak = Math.max(peak, used.peakRssKib());
-        }
+            o.out().resolve(id + ".hlog"), usage::start, null);
+        BackendUsage.Window used = usage.finish();
+        double cpu = used.cpuSeconds();
+        long peak = used.peakRssKib();
         r.load().save(o.out().resolve("logs").resolve(id).resolve("load.properties"));
         RepResult result = RepResult.of(slot.arm().name(), slot.rep(), r, cpu, peak);
         System.err.printf(Locale.ROOT, "suite: %s: p99.9 %.2f ms, max %.2f ms, 503s %d, retries %d, errors %d,"

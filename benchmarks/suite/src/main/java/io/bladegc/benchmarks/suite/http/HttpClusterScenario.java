@@ -101,16 +101,13 @@ public final class HttpClusterScenario {
             "Parallel (fixed 96 MiB young generation), filter + agent single-node, no coordinator; HAProxy retries"
                 + " the 503s"));
         EpsilonHeap epsilon = epsilonHeap(workload, rate / ClusterDemo.BACKENDS, runTime);
-        arms.add(new Arm("epsilon", java, BackendFlags.of(List.of("-XX:+UnlockExperimentalVMOptions",
-            "-XX:+UseEpsilonGC"), List.of("-Xms" + epsilon.mib() + "m", "-Xmx" + epsilon.mib() + "m"), gcThreads),
-            BladeMode.NONE, "Epsilon (no collection): the floor"));
+        arms.add(new Arm("epsilon", java, BackendFlags.of(BackendFlags.EPSILON, List.of("-Xms" + epsilon.mib() + "m",
+            "-Xmx" + epsilon.mib() + "m"), gcThreads), BladeMode.NONE, "Epsilon (no collection): the floor"));
         notes.add(epsilon.note());
         if (newer.isPresent()) {
             JavaInstallation jdk = newer.get();
-            List<String> zgc = jdk.feature() < 23 ? List.of("-XX:+UseZGC", "-XX:+ZGenerational")
-                : List.of("-XX:+UseZGC"); // generational is the only ZGC from JDK 23 on
-            arms.add(new Arm("genzgc", jdk.java(), BackendFlags.of(zgc, heap, gcThreads), BladeMode.NONE,
-                "generational ZGC, JDK " + jdk.version() + ", no Blade"));
+            arms.add(new Arm("genzgc", jdk.java(), BackendFlags.of(BackendFlags.generationalZgc(jdk.feature()), heap,
+                gcThreads), BladeMode.NONE, "generational ZGC, JDK " + jdk.version() + ", no Blade"));
             arms.add(new Arm("shenandoah", jdk.java(),
                 BackendFlags.of(List.of("-XX:+UseShenandoahGC"), heap, gcThreads), BladeMode.NONE,
                 "Shenandoah, JDK " + jdk.version() + ", no Blade"));

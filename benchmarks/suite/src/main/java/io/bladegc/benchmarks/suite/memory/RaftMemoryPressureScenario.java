@@ -170,11 +170,12 @@ public final class RaftMemoryPressureScenario {
                 }
                 return new RateSearch.Probe(rate, p99, all.failed() + all.timedOut());
             });
-            return new MemoryPressureTable.Row(arm.name(), ratio, heapMib, Optional.of(result), result.aborted());
+            return new MemoryPressureTable.Row(arm.name(), ratio, heapMib, Optional.of(result), result.aborted(),
+                Optional.empty());
         } catch (Exception e) {
             System.err.println("suite: " + id + " did not run: " + e + " (logs in " + logDir + ")");
             return new MemoryPressureTable.Row(arm.name(), ratio, heapMib, Optional.empty(),
-                Optional.of(e.toString().lines().findFirst().orElse("")));
+                Optional.of(e.toString().lines().findFirst().orElse("")), Optional.empty());
         } finally {
             stop.release();
         }

@@ -7,11 +7,15 @@ import io.bladegc.benchmarks.suite.SuiteOptions;
 import io.bladegc.benchmarks.suite.harness.Arm;
 import io.bladegc.benchmarks.suite.harness.BackendFlags;
 import io.bladegc.benchmarks.suite.harness.BladeMode;
+import io.bladegc.benchmarks.suite.harness.EpsilonHeap;
+import io.bladegc.benchmarks.suite.harness.JavaInstallation;
 import io.bladegc.benchmarks.suite.harness.RateSearch;
 import io.bladegc.benchmarks.suite.harness.Workload;
 import io.bladegc.benchmarks.suite.http.ClusterRateSearch;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class MemoryPressureScenarioTest {
@@ -32,14 +36,53 @@ class MemoryPressureScenarioTest {
     }
 
     @Test
-    void g1AloneAgainstCoordinatedBladeOnTheSameHeap() {
-        List<Arm> arms = MemoryPressureScenario.arms(Path.of("java"), "260m");
+    void theCollectorsAUserWouldPickInsteadBesideBladeOnTheSameHeap() {
+        JavaInstallation jdk25 = new JavaInstallation(Path.of("/jdk25/bin/java"), "25.0.1", 25);
+        List<String> notes = new ArrayList<>();
+        List<Arm> arms = MemoryPressureScenario.arms(Path.of("java"), Optional.of(jdk25), "260m", notes);
 
-        assertThat(arms).extracting(Arm::name).containsExactly("g1", "blade-parallel");
-        assertThat(arms).extracting(Arm::blade).containsExactly(BladeMode.NONE, BladeMode.COORDINATED);
+        assertThat(arms).extracting(Arm::name).containsExactly("g1", "parallel", "blade-g1", "blade-parallel",
+            "genzgc", "shenandoah", "blade-g1-jdk25");
+        assertThat(arms).extracting(Arm::blade).containsExactly(BladeMode.NONE, BladeMode.NONE, BladeMode.COORDINATED,
+            BladeMode.COORDINATED, BladeMode.NONE, BladeMode.NONE, BladeMode.COORDINATED);
         assertThat(arms).allSatisfy(a -> assertThat(a.jvmFlags()).contains("-Xms260m", "-Xmx260m",
             "-XX:+ExitOnOutOfMemoryError").containsAll(BackendFlags.COMMON));
-        assertThat(arms.get(1).jvmFlags()).contains("-XX:+UseParallelGC", "-XX:-UseAdaptiveSizePolicy");
+        assertThat(arms.get(3).jvmFlags()).contains("-XX:+UseParallelGC", "-XX:-UseAdaptiveSizePolicy");
+        assertThat(arms.subList(4, 7)).extracting(Arm::java).containsOnly(Path.of("/jdk25/bin/java"));
+        assertThat(arms.get(4).jvmFlags()).contains("-XX:+UseZGC").doesNotContain("-XX:+ZGenerational");
+        assertThat(arms.get(5).jvmFlags()).contains("-XX:+UseShenandoahGC", "-XX:ShenandoahGCMode=generational");
+        assertThat(arms.get(6).jvmFlags()).contains("-XX:+UseG1GC");
+        assertThat(notes).isEmpty();
+    }
+
+    @Test
+    void withoutANewerJdkTheConcurrentCollectorsAreSkippedAndSaidSo() {
+        List<String> notes = new ArrayList<>();
+        JavaInstallation jdk21 = new JavaInstallation(Path.of("/jdk21/bin/java"), "21.0.5", 21);
+
+        assertThat(MemoryPressureScenario.arms(Path.of("java"), Optional.empty(), "260m", notes))
+            .extracting(Arm::name).containsExactly("g1", "parallel", "blade-g1", "blade-parallel");
+        assertThat(notes).containsExactly("genzgc, shenandoah and Blade on the newer JDK: skipped, no JDK 21 or newer"
+            + " found");
+        List<Arm> on21 = MemoryPressureScenario.arms(Path.of("java"), Optional.of(jdk21), "260m", new ArrayList<>());
+        assertThat(on21.get(4).jvmFlags()).contains("-XX:+UseZGC", "-XX:+ZGenerational");
+        assertThat(on21.get(5).jvmFlags()).contains("-XX:+UseShenandoahGC")
+            .noneMatch(f -> f.startsWith("-XX:ShenandoahGCMode"));
+        assertThat(on21.get(6).name()).isEqualTo("blade-g1-jdk21");
+    }
+
+    @Test
+    void epsilonRunsOneWindowAtTheStartingRateWithAHeapForIt() {
+        SuiteOptions o = SuiteOptions.parse("memory-pressure", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar",
+            "--out", "out", "--rate", "600");
+
+        RateSearch s = MemoryPressureScenario.epsilonSearch(o);
+        assertThat(s.maxProbes()).isEqualTo(1);
+        assertThat(s.startRate()).isEqualTo(600);
+        EpsilonHeap heap = MemoryPressureScenario.epsilonHeap(o);
+        assertThat(heap.ratePerBackend()).isEqualTo(200);
+        assertThat(heap.runTime()).isEqualTo(o.warmup().plus(MemoryPressureScenario.window(o)));
+        assertThat(heap.baseMib()).isEqualTo(128 + 96 * 14 / 10);
     }
 
     @Test
