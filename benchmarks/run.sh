@@ -2,8 +2,9 @@
 # The benchmark suite: builds once, runs one scenario's arms (repetitions interleaved), writes a markdown table,
 # the client's raw histograms and a latency plot.
 #
-#   benchmarks/run.sh http-cluster            3 repetitions, 60 s measured per arm, then the highest rate with
-#                                             p99.9 < 10 ms for G1 and Blade (about 55 minutes);
+#   benchmarks/run.sh http-cluster            3 repetitions, 60 s measured per arm (generational ZGC and
+#                                             Shenandoah also on twice HEAP: genzgc-x2, shenandoah-x2), then the
+#                                             highest rate with p99.9 < 10 ms for G1 and Blade (about 65 minutes);
 #                                             results in benchmarks/results/<date>-http-cluster/
 #   benchmarks/run.sh http-cluster --quick    1 repetition, 6 s measured (under 5 minutes);
 #                                             results in benchmarks/target/suite/<time>-http-cluster-quick/

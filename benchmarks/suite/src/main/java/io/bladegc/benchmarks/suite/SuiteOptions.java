@@ -59,11 +59,6 @@ public record SuiteOptions(String scenario, boolean quick, Path agentJar, Path c
     /** The backends' heap without {@code --heap}: the http-cluster workload's. */
     public static final String DEFAULT_HEAP = "1g";
 
-    /** @return the backends' heap flags: {@code -Xms} and {@code -Xmx} of {@link #heap} (a fixed heap) */
-    public List<String> heapFlags() {
-        return heapFlags(heap);
-    }
-
     /** @return {@code -Xms} and {@code -Xmx} of {@code size} ({@code 1g}, {@code 1536m}): a fixed heap */
     public static List<String> heapFlags(String size) {
         return List.of("-Xms" + size, "-Xmx" + size);

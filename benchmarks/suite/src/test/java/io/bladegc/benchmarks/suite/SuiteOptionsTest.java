@@ -73,9 +73,10 @@ class SuiteOptionsTest {
     @Test
     void theBackendsHeapIsOneAsXmxTakesItForTheHttpScenarios() {
         assertThat(SuiteOptions.parse("load-sweep", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar", "--out",
-            "out").heapFlags()).containsExactly("-Xms1g", "-Xmx1g");
+            "out").heap()).isEqualTo("1g");
         assertThat(SuiteOptions.parse("load-sweep", "--agent-jar", "a.jar", "--coordinator-jar", "c.jar", "--out",
-            "out", "--heap", "1536m").heapFlags()).containsExactly("-Xms1536m", "-Xmx1536m");
+            "out", "--heap", "1536m").heap()).isEqualTo("1536m");
+        assertThat(SuiteOptions.heapFlags("1536m")).containsExactly("-Xms1536m", "-Xmx1536m");
         assertThatThrownBy(() -> SuiteOptions.parse("http-cluster", "--agent-jar", "a.jar", "--coordinator-jar",
             "c.jar", "--out", "out", "--heap", "2GiB"))
             .hasMessage("Invalid value for option '--heap': '2GiB' is not a size with a unit, m or g, as -Xmx takes"

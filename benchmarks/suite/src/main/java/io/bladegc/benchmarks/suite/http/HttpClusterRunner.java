@@ -52,7 +52,7 @@ public final class HttpClusterRunner {
             + newer.map(j -> ", " + j.version() + " (" + j.java() + ", genzgc and shenandoah)").orElse(""));
         List<String> notes = new ArrayList<>();
         List<Arm> arms = Arm.select(HttpClusterScenario.arms(ClusterSpec.currentJava(), newer,
-            o.heapFlags(), o.gcThreads(), o.workload(), o.rate(), o.warmup().plus(o.measure()), notes), o.arms());
+            o.heap(), o.gcThreads(), o.workload(), o.rate(), o.warmup().plus(o.measure()), notes), o.arms());
         notes.forEach(n -> System.err.println("suite: " + n));
         List<RepResult> results = new ArrayList<>();
         Map<String, Integer> failures = new HashMap<>();

@@ -29,7 +29,7 @@ import java.util.Optional;
  * <p>Arms: {@code g1}, {@code parallel}, {@code serial} (no Blade); {@code blade-parallel}, {@code blade-g1}
  * (coordinated); {@code gci-parallel} (filter and agent alone, HAProxy retrying the 503s); {@code epsilon} (no
  * collection at all: the floor, with a heap sized for the whole run); and on a JDK 21 or newer {@code genzgc} and
- * {@code shenandoah}.
+ * {@code shenandoah}, on the same heap and on twice it ({@code genzgc-x2}, {@code shenandoah-x2}).
  */
 public final class HttpClusterScenario {
     /** The scenario's name on the command line. */
@@ -75,16 +75,20 @@ public final class HttpClusterScenario {
     /**
      * @param java      the default {@code java} (the one this JVM runs on)
      * @param newer     a JDK 21 or newer, for generational ZGC and Shenandoah; empty to skip those arms
-     * @param heap      every arm's heap flags but Epsilon's ({@link #HEAP}, or {@link SuiteOptions#heapFlags()})
+     * @param heapSize  every arm's heap but Epsilon's and the concurrent collectors' second arms, as {@code -Xmx}
+     *                  takes it ({@link SuiteOptions#DEFAULT_HEAP}, or {@link SuiteOptions#heap()})
      * @param gcThreads every arm's {@code -XX:ParallelGCThreads} ({@link SuiteOptions#gcThreads()})
      * @param workload  what each request does (sizes Epsilon's heap)
      * @param rate      requests per second through HAProxy
      * @param runTime   warm-up plus measured window of one arm (sizes Epsilon's heap)
      * @param notes     receives a line for each arm skipped and for Epsilon's heap
-     * @return the arms, in the order the first repetition runs them
+     * @return the arms, in the order the first repetition runs them; on the newer JDK generational ZGC and Shenandoah
+     *     each twice: on {@code heapSize} and on twice that ({@code genzgc-x2}, {@code shenandoah-x2}), the headroom
+     *     their users give them
      */
-    public static List<Arm> arms(Path java, Optional<JavaInstallation> newer, List<String> heap, int gcThreads,
+    public static List<Arm> arms(Path java, Optional<JavaInstallation> newer, String heapSize, int gcThreads,
                                  Workload workload, double rate, Duration runTime, List<String> notes) {
+        List<String> heap = SuiteOptions.heapFlags(heapSize);
         List<Arm> arms = new ArrayList<>();
         arms.add(new Arm("g1", java, BackendFlags.of(BackendFlags.G1, heap, gcThreads), BladeMode.NONE,
             "G1, no Blade"));
@@ -106,13 +110,18 @@ public final class HttpClusterScenario {
         notes.add(epsilon.note());
         if (newer.isPresent()) {
             JavaInstallation jdk = newer.get();
-            arms.add(new Arm("genzgc", jdk.java(), BackendFlags.of(BackendFlags.generationalZgc(jdk.feature()), heap,
-                gcThreads), BladeMode.NONE, "generational ZGC, JDK " + jdk.version() + ", no Blade"));
-            arms.add(new Arm("shenandoah", jdk.java(),
-                BackendFlags.of(List.of("-XX:+UseShenandoahGC"), heap, gcThreads), BladeMode.NONE,
-                "Shenandoah, JDK " + jdk.version() + ", no Blade"));
+            for (String size : List.of(heapSize, twice(heapSize))) {
+                String suffix = size.equals(heapSize) ? "" : "-x2";
+                String label = ", JDK " + jdk.version() + ", " + size + " heap" + (suffix.isEmpty() ? ""
+                    : " (twice the other arms')") + ", no Blade";
+                arms.add(new Arm("genzgc" + suffix, jdk.java(), BackendFlags.of(
+                    BackendFlags.generationalZgc(jdk.feature()), SuiteOptions.heapFlags(size), gcThreads),
+                    BladeMode.NONE, "generational ZGC" + label));
+                arms.add(new Arm("shenandoah" + suffix, jdk.java(), BackendFlags.of(List.of("-XX:+UseShenandoahGC"),
+                    SuiteOptions.heapFlags(size), gcThreads), BladeMode.NONE, "Shenandoah" + label));
+            }
         } else {
-            notes.add("genzgc, shenandoah: skipped, no JDK 21 or newer found");
+            notes.add("genzgc, shenandoah, genzgc-x2, shenandoah-x2: skipped, no JDK 21 or newer found");
         }
         return arms;
     }
@@ -135,6 +144,12 @@ public final class HttpClusterScenario {
     /** @return each measured capacity window: quick 3 s, full 20 s */
     static Duration capacityWindow(SuiteOptions o) {
         return Duration.ofSeconds(o.quick() ? 3 : 20);
+    }
+
+    /** @return twice a heap size as {@code -Xmx} takes it: {@code 1g} -> {@code 2g}, {@code 768m} -> {@code 1536m} */
+    static String twice(String size) {
+        int unit = size.length() - 1;
+        return Long.parseLong(size.substring(0, unit)) * 2 + size.substring(unit);
     }
 
     /**

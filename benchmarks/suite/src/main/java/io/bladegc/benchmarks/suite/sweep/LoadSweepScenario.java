@@ -138,7 +138,7 @@ public final class LoadSweepScenario {
             throw new IllegalArgumentException("load-sweep compares every arm with g1: --arms must name it");
         }
         List<Arm> arms = Arm.select(HttpClusterScenario.arms(ClusterSpec.currentJava(), Optional.empty(),
-            o.heapFlags(), o.gcThreads(), o.workload(), o.rate(), Duration.ZERO, new ArrayList<>()).stream()
+            o.heap(), o.gcThreads(), o.workload(), o.rate(), Duration.ZERO, new ArrayList<>()).stream()
             .filter(a -> SWEEP_ARMS.contains(a.name())).toList(), names);
         List<Cluster> clusters = new ArrayList<>();
         List<CpuQuota> quotas = new ArrayList<>();

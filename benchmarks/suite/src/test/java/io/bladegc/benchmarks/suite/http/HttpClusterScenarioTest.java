@@ -1,6 +1,6 @@
 package io.bladegc.benchmarks.suite.http;
 
-import static io.bladegc.benchmarks.suite.http.HttpClusterScenario.HEAP;
+import static io.bladegc.benchmarks.suite.SuiteOptions.DEFAULT_HEAP;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -24,12 +24,13 @@ class HttpClusterScenarioTest {
     @Test
     void withoutANewerJdkTheConcurrentCollectorsAreSkippedWithANote() {
         List<String> notes = new ArrayList<>();
-        List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.empty(), HEAP, 1, Workload.CACHE_CHURN, 600,
+        List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.empty(), DEFAULT_HEAP, 1, Workload.CACHE_CHURN, 600,
             Duration.ofSeconds(75), notes);
         assertThat(arms).extracting(Arm::name).containsExactly("g1", "parallel", "serial", "blade-parallel",
             "blade-g1", "gci-parallel", "epsilon");
         assertThat(arms).allSatisfy(a -> assertThat(a.java()).isEqualTo(JAVA17));
-        assertThat(notes).anySatisfy(n -> assertThat(n).contains("genzgc, shenandoah: skipped"));
+        assertThat(notes).anySatisfy(n -> assertThat(n)
+            .contains("genzgc, shenandoah, genzgc-x2, shenandoah-x2: skipped"));
         assertThat(arms).filteredOn(a -> a.name().startsWith("blade")).extracting(Arm::blade)
             .containsOnly(BladeMode.COORDINATED);
         assertThat(arms.get(5).blade()).isEqualTo(BladeMode.GCI);
@@ -38,29 +39,36 @@ class HttpClusterScenarioTest {
 
     @Test
     void everyArmRunsTheGcThreadsItIsGivenOnce() {
-        List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.empty(), HEAP, 2, Workload.CACHE_CHURN, 600,
+        List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.empty(), DEFAULT_HEAP, 2, Workload.CACHE_CHURN, 600,
             Duration.ofSeconds(75), new ArrayList<>());
         assertThat(arms).allSatisfy(a -> assertThat(a.jvmFlags()).filteredOn(f -> f.startsWith("-XX:ParallelGCThreads"))
             .containsExactly("-XX:ParallelGCThreads=2"));
     }
 
     @Test
-    void aNewerJdkAddsGenerationalZgcAndShenandoahOnIt() {
+    void aNewerJdkAddsGenerationalZgcAndShenandoahOnItOnTheSameHeapAndOnTwiceIt() {
         Path java25 = Path.of("/jdk25/bin/java");
+        JavaInstallation jdk25 = new JavaInstallation(java25, "25.0.3", 25);
         List<String> notes = new ArrayList<>();
-        List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.of(new JavaInstallation(java25, "25.0.3", 25)), HEAP,
-            1, Workload.CACHE_CHURN, 600, Duration.ofSeconds(75), notes);
-        assertThat(arms).extracting(Arm::name).endsWith("epsilon", "genzgc", "shenandoah");
+        List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.of(jdk25), DEFAULT_HEAP, 1, Workload.CACHE_CHURN,
+            600, Duration.ofSeconds(75), notes);
+        assertThat(arms).extracting(Arm::name).endsWith("epsilon", "genzgc", "shenandoah", "genzgc-x2",
+            "shenandoah-x2");
         Arm zgc = arms.get(7);
         assertThat(zgc.java()).isEqualTo(java25);
         assertThat(zgc.jvmFlags()).contains("-XX:+UseZGC", "-Xmx1g").doesNotContain("-XX:+ZGenerational")
             .noneMatch(f -> f.startsWith("-Xmn"));
-        assertThat(arms.get(8).jvmFlags()).contains("-XX:+UseShenandoahGC");
+        assertThat(arms.get(8).jvmFlags()).contains("-XX:+UseShenandoahGC", "-Xmx1g");
+        assertThat(arms.get(9).jvmFlags()).contains("-XX:+UseZGC", "-Xms2g", "-Xmx2g").doesNotContain("-Xmx1g");
+        assertThat(arms.get(10).jvmFlags()).contains("-XX:+UseShenandoahGC", "-Xms2g", "-Xmx2g");
+        assertThat(arms.get(9).description()).contains("2g heap (twice the other arms')");
+        assertThat(arms.get(7).description()).contains("1g heap, no Blade");
         assertThat(notes).noneMatch(n -> n.contains("skipped"));
 
-        List<Arm> on21 = HttpClusterScenario.arms(JAVA17, Optional.of(new JavaInstallation(java25, "21.0.5", 21)), HEAP,
-            1, Workload.CACHE_CHURN, 600, Duration.ofSeconds(75), new ArrayList<>());
-        assertThat(on21.get(7).jvmFlags()).contains("-XX:+UseZGC", "-XX:+ZGenerational");
+        List<Arm> on21 = HttpClusterScenario.arms(JAVA17, Optional.of(new JavaInstallation(java25, "21.0.5", 21)),
+            "768m", 1, Workload.CACHE_CHURN, 600, Duration.ofSeconds(75), new ArrayList<>());
+        assertThat(on21.get(7).jvmFlags()).contains("-XX:+UseZGC", "-XX:+ZGenerational", "-Xmx768m");
+        assertThat(on21.get(9).jvmFlags()).contains("-Xmx1536m");
     }
 
     @Test
@@ -74,7 +82,7 @@ class HttpClusterScenarioTest {
         // twice the rate: 665 + 4921.9 = 5586.9 -> 5632 (88 x 64)
         assertThat(new EpsilonHeap(base, 400, 72, Duration.ofSeconds(75)).mib()).isEqualTo(5632);
         List<String> notes = new ArrayList<>();
-        List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.empty(), HEAP, 1, Workload.CACHE_CHURN, 600,
+        List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.empty(), DEFAULT_HEAP, 1, Workload.CACHE_CHURN, 600,
             Duration.ofSeconds(75), notes);
         // the workload's 32 + 64 KiB: 665 + 200 x 104 x 105 x 1.5 / 1024 = 665 + 3199.2 = 3864.2 -> 3904 (61 x 64)
         assertThat(arms.get(6).jvmFlags()).contains("-Xms3904m", "-Xmx3904m");
@@ -83,7 +91,7 @@ class HttpClusterScenarioTest {
 
     @Test
     void theArmBecomesAClusterSpecPerBladeMode() {
-        List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.empty(), HEAP, 1, Workload.CACHE_CHURN, 600,
+        List<Arm> arms = HttpClusterScenario.arms(JAVA17, Optional.empty(), DEFAULT_HEAP, 1, Workload.CACHE_CHURN, 600,
             Duration.ofSeconds(12), new ArrayList<>());
         var jars = new io.bladegc.benchmarks.cluster.ClusterSpec.BladeParts(Path.of("agent.jar"), Path.of("coord.jar"));
         Path logs = Path.of("/tmp/logs");
@@ -121,7 +129,7 @@ class HttpClusterScenarioTest {
 
     @Test
     void armsCanBeChosenByNameAndKeepTheScenariosOrder() {
-        List<Arm> all = HttpClusterScenario.arms(JAVA17, Optional.empty(), HEAP, 1, Workload.CACHE_CHURN, 600,
+        List<Arm> all = HttpClusterScenario.arms(JAVA17, Optional.empty(), DEFAULT_HEAP, 1, Workload.CACHE_CHURN, 600,
             Duration.ofSeconds(75), new java.util.ArrayList<>());
         assertThat(Arm.select(all, List.of("epsilon", "g1", "blade-g1")).stream().map(Arm::name))
             .containsExactly("g1", "blade-g1", "epsilon");
