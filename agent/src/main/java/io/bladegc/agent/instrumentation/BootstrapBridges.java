@@ -17,8 +17,9 @@ import java.util.zip.ZipEntry;
 /**
  * Puts the bridge classes ({@code io.bladegc.agent.bridge}) on the bootstrap class path, where code the agent rewrote
  * in any class loader (a servlet container's, a webapp's) finds them. Their bytes are copied from the agent jar into
- * a temporary jar (deleted at exit) without loading them here first: a copy loaded by the system class loader would
- * be a second, separate class, and the agent must reach the bootstrap one. Called once, before the first reference.
+ * a temporary jar without loading them here first (a copy loaded by the system class loader would be a second,
+ * separate class, and the agent must reach the bootstrap one); the bootstrap loader loads them from it, and the file
+ * is deleted at once. Called once, before the first reference.
  */
 final class BootstrapBridges {
     /** The classes to copy, as resource names. */
@@ -42,21 +43,36 @@ final class BootstrapBridges {
             return;
         }
         Path jar = Files.createTempFile("blade-bridges-", ".jar");
-        jar.toFile().deleteOnExit();
-        ClassLoader own = BootstrapBridges.class.getClassLoader();
-        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
-            for (String name : CLASSES) {
-                try (InputStream in = own.getResourceAsStream(name)) {
-                    if (in == null) {
-                        throw new IOException("the agent jar lacks " + name);
+        try {
+            ClassLoader own = BootstrapBridges.class.getClassLoader();
+            try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+                for (String name : CLASSES) {
+                    try (InputStream in = own.getResourceAsStream(name)) {
+                        if (in == null) {
+                            throw new IOException("the agent jar lacks " + name);
+                        }
+                        out.putNextEntry(new ZipEntry(name));
+                        in.transferTo((OutputStream) out);
+                        out.closeEntry();
                     }
-                    out.putNextEntry(new ZipEntry(name));
-                    in.transferTo((OutputStream) out);
-                    out.closeEntry();
                 }
             }
+            try (JarFile bridges = new JarFile(jar.toFile())) { // the JVM opens the file by its name
+                inst.appendToBootstrapClassLoaderSearch(bridges);
+            }
+            for (String name : CLASSES) { // from the bootstrap loader, which holds the jar open from now on
+                Class.forName(name.substring(0, name.length() - ".class".length()).replace('/', '.'), false, null);
+            }
+        } catch (ClassNotFoundException e) {
+            throw new IOException("the bootstrap class path does not serve the bridges it was given", e);
+        } finally {
+            // the file itself goes now, not at exit: a JVM killed with SIGKILL would leave one behind every start
+            try {
+                Files.delete(jar);
+            } catch (IOException e) {
+                jar.toFile().deleteOnExit(); // a file system that keeps an open file (Windows): at exit
+            }
         }
-        inst.appendToBootstrapClassLoaderSearch(new JarFile(jar.toFile()));
         injected = true;
     }
 

@@ -81,6 +81,8 @@ class ZeroCodeServletIT {
             assertThat(load.failures).as("answers other than 200 and a 503 with Retry-After").isEmpty();
             assertThat(stats.path("servletEntry").path("Shed").asLong()).as("503s counted by the agent")
                 .isEqualTo(load.shed.get());
+            assertThat(war.temporaryFiles("blade-bridges-")).as("the bridges' jar, once the bootstrap loader has"
+                + " them (a JVM killed with SIGKILL would leave it behind)").isEmpty();
         }
     }
 
@@ -178,12 +180,14 @@ class ZeroCodeServletIT {
     /** The WAR in a container in a child JVM with the agent; stopped by pid on close. */
     private static final class War implements AutoCloseable {
         private final ChildProcess process;
+        private final Path tmp;
         private final URI app;
         private final URI stats;
         private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-        private War(ChildProcess process, int port, int statsPort) {
+        private War(ChildProcess process, Path tmp, int port, int statsPort) {
             this.process = process;
+            this.tmp = tmp;
             this.app = URI.create("http://127.0.0.1:" + port + "/app/work");
             this.stats = URI.create("http://127.0.0.1:" + statsPort + "/stats");
         }
@@ -193,19 +197,21 @@ class ZeroCodeServletIT {
             boolean javax = container.equals("tomcat9");
             Path war = javax ? buildWar(dir.resolve("javax-app.war"), "com/example/javaxwar", "zerocode-javax-war")
                 : buildWar(dir.resolve("app.war"), "com/example/war", "zerocode-war");
+            String name = "zerocode-" + container + "-" + agentArgs.replaceAll("[^a-z]+", "-");
+            Path tmp = Files.createDirectories(dir.resolve(name + "-tmp"));
             List<String> cmd = new ArrayList<>(List.of(ClusterSpec.currentJava().toString(),
                 "-javaagent:" + DemoProcess.requiredProperty("bladegc.agent.jar") + "=" + agentArgs,
+                "-Djava.io.tmpdir=" + tmp.toAbsolutePath(),
                 "-XX:+UseParallelGC", "-XX:ParallelGCThreads=1", "-Xms400m", "-Xmx400m"));
             cmd.addAll(List.of(jvmFlags));
             cmd.addAll(List.of("-cp", classpath(container), WarServer.class.getName(), container, war.toString()));
-            String name = "zerocode-" + container + "-" + agentArgs.replaceAll("[^a-z]+", "-");
             ChildProcess p = ChildProcess.start(name, cmd, dir.resolve(name + ".out"), dir.resolve(name + ".log"));
             try {
                 long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
                 while (System.nanoTime() < deadline) {
                     Matcher m = LISTENING.matcher(Files.readString(dir.resolve(name + ".out")));
                     if (m.find()) {
-                        return new War(p, Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
+                        return new War(p, tmp, Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
                     }
                     if (!p.isAlive()) {
                         break;
@@ -264,6 +270,13 @@ class ZeroCodeServletIT {
                 }
             } catch (IOException e) {
                 load.failed(e.toString());
+            }
+        }
+
+        /** @return the files the JVM left in its temporary directory whose names start with {@code prefix} */
+        List<String> temporaryFiles(String prefix) throws IOException {
+            try (Stream<Path> files = Files.list(tmp)) {
+                return files.map(f -> f.getFileName().toString()).filter(f -> f.startsWith(prefix)).toList();
             }
         }
 
