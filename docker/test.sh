@@ -11,10 +11,10 @@
 # 2. The project's images, built by podman-compose from docker/compose.yaml (--pull=never).
 # 3. The cluster up (HAProxy, the coordinator, three backends, Prometheus), every healthcheck passing, then the
 #    compose file's load generator through HAProxy for 30 s at 200 requests/s.
-# 4. The checks: three members at the coordinator; every backend's collections forced inside a grant (none escaped,
-#    as Prometheus scraped them); the coordinator drained a backend in HAProxy and put it back (seen in HAProxy's own
-#    runtime API during the load); no failed request at the load generator; Prometheus scraping the coordinator and
-#    the three backends.
+# 4. The checks: three members at the coordinator; every collection of the serving backends (from the load's start
+#    on, as Prometheus scraped them) forced inside a grant, none escaped; the coordinator drained a backend in HAProxy
+#    and put it back (seen in HAProxy's own runtime API during the load); no failed request at the load generator;
+#    Prometheus scraping the coordinator and the three backends.
 # Everything it started is stopped and removed at the end, also on failure or Ctrl-C (the images stay).
 #
 # Exit status: 0 all checks passed; 1 a check failed (the line says which); 3 this machine cannot run containers
@@ -159,6 +159,12 @@ cluster() {
     curl -fsS -H "Authorization: Bearer $TOKEN" http://127.0.0.1:7070/v1/cluster
 }
 
+# query EXPR [TIME]: the value of EXPR now, or as Prometheus had it at TIME (Unix seconds)
+query() {
+    curl -fsS --data-urlencode "query=$1" ${2:+--data-urlencode "time=$2"} http://127.0.0.1:9090/api/v1/query \
+        | python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(" ".join(x["value"][1] for x in r))'
+}
+
 members=0
 for _ in $(seq 1 30); do
     members=$(cluster | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["members"]))' 2>/dev/null || echo 0)
@@ -182,6 +188,16 @@ podman exec "$(container backend1)" bash -c 'for i in $(seq 1 800); do
     | awk -F, '$1 == "app" && $2 ~ /^s[0-9]$/ { print $2, $18 }' > "$WORK/haproxy-states.txt" &
 sampler=$!
 
+# the collections counted from the load's start on are those of a serving cluster: wait until Prometheus has scraped
+# the three backends' counters, and one scrape more (every 5 s), so that it holds their values from before the load
+for _ in $(seq 1 30); do
+    [ "$(query 'count(blade_node_collections_total)')" = 3 ] && break
+    sleep 1
+done
+[ "$(query 'count(blade_node_collections_total)')" = 3 ] \
+    || fail "Prometheus has not scraped the three backends' blade_node_collections_total within 30 s"
+sleep 6
+load_from=$(date +%s.%N)
 say "load: 200 requests/s through HAProxy for 30 s (the compose file's load generator)"
 "${COMPOSE[@]}" run --rm loadgen http://haproxy:8080/work --rate 200 --warmup 5s --duration 30s --connections 32 \
     > "$WORK/load.txt" 2> "$WORK/load.err" || fail "the load generator failed: $(tail -3 "$WORK/load.err")"
@@ -211,22 +227,28 @@ done
 say "HAProxy showed $drained in DRAIN and back UP"
 
 # Prometheus: every target up, and the backends' collection counters as it scraped them
-query() {
-    curl -fsS --data-urlencode "query=$1" http://127.0.0.1:9090/api/v1/query \
-        | python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(" ".join(x["value"][1] for x in r))'
-}
 sleep 6 # one more scrape after the load
 up=$(query 'sum(up)')
 [ "$up" = 4 ] || fail "Prometheus has $up of 4 targets up: $(curl -fsS http://127.0.0.1:9090/api/v1/targets | head -c 800)"
 say "Prometheus scrapes the coordinator and the three backends"
-forced=$(query 'sum(blade_node_forced_total)')
-escaped=$(query 'sum(blade_node_escaped_total)')
-collections=$(query 'sum(blade_node_collections_total)')
-grants=$(query 'sum(blade_coordinator_grants_total)')
+# Collections while the servers start (a demo server builds its live set before it listens) come before any request
+# can be inside them; an agent armed from the start counts those it did not force as escaped. Judged: the collections
+# of the serving cluster, from the load's start on (the counters as Prometheus last scraped them before it).
+since_load() { # since_load METRIC: its sum now less its sum at the load's start, a whole number
+    python3 -c 'import sys; a, b = (float(x or 0) for x in sys.argv[1:]); print(int(a - b))' \
+        "$(query "sum($1)")" "$(query "sum($1)" "$load_from")"
+}
+collections=$(since_load blade_node_collections_total)
+forced=$(since_load blade_node_forced_total)
+escaped=$(since_load blade_node_escaped_total)
+grants=$(since_load blade_coordinator_grants_total)
+at_start=$(query 'sum(blade_node_collections_total)' "$load_from")
+escaped_at_start=$(query 'sum(blade_node_escaped_total)' "$load_from")
 lb_errors=$(query 'sum(blade_coordinator_lb_errors_total)')
 lb_errors=${lb_errors:-0} # no series until a call fails
-say "backends: $collections collections, $forced forced, $escaped escaped; coordinator: $grants grants," \
-    "$lb_errors load-balancer errors"
+say "backends, serving: $collections collections, $forced forced, $escaped escaped; coordinator: $grants grants," \
+    "$lb_errors load-balancer errors (before the load, while starting: ${at_start:-0} collections," \
+    "${escaped_at_start:-0} of them outside a grant)"
 for service in backend1 backend2 backend3; do
     podman logs "$(container "$service")" > "$WORK/$service.log" 2>&1 || true
 done
