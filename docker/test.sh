@@ -121,7 +121,13 @@ podman run --rm docker.io/library/eclipse-temurin:17-jre java -version > "$WORK/
 
 # --- 2. the project's images -----------------------------------------------------------------------------------------
 say "building the images (podman-compose build)"
+# the images of an earlier run go first, so that none can stand in for one that fails to build now
+podman rmi -f blade-backend:0.1.0-SNAPSHOT blade-coordinator:0.1.0-SNAPSHOT > /dev/null 2>&1 || true
 "${COMPOSE[@]}" build > "$WORK/build.log" 2>&1 || fail "podman-compose build failed: $(tail -3 "$WORK/build.log")"
+# podman-compose 1.0.3 exits 0 although a podman build it ran failed: read each build's exit code in its log
+if grep -q '^exit code: [1-9]' "$WORK/build.log"; then
+    fail "an image did not build: $(grep -m1 '^Error' "$WORK/build.log" || grep -m1 '^exit code: [1-9]' "$WORK/build.log")"
+fi
 
 # --- 3. the cluster up, healthy, under load --------------------------------------------------------------------------
 down() {
