@@ -98,6 +98,9 @@ public final class ClusterObserver {
             } catch (InterruptedException e) {
                 return;
             } catch (Exception e) {
+                if (stopped) {
+                    return; // stop() interrupted this poll: a channel read then ends in ClosedByInterruptException
+                }
                 synchronized (this) {
                     pollErrors++;
                 }
