@@ -38,7 +38,7 @@ final class HeapLayout {
     }
 
     /** @return a numeric HotSpot flag's value, 0 when it cannot be read */
-    private static long vmSize(String name) {
+    static long vmSize(String name) {
         try {
             HotSpotDiagnosticMXBean hs = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
             return Long.parseLong(hs.getVMOption(name).getValue());

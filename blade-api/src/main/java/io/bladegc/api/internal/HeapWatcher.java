@@ -36,8 +36,9 @@ import java.util.function.LongSupplier;
  * mixed phase, where eden shrinks to a few regions, on a peer whose grants come late). The
  * prediction says {@link Generation#OLD} when the old generation has less room than two young collections' worth
  * of promotion plus a survivor space: the JVM's next young collection would then turn into a full one (Serial and
- * Parallel check exactly this); on G1 when it has less than one young collection's worth plus a survivor space (the
- * next evacuation would fail; G1 reclaims its old generation concurrently otherwise). It says {@code oldSoon}
+ * Parallel decide from their padded average promotion, {@link PromotionAverage}, which the watcher keeps as they do);
+ * on G1 when it has less than one young collection's worth plus a survivor space (the next evacuation would fail; G1
+ * reclaims its old generation concurrently otherwise). It says {@code oldSoon}
  * (never on G1) for a young one when
  * the old generation has room for fewer than {@value #EARLY_YOUNGS} more: a full collection is a few young ones away,
  * and may be run in place of this young one when that suits the cluster better than waiting for it to come due.
@@ -77,7 +78,12 @@ final class HeapWatcher {
     /** How late the watcher wakes from its waits near the trigger: a busy machine lets it sleep on. */
     private final DecayingMax lateWakeUps;
     private volatile boolean running = true;
+    /**
+     * What the next young collection is taken to promote, in bytes: on Serial and Parallel their own padded average
+     * ({@link PromotionAverage}), on G1 a decaying average that jumps up at once.
+     */
     private volatile long promotedPerYoung;
+    private final PromotionAverage promotion = PromotionAverage.ofThisJvm();
     /** Eden occupancy at the start of the last few young collections: where Serial and Parallel really collect. */
     private final long[] youngTriggers = new long[4];
     private int youngTriggerCount;
@@ -173,9 +179,10 @@ final class HeapWatcher {
 
     /**
      * @return the latest expected time to the node's next full collection, in nanoseconds: the young collections its
-     *     old generation still takes (as {@link Prediction} counts them, two short of full) at the average promotion
-     *     per young collection, each a whole eden at the average allocation rate, after the next one comes due
-     *     ({@link #lastDueNanos()}); {@link Long#MAX_VALUE} when unknown (no young collection since the last full one).
+     *     old generation still takes (as {@link Prediction} counts them, two short of full) at the promotion per
+     *     young collection it plans for, each a whole eden at the average allocation rate, after the next one comes
+     *     due ({@link #lastDueNanos()}); {@link Long#MAX_VALUE} when unknown (no young collection yet; on G1 none since
+     *     the last full one).
      *     Reads the old generation's pool: for the heartbeat's caller, not for every sample.
      */
     long lastFullDueNanos() {
@@ -211,7 +218,9 @@ final class HeapWatcher {
 
     void onCollection(GcEvents.Collection c) {
         if (c.reclaims() && c.generation() == Generation.OLD) {
-            promotedPerYoung = 0; // an old collection starts a new era: estimate from the young ones after it
+            if (g1) {
+                promotedPerYoung = 0; // an old collection starts a new era: estimate from the young ones after it
+            }
         } else if (c.reclaims()) {
             if (!g1 && c.kind() == GcCause.EDEN_FULL && c.edenBefore() > 0) {
                 learnTrigger(c.edenBefore());
@@ -225,9 +234,15 @@ final class HeapWatcher {
                 && plan.nanos() < gcClockOffsetNanos + c.startMs() * 1_000_000 + 2_000_000) {
                 g1Shortfall.observe(Math.max(0, plan.capacity() - c.edenBefore()));
             }
-            long p = promotedPerYoung;
-            // a decaying average that jumps up at once: promotion spikes are what turn a young collection into a full one
-            promotedPerYoung = Math.max(c.promoted(), (p * 3 + c.promoted()) / 4);
+            if (g1) {
+                long p = promotedPerYoung;
+                // a decaying average that jumps up at once: promotion spikes are what make an evacuation fail
+                promotedPerYoung = Math.max(c.promoted(), (p * 3 + c.promoted()) / 4);
+            } else {
+                // as the JVM keeps it (it does not start again after a full collection either)
+                promotion.sample(c.promoted());
+                promotedPerYoung = promotion.padded();
+            }
         }
     }
 
@@ -400,13 +415,16 @@ final class HeapWatcher {
             long survivor = layout.survivorCommitted();
             // G1 reclaims its old generation concurrently and in mixed collections, and a forced full collection is a
             // stop-the-world compaction of the whole heap: only when its free regions cannot take the next young
-            // collection's evacuation; Serial and Parallel keep two young collections' promotion in hand, as they do
+            // collection's evacuation; Serial and Parallel: Parallel collects the whole heap after a young collection
+            // that leaves less than its padded average free, so the next young one is the full one when the room does
+            // not hold two of those
             int youngs = g1 ? 1 : 2;
             boolean oldFull = oldFree < youngs * promoted + survivor;
             boolean oldSoon = !g1 && oldFree < EARLY_YOUNGS * promoted + survivor;
             String why = oldFull ? String.format(Locale.ROOT, "the old generation has %d MiB free, less than %s young"
-                + " collection%s' promotion (%d MiB each) and a survivor space (%d MiB)", oldFree >> 20,
-                youngs == 1 ? "one" : "two", youngs == 1 ? "" : "s", promoted >> 20, survivor >> 20) : null;
+                + " collection%s' promotion (%d MiB each%s) and a survivor space (%d MiB)", oldFree >> 20,
+                youngs == 1 ? "one" : "two", youngs == 1 ? "" : "s", promoted >> 20,
+                g1 ? "" : ", the JVM's padded average", survivor >> 20) : null;
             // a full collection is worth hiding however early: its pause is many young ones'
             String leave = oldFull ? null : leaveReason(fillNanos, own, schedule);
             onLowLead.accept(new Prediction(oldFull ? Generation.OLD : Generation.YOUNG, used, headroom, lead,
