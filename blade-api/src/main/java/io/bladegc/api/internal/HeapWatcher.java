@@ -34,14 +34,9 @@ import java.util.function.LongSupplier;
  * would collect an eden less than half full, doubling the collections and ageing objects twice as fast, and a grant as
  * late as the recent worst would still come after the JVM collected, so the node leaves that one to the JVM (G1's
  * mixed phase, where eden shrinks to a few regions, on a peer whose grants come late). The
- * prediction says {@link Generation#OLD} when the old generation has less room than two young collections' worth
- * of promotion plus a survivor space: the JVM's next young collection would then turn into a full one (Serial and
- * Parallel decide from their padded average promotion, {@link PromotionAverage}, which the watcher keeps as they do);
- * on G1 when it has less than one young collection's worth plus a survivor space (the next evacuation would fail; G1
- * reclaims its old generation concurrently otherwise). It says {@code oldSoon}
- * (never on G1) for a young one when
- * the old generation has room for fewer than {@value #EARLY_YOUNGS} more: a full collection is a few young ones away,
- * and may be run in place of this young one when that suits the cluster better than waiting for it to come due.
+ * prediction says {@link Generation#OLD} when the JVM's next young collection would turn into a full one, and
+ * {@code oldSoon} for a young one when a full collection is a few young ones away, which may be run in place of this
+ * young one when that suits the cluster better than waiting for it to come due ({@link PromotionRoom}).
  *
  * <p>Thread-safe: {@link #onCollection} is called from the notification thread, {@link #nextDueUnseen} from the
  * node's gc thread, the rest from the watcher thread.
@@ -54,9 +49,6 @@ final class HeapWatcher {
 
     /** The shortest wait between two samples, taken as the trigger comes near. */
     static final long NEAR_INTERVAL_NANOS = 1_000_000;
-
-    /** Young collections' worth of promotion within which a full collection counts as soon. */
-    static final int EARLY_YOUNGS = 5;
 
     /**
      * What the watcher saw when it decided a collection is coming; {@code collectionsSeen} is
@@ -78,12 +70,7 @@ final class HeapWatcher {
     /** How late the watcher wakes from its waits near the trigger: a busy machine lets it sleep on. */
     private final DecayingMax lateWakeUps;
     private volatile boolean running = true;
-    /**
-     * What the next young collection is taken to promote, in bytes: on Serial and Parallel their own padded average
-     * ({@link PromotionAverage}), on G1 a decaying average that jumps up at once.
-     */
-    private volatile long promotedPerYoung;
-    private final PromotionAverage promotion = PromotionAverage.ofThisJvm();
+    private final PromotionRoom promotion;
     /** Eden occupancy at the start of the last few young collections: where Serial and Parallel really collect. */
     private final long[] youngTriggers = new long[4];
     private int youngTriggerCount;
@@ -140,6 +127,7 @@ final class HeapWatcher {
         this.lateWakeUps = new DecayingMax(0, intervalNanos);
         this.g1Shortfall = new DecayingMax(0, Long.MAX_VALUE);
         this.g1 = layout.kind() == CollectorKind.G1;
+        this.promotion = new PromotionRoom(g1, PromotionAverage.ofThisJvm());
         this.thread = new Thread(this::run, "blade-heap-watcher");
         thread.setDaemon(true);
     }
@@ -178,20 +166,17 @@ final class HeapWatcher {
     }
 
     /**
-     * @return the latest expected time to the node's next full collection, in nanoseconds: the young collections its
-     *     old generation still takes (as {@link Prediction} counts them, two short of full) at the promotion per
-     *     young collection it plans for, each a whole eden at the average allocation rate, after the next one comes
-     *     due ({@link #lastDueNanos()}); {@link Long#MAX_VALUE} when unknown (no young collection yet; on G1 none since
-     *     the last full one).
-     *     Reads the old generation's pool: for the heartbeat's caller, not for every sample.
+     * @return the latest expected time to the node's next full collection, in nanoseconds, each young collection
+     *     before it a whole eden at the average allocation rate after the next one comes due ({@link #lastDueNanos()}):
+     *     see {@link PromotionRoom#fullDueNanos(long, long, double)}. Reads the old generation's pool: for the
+     *     heartbeat's caller, not for every sample.
      */
     long lastFullDueNanos() {
-        long promoted = promotedPerYoung;
         double rate = bytesPerNano;
-        if (promoted <= 0 || rate <= 0) {
+        if (rate <= 0) {
             return Long.MAX_VALUE;
         }
-        return fullDueNanos(lastDueNanos, layout.oldFree() - layout.survivorCommitted(), promoted,
+        return promotion.fullDueNanos(lastDueNanos, layout.oldFree() - layout.survivorCommitted(),
             lastCapacity / rate);
     }
 
@@ -218,9 +203,7 @@ final class HeapWatcher {
 
     void onCollection(GcEvents.Collection c) {
         if (c.reclaims() && c.generation() == Generation.OLD) {
-            if (g1) {
-                promotedPerYoung = 0; // an old collection starts a new era: estimate from the young ones after it
-            }
+            promotion.onOld();
         } else if (c.reclaims()) {
             if (!g1 && c.kind() == GcCause.EDEN_FULL && c.edenBefore() > 0) {
                 learnTrigger(c.edenBefore());
@@ -234,15 +217,7 @@ final class HeapWatcher {
                 && plan.nanos() < gcClockOffsetNanos + c.startMs() * 1_000_000 + 2_000_000) {
                 g1Shortfall.observe(Math.max(0, plan.capacity() - c.edenBefore()));
             }
-            if (g1) {
-                long p = promotedPerYoung;
-                // a decaying average that jumps up at once: promotion spikes are what make an evacuation fail
-                promotedPerYoung = Math.max(c.promoted(), (p * 3 + c.promoted()) / 4);
-            } else {
-                // as the JVM keeps it (it does not start again after a full collection either)
-                promotion.sample(c.promoted());
-                promotedPerYoung = promotion.padded();
-            }
+            promotion.onYoung(c.promoted());
         }
     }
 
@@ -299,23 +274,6 @@ final class HeapWatcher {
      */
     static long nearInterval(long interval) {
         return Math.min(interval, NEAR_INTERVAL_NANOS);
-    }
-
-    /**
-     * @param dueNanos     the time to the next young collection, {@link Long#MAX_VALUE} when unknown
-     * @param oldRoom      the old generation's free room, less a survivor space
-     * @param promoted     what a young collection promotes, more than 0
-     * @param periodNanos  the time between two young collections (a whole eden at the average rate)
-     * @return when the node's full collection comes due (see {@link #lastFullDueNanos()}): after the next young
-     *     collection, one period for each further young collection whose promotion the room still takes with two
-     *     young collections' worth to spare
-     */
-    static long fullDueNanos(long dueNanos, long oldRoom, long promoted, double periodNanos) {
-        if (dueNanos == Long.MAX_VALUE || !(periodNanos > 0)) {
-            return Long.MAX_VALUE;
-        }
-        long youngs = Math.max(0, oldRoom / promoted - 2);
-        return (long) Math.min(Long.MAX_VALUE, dueNanos + youngs * periodNanos);
     }
 
     /**
@@ -411,24 +369,13 @@ final class HeapWatcher {
         long needed = Math.min(Math.min(own + schedule, fillNanos / 2) + preparation, fillNanos / 4 * 3);
         if (lead <= needed && freshSamples >= 2) {
             long oldFree = layout.oldFree();
-            long promoted = promotedPerYoung;
             long survivor = layout.survivorCommitted();
-            // G1 reclaims its old generation concurrently and in mixed collections, and a forced full collection is a
-            // stop-the-world compaction of the whole heap: only when its free regions cannot take the next young
-            // collection's evacuation; Serial and Parallel: Parallel collects the whole heap after a young collection
-            // that leaves less than its padded average free, so the next young one is the full one when the room does
-            // not hold two of those
-            int youngs = g1 ? 1 : 2;
-            boolean oldFull = oldFree < youngs * promoted + survivor;
-            boolean oldSoon = !g1 && oldFree < EARLY_YOUNGS * promoted + survivor;
-            String why = oldFull ? String.format(Locale.ROOT, "the old generation has %d MiB free, less than %s young"
-                + " collection%s' promotion (%d MiB each%s) and a survivor space (%d MiB)", oldFree >> 20,
-                youngs == 1 ? "one" : "two", youngs == 1 ? "" : "s", promoted >> 20,
-                g1 ? "" : ", the JVM's padded average", survivor >> 20) : null;
+            String why = promotion.fullReason(oldFree, survivor);
+            boolean oldFull = why != null;
             // a full collection is worth hiding however early: its pause is many young ones'
             String leave = oldFull ? null : leaveReason(fillNanos, own, schedule);
             onLowLead.accept(new Prediction(oldFull ? Generation.OLD : Generation.YOUNG, used, headroom, lead,
-                oldSoon && !oldFull, why, leave, count));
+                !oldFull && promotion.fullSoon(oldFree, survivor), why, leave, count));
         }
         return nextSampleNanos(lead, needed, intervalNanos);
     }

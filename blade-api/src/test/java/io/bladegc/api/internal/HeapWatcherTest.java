@@ -5,25 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 
 class HeapWatcherTest {
-    private static final long MIB = 1 << 20;
-
-    @Test
-    void aFullCollectionComesDueAfterTheYoungCollectionsTheOldGenerationStillTakesWithTwoToSpare() {
-        // 400 MiB of room, 45 MiB promoted per young collection: 8 fit, two are kept in reserve, so six more young
-        // collections after the next one, every 700 ms
-        assertThat(HeapWatcher.fullDueNanos(100_000_000L, 400 * MIB, 45 * MIB, 700e6))
-            .isEqualTo(100_000_000L + 6 * 700_000_000L);
-        assertThat(HeapWatcher.fullDueNanos(100_000_000L, 80 * MIB, 45 * MIB, 700e6))
-            .as("no room for two: the next collection is the full one").isEqualTo(100_000_000L);
-    }
-
-    @Test
-    void unknownWhenTheNextCollectionIsUnknownOrNoPeriodWasMeasured() {
-        assertThat(HeapWatcher.fullDueNanos(Long.MAX_VALUE, 400 * MIB, 45 * MIB, 700e6)).isEqualTo(Long.MAX_VALUE);
-        assertThat(HeapWatcher.fullDueNanos(100_000_000L, 400 * MIB, 45 * MIB, 0)).isEqualTo(Long.MAX_VALUE);
-        assertThat(HeapWatcher.fullDueNanos(100_000_000L, Long.MAX_VALUE, 1, 1e12)).isEqualTo(Long.MAX_VALUE);
-    }
-
     @Test
     void samplesEveryIntervalWhileTheTriggerIsFarAndHalveTheRestAsItNears() {
         long interval = 5_000_000L;
