@@ -209,6 +209,11 @@ say "load: 200 requests/s through HAProxy for 30 s (the compose file's load gene
     > "$WORK/load.txt" 2> "$WORK/load.err" || fail "the load generator failed: $(tail -3 "$WORK/load.err")"
 wait "$sampler" || true
 cat "$WORK/load.txt" >&2
+# every collection waits for one of the coordinator's answers: how often its CPU quota held it back (cgroup v2 or v1)
+throttled=$(podman exec "$(container coordinator)" sh -c 'cat /sys/fs/cgroup/cpu.stat /sys/fs/cgroup/cpu/cpu.stat \
+    /sys/fs/cgroup/cpu,cpuacct/cpu.stat 2> /dev/null' 2> /dev/null \
+    | awk '$1 == "nr_periods" || $1 == "nr_throttled" || $1 ~ /^throttled_/ { printf "%s %s, ", $1, $2 }' || true)
+say "the coordinator's CPU quota since it started: ${throttled:-not readable}"
 
 # --- 4. the checks ---------------------------------------------------------------------------------------------------
 # a row of the load generator's table: "<name>   |   <value>" (lines end in CR LF: podman-compose runs it on a tty)
