@@ -259,7 +259,8 @@ public final class LoadSweepScenario {
     }
 
     /**
-     * @return "collections N" or, with Blade, "forced F, escaped E, unscheduled U, invited I, beyond K G, demand D"
+     * @return "collections N" or, with Blade, "forced F, left L, escaped E, unscheduled U, invited I, beyond K G,
+     *     demand D" (L: young collections the nodes left to the JVM because a grant could not come before eden fills)
      *     over the window (D: the slot demand the coordinator reported at its end, with "infeasible" when it judged
      *     the schedule so in the window and "observing" when it had stepped down), then the pauses of two backends at
      *     once ({@link PauseOverlaps#cell})
@@ -270,8 +271,9 @@ public final class LoadSweepScenario {
             return "collections " + PauseOverlaps.of(r).pauses() + overlaps;
         }
         long from = r.windowStart();
-        return String.format(Locale.ROOT, "forced %d, escaped %d, unscheduled %d, invited %d, beyond K %d,"
-            + " demand %.2f%s%s", counter(r, "node", "Forced"), counter(r, "node", "Escaped"),
+        return String.format(Locale.ROOT, "forced %d, left %d, escaped %d, unscheduled %d, invited %d, beyond K %d,"
+            + " demand %.2f%s%s", counter(r, "node", "Forced"), counter(r, "node", "LeftToJvm"),
+            counter(r, "node", "Escaped"),
             counter(r, "coordination", "Unscheduled"), counter(r, "coordination", "Invitations"),
             r.observer().dueGrants(from),
             r.observer().lastSlotDemand(), r.observer().infeasiblePolls(from) > 0 ? " infeasible" : "",
@@ -280,7 +282,7 @@ public final class LoadSweepScenario {
 
     /**
      * @return how much the backends' counter {@code name} of MBean section {@code mbean} ({@code node}: {@code Forced},
-     *     {@code Escaped}; {@code coordination}: {@code Unscheduled}, {@code Invitations}) grew in the window, all backends together
+     *     {@code LeftToJvm}, {@code Escaped}; {@code coordination}: {@code Unscheduled}, {@code Invitations}) grew in the window, all backends together
      */
     static long counter(ClusterArm.Result r, String mbean, String name) {
         long sum = 0;

@@ -133,8 +133,8 @@ final class LoadSweepTable {
     }
 
     /**
-     * Per rate and arm, summed over its windows: collections (with Blade forced, escaped, and asked for early on an
-     * invitation), grants beyond K, windows
+     * Per rate and arm, summed over its windows: collections (with Blade forced, left to the JVM because no grant
+     * could come before eden filled, escaped, and asked for early on an invitation), grants beyond K, windows
      * the coordinator judged infeasible and windows in which it had stepped down (observing), pauses of two backends
      * at once not granted, the median window's {@link PauseOverlaps#lastOverlapAt} (how many collections until they were spread again after the burst), failed
      * requests, and the client's largest send lag.
@@ -151,6 +151,7 @@ final class LoadSweepTable {
                 boolean blade = !ws.isEmpty() && ws.get(0).result().observer() != null;
                 long pauses = 0;
                 long forced = 0;
+                long left = 0;
                 long escaped = 0;
                 long invited = 0;
                 long beyondK = 0;
@@ -166,6 +167,7 @@ final class LoadSweepTable {
                     PauseOverlaps o = PauseOverlaps.of(r);
                     pauses += o.pauses();
                     forced += LoadSweepScenario.counter(r, "node", "Forced");
+                    left += LoadSweepScenario.counter(r, "node", "LeftToJvm");
                     escaped += LoadSweepScenario.counter(r, "node", "Escaped");
                     invited += LoadSweepScenario.counter(r, "coordination", "Invitations");
                     if (blade) {
@@ -181,7 +183,8 @@ final class LoadSweepTable {
                 }
                 inStep.sort(null);
                 md.append(String.format(Locale.ROOT, "| %d %% | %s | %s | %s | %s | %s | %d (%d) | %d | %d | %.0f |%n",
-                    p, a, blade ? pauses + ": forced " + forced + ", escaped " + escaped + ", invited " + invited
+                    p, a, blade ? pauses + ": forced " + forced + ", left " + left + ", escaped " + escaped + ", invited "
+                        + invited
                         : "" + pauses,
                     blade ? "" + beyondK : "", blade ? "" + infeasible : "", blade ? "" + observing : "", overlaps,
                     ungranted,
