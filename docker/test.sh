@@ -187,13 +187,6 @@ for _ in $(seq 1 30); do
 done
 [ "$served" = 1 ] || fail "http://127.0.0.1:8080/work (HAProxy) did not answer 200 within 30 s"
 
-# HAProxy's own view during the load, from inside the compose network (its runtime API is not published): bash's
-# /dev/tcp in a backend container, every 50 ms for 40 s (a drain lasts some tens of milliseconds)
-podman exec "$(container backend1)" bash -c 'for i in $(seq 1 800); do
-        exec 3<>/dev/tcp/haproxy/9999 && echo "show stat" >&3 && cat <&3; exec 3<&-; sleep 0.05; done' 2> /dev/null \
-    | awk -F, '$1 == "app" && $2 ~ /^s[0-9]$/ { print $2, $18 }' > "$WORK/haproxy-states.txt" &
-sampler=$!
-
 # the collections counted from the load's start on are those of a serving cluster: wait until Prometheus has scraped
 # the three backends' counters, and one scrape more (every 5 s), so that it holds their values from before the load
 for _ in $(seq 1 30); do
@@ -203,6 +196,14 @@ done
 [ "$(query 'count(blade_node_collections_total)')" = 3 ] \
     || fail "Prometheus has not scraped the three backends' blade_node_collections_total within 30 s"
 sleep 6
+# HAProxy's own view during the load, from inside the compose network (its runtime API is not published): bash's
+# /dev/tcp in a backend container, every 50 ms for 40 s from the load's start (a drain
+# lasts some tens of milliseconds; started earlier, a slow start-up left it too little of the load)
+podman exec "$(container backend1)" bash -c 'for i in $(seq 1 800); do
+        exec 3<>/dev/tcp/haproxy/9999 && echo "show stat" >&3 && cat <&3; exec 3<&-; sleep 0.05; done' 2> /dev/null \
+    | awk -F, '$1 == "app" && $2 ~ /^s[0-9]$/ { print $2, $18 }' > "$WORK/haproxy-states.txt" &
+sampler=$!
+
 load_from=$(date +%s.%N)
 say "load: 200 requests/s through HAProxy for 30 s (the compose file's load generator)"
 "${COMPOSE[@]}" run --rm loadgen http://haproxy:8080/work --rate 200 --warmup 5s --duration 30s --connections 32 \
@@ -227,15 +228,6 @@ row() {
 [ "$(row 'shed 503 (%)')" = 0.00 ] || fail "503s reached the client: $(row 'shed 503 (%)') %"
 [ -n "$(row '2xx')" ] && [ "$(row '2xx')" -gt 5000 ] || fail "only $(row '2xx') requests answered 2xx"
 say "load served: $(row '2xx') requests 2xx, none failed"
-
-drained=$(awk '$2 == "DRAIN" { print $1 }' "$WORK/haproxy-states.txt" | sort -u | xargs)
-[ -n "$drained" ] || fail "HAProxy never showed a backend in DRAIN during the load ($(sort "$WORK/haproxy-states.txt" \
-    | uniq -c | tr '\n' ';'))"
-for s in $drained; do
-    last=$(awk -v s="$s" '$1 == s { st = $2 } END { print st }' "$WORK/haproxy-states.txt")
-    [ "$last" != DRAIN ] || fail "$s stayed in DRAIN"
-done
-say "HAProxy showed $drained in DRAIN and back UP"
 
 # Prometheus: every target up, and the backends' collection counters as it scraped them
 sleep 6 # one more scrape after the load
@@ -263,6 +255,15 @@ say "backends, serving: $collections collections, $forced forced, $escaped escap
 for service in backend1 backend2 backend3; do
     podman logs "$(container "$service")" > "$WORK/$service.log" 2>&1 || true
 done
+drained=$(awk '$2 == "DRAIN" { print $1 }' "$WORK/haproxy-states.txt" | sort -u | xargs)
+[ -n "$drained" ] || fail "HAProxy never showed a backend in DRAIN during the load ($(sort "$WORK/haproxy-states.txt" \
+    | uniq -c | tr '\n' ';'))"
+for s in $drained; do
+    last=$(awk -v s="$s" '$1 == s { st = $2 } END { print st }' "$WORK/haproxy-states.txt")
+    [ "$last" != DRAIN ] || fail "$s stayed in DRAIN"
+done
+say "HAProxy showed $drained in DRAIN and back UP"
+
 [ "${forced%.*}" -gt 0 ] || fail "no collection was forced"
 if [ "${escaped%.*}" != 0 ]; then
     # the agent says what each of its first escapes looked like (cause, eden, whether Blade had asked yet)
