@@ -20,7 +20,7 @@ final class PromotionAverage {
     private final int weightPercent;
     private final int padding;
     private long count;
-    private double average;
+    private volatile double average;
     private double deviation;
     private volatile double padded;
 
@@ -55,6 +55,11 @@ final class PromotionAverage {
     private double weighted(double previous, double sample) {
         long weight = count > OLD_THRESHOLD ? weightPercent : Math.max(weightPercent, OLD_THRESHOLD / count);
         return ((100 - weight) * previous + weight * sample) / 100;
+    }
+
+    /** @return the average in bytes; 0 before the first young collection */
+    long average() {
+        return (long) average;
     }
 
     /** @return the padded average in bytes; 0 before the first young collection */

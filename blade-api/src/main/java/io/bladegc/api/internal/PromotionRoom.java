@@ -8,7 +8,9 @@ import java.util.Locale;
  * they decide from their padded average promotion ({@link PromotionAverage}), which this keeps from the same samples
  * (and, as they do, not anew after a full collection). Parallel collects the whole heap right after a young
  * collection that leaves less than that free, so the next young collection is the full one when the room does not
- * hold two of them and a survivor space. G1 fails an evacuation when its free regions cannot take a young collection's
+ * hold its promotion (about the plain average), the padded average after it, and a survivor space. (Twice the padded
+ * average, tried first, made every collection a full one on JDK 25: right after a full collection the room was already
+ * short of it.) G1 fails an evacuation when its free regions cannot take a young collection's
  * promotion; it reclaims its old generation concurrently and in mixed collections, and a full collection there is a
  * stop-the-world compaction of the whole heap, so only one young collection's promotion and a survivor space are
  * kept in hand, from a decaying average that jumps up at once (promotion spikes are what make an evacuation fail),
@@ -24,6 +26,8 @@ final class PromotionRoom {
     private final PromotionAverage padded;
     /** What the next young collection is taken to promote, in bytes; 0 unknown. */
     private volatile long perYoung;
+    /** On Serial and Parallel: what the next young collection is expected to promote (the plain average), in bytes. */
+    private volatile long expected;
 
     /**
      * @param g1     whether this JVM runs G1
@@ -42,6 +46,7 @@ final class PromotionRoom {
         } else {
             padded.sample(promoted);
             perYoung = padded.padded();
+            expected = padded.average();
         }
     }
 
@@ -65,13 +70,17 @@ final class PromotionRoom {
      */
     String fullReason(long oldFree, long survivor) {
         long promoted = perYoung;
-        int youngs = g1 ? 1 : 2;
-        if (oldFree >= youngs * promoted + survivor) {
-            return null;
+        if (g1) {
+            return oldFree >= promoted + survivor ? null : String.format(Locale.ROOT, "the old generation has %d MiB"
+                + " free, less than one young collection's promotion (%d MiB) and a survivor space (%d MiB)",
+                oldFree >> 20, promoted >> 20, survivor >> 20);
         }
-        return String.format(Locale.ROOT, "the old generation has %d MiB free, less than %s promotion (%d MiB each%s)"
-            + " and a survivor space (%d MiB)", oldFree >> 20, youngs == 1 ? "one young collection's"
-            : "two young collections'", promoted >> 20, g1 ? "" : ", the JVM's padded average", survivor >> 20);
+        // the next young collection promotes about the average; after it Parallel wants its padded average free
+        long next = expected;
+        return oldFree >= next + promoted + survivor ? null : String.format(Locale.ROOT, "the old generation has %d"
+            + " MiB free, less than the next young collection's promotion (%d MiB, the JVM's average), the JVM's"
+            + " padded average (%d MiB) and a survivor space (%d MiB)", oldFree >> 20, next >> 20, promoted >> 20,
+            survivor >> 20);
     }
 
     /**

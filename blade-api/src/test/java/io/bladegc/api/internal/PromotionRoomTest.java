@@ -27,17 +27,18 @@ class PromotionRoomTest {
     }
 
     @Test
-    void onParallelTheNextYoungCollectionIsTheFullOneWhenTheRoomHoldsLessThanTwoPaddedAverages() {
+    void onParallelTheNextYoungCollectionIsTheFullOneWhenItsPromotionWouldLeaveLessThanThePaddedAverage() {
         PromotionRoom room = new PromotionRoom(false, new PromotionAverage(10, 3));
         for (int i = 0; i < 200; i++) {
             room.onYoung(10 * MIB);
         }
         room.onYoung(60 * MIB); // padded average 28.5 MiB (PromotionAverageTest)
         long survivor = 8 * MIB;
-        assertThat(room.fullReason(65 * MIB + survivor, survivor)).as("room for two padded averages").isNull();
-        assertThat(room.fullReason(56 * MIB + survivor, survivor))
-            .isEqualTo("the old generation has 64 MiB free, less than two young collections' promotion (28 MiB each,"
-                + " the JVM's padded average) and a survivor space (8 MiB)");
+        // the next young collection promotes about the average (15 MiB); after it Parallel wants 28.5 MiB free
+        assertThat(room.fullReason(44 * MIB + survivor, survivor)).as("room for both").isNull();
+        assertThat(room.fullReason(43 * MIB + survivor, survivor))
+            .isEqualTo("the old generation has 51 MiB free, less than the next young collection's promotion (15 MiB,"
+                + " the JVM's average), the JVM's padded average (28 MiB) and a survivor space (8 MiB)");
         assertThat(room.fullSoon(140 * MIB + survivor, survivor)).as("fewer than five padded averages").isTrue();
         assertThat(room.fullSoon(150 * MIB + survivor, survivor)).isFalse();
         room.onOld();
@@ -55,7 +56,7 @@ class PromotionRoomTest {
         assertThat(room.perYoung()).as("then decays by a quarter").isEqualTo(30 * MIB);
         assertThat(room.fullReason(31 * MIB, MIB)).as("one young collection's worth").isNull();
         assertThat(room.fullReason(30 * MIB, MIB)).startsWith("the old generation has 30 MiB free, less than one"
-            + " young collection's promotion (30 MiB each) and");
+            + " young collection's promotion (30 MiB) and");
         assertThat(room.fullSoon(0, 0)).as("never soon on G1").isFalse();
         room.onOld();
         assertThat(room.perYoung()).isZero();
