@@ -24,10 +24,8 @@ final class PromotionRoom {
 
     private final boolean g1;
     private final PromotionAverage padded;
-    /** What the next young collection is taken to promote, in bytes; 0 unknown. */
-    private volatile long perYoung;
-    /** On Serial and Parallel: what the next young collection is expected to promote (the plain average), in bytes. */
-    private volatile long expected;
+    /** On G1: what the next young collection is taken to promote, in bytes; 0 unknown. */
+    private volatile long g1PerYoung;
 
     /**
      * @param g1     whether this JVM runs G1
@@ -41,25 +39,23 @@ final class PromotionRoom {
     /** @param promoted what a young collection promoted, in bytes */
     void onYoung(long promoted) {
         if (g1) {
-            long p = perYoung;
-            perYoung = Math.max(promoted, (p * 3 + promoted) / 4);
+            long p = g1PerYoung;
+            g1PerYoung = Math.max(promoted, (p * 3 + promoted) / 4);
         } else {
             padded.sample(promoted);
-            perYoung = padded.padded();
-            expected = padded.average();
         }
     }
 
     /** An old collection: on G1 a new era, estimated from the young collections after it. */
     void onOld() {
         if (g1) {
-            perYoung = 0;
+            g1PerYoung = 0;
         }
     }
 
     /** @return what the next young collection is taken to promote, in bytes; 0 unknown */
     long perYoung() {
-        return perYoung;
+        return g1 ? g1PerYoung : padded.padded();
     }
 
     /**
@@ -69,14 +65,14 @@ final class PromotionRoom {
      *     when the room takes it
      */
     String fullReason(long oldFree, long survivor) {
-        long promoted = perYoung;
+        long promoted = perYoung();
         if (g1) {
             return oldFree >= promoted + survivor ? null : String.format(Locale.ROOT, "the old generation has %d MiB"
                 + " free, less than one young collection's promotion (%d MiB) and a survivor space (%d MiB)",
                 oldFree >> 20, promoted >> 20, survivor >> 20);
         }
         // the next young collection promotes about the average; after it Parallel wants its padded average free
-        long next = expected;
+        long next = padded.average();
         return oldFree >= next + promoted + survivor ? null : String.format(Locale.ROOT, "the old generation has %d"
             + " MiB free, less than the next young collection's promotion (%d MiB, the JVM's average), the JVM's"
             + " padded average (%d MiB) and a survivor space (%d MiB)", oldFree >> 20, next >> 20, promoted >> 20,
@@ -89,7 +85,7 @@ final class PromotionRoom {
      *     a full collection is never run early)
      */
     boolean fullSoon(long oldFree, long survivor) {
-        return !g1 && oldFree < EARLY_YOUNGS * perYoung + survivor;
+        return !g1 && oldFree < EARLY_YOUNGS * perYoung() + survivor;
     }
 
     /**
@@ -101,7 +97,7 @@ final class PromotionRoom {
      *     {@link Long#MAX_VALUE} when unknown (no young collection yet; on G1 none since the last full one)
      */
     long fullDueNanos(long dueNanos, long oldRoom, double periodNanos) {
-        return fullDueNanos(dueNanos, oldRoom, perYoung, periodNanos);
+        return fullDueNanos(dueNanos, oldRoom, perYoung(), periodNanos);
     }
 
     /** {@link #fullDueNanos(long, long, double)} for a promotion per young collection of {@code promoted} bytes. */
